@@ -1,0 +1,605 @@
+//! The hidden-army family (rules.md section 1): `frente`, `clasico` and `castillos` share
+//! one engine, [`Army`], parameterised by a [`Variant`].
+//!
+//! The board is a padded mailbox: every board square has a one-square wall around it, so
+//! sliding and stepping never need bounds checks. Lakes are walls too.
+
+mod castillos;
+mod clasico;
+mod frente;
+mod lakes;
+pub mod spec;
+mod text;
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::ops::ControlFlow;
+
+pub use castillos::Castillos;
+pub use clasico::Clasico;
+pub use frente::Frente;
+use spec::{MAX_PIECES, Mobility, PADDED_CELLS, Spec};
+
+use crate::action::Action;
+use crate::cell::Cell;
+use crate::describe::{Description, KindId};
+use crate::effect::{BattleResult, Effect, RemovalCause};
+use crate::error::{Illegal, NotationError};
+use crate::notation;
+use crate::outcome::{EndReason, Outcome};
+use crate::rules::{Rules, Seed};
+use crate::seat::{BySeat, Seat};
+use crate::setup::Setup;
+use crate::view::{ArmyStatus, PieceId, PieceView, Sight, Status, View};
+
+/// Turns in a row without a battle or removal after which the game is drawn.
+pub const TURN_LIMIT: u32 = 400;
+/// Owner's turns a piece may end on a castle; it is removed at the end of the last.
+const CASTLE_TURNS: u8 = 3;
+
+/// Board content: no piece.
+const EMPTY: u8 = 0xFF;
+/// Board content: off the board or a lake.
+const WALL: u8 = 0xFE;
+/// A piece's square once it has left the board (square 0 is always a wall).
+const GONE: u8 = 0;
+
+/// One army ruleset: its data and derived tables.
+pub trait Variant: Copy + Default + fmt::Debug + Send + Sync + 'static {
+    /// The variant's tables, built once.
+    fn spec() -> &'static Spec;
+}
+
+/// Why an army move is illegal, in words a player understands.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ArmyIllegal {
+    /// Bombs and flags never move.
+    #[error("a {0} never moves")]
+    Immovable(&'static str),
+    /// From and to are the same square.
+    #[error("a move must go to another square")]
+    NullMove,
+    /// A diagonal or knight-like move.
+    #[error("pieces move straight: up, down, left or right, never diagonally")]
+    NotStraight,
+    /// A multi-square move by a kind that steps.
+    #[error("only the {0} moves more than one square at a time")]
+    TooFar(&'static str),
+    /// Something stands between the two squares.
+    #[error("the way from {0} to {1} is blocked")]
+    Blocked(String, String),
+    /// The target is a lake.
+    #[error("{0} is a lake")]
+    Lake(String),
+    /// The target holds the mover's own piece.
+    #[error("{0} holds one of your own pieces")]
+    OwnPiece(String),
+    /// A long move that ends on an enemy, by a kind that cannot attack at range.
+    #[error("a {0} that moves more than one square cannot attack in the same move")]
+    LongAttack(&'static str),
+    /// The target stands in a trench.
+    #[error("the piece on {0} is in a trench and cannot be attacked")]
+    Trench(String),
+    /// The repetition limit.
+    #[error("this piece may not move between {0} and {1} more than {2} times in a row")]
+    Repetition(String, String, u8),
+}
+
+/// A move of an army game: a step, a long move or an attack, between padded squares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ArmyMove {
+    from: u8,
+    to: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Piece {
+    kind: u8,
+    owner: Seat,
+    /// Padded square, or [`GONE`].
+    square: u8,
+    revealed: bool,
+    moved: bool,
+}
+
+impl Piece {
+    const NONE: Piece = Piece {
+        kind: 0,
+        owner: Seat::First,
+        square: GONE,
+        revealed: false,
+        moved: false,
+    };
+}
+
+/// The last non-attacking move of a seat, and how many times in a row the same piece has
+/// shuttled between the same two squares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Shuttle {
+    slot: u8,
+    from: u8,
+    to: u8,
+    count: u8,
+}
+
+/// A position of an army game in play.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Army<V: Variant> {
+    /// Per padded square: [`EMPTY`], [`WALL`], or the slot of the piece there.
+    board: [u8; PADDED_CELLS],
+    /// Pieces by slot; seat 0's slots come first.
+    pieces: [Piece; MAX_PIECES],
+    /// Slots `0..split` are seat 0's, `split..len` seat 1's.
+    split: u8,
+    len: u8,
+    to_move: Seat,
+    /// Movable pieces left per seat.
+    movable: BySeat<u8>,
+    shuttle: BySeat<Option<Shuttle>>,
+    /// Turns since the last battle or removal.
+    quiet_turns: u32,
+    /// Per castle (spec order): owner's turns its occupant has ended there.
+    castle_turns: [u8; 2],
+    outcome: Option<Outcome>,
+    variant: PhantomData<V>,
+}
+
+impl<V: Variant> fmt::Debug for Army<V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::rules::PositionText;
+        write!(f, "{}({})", V::spec().data.id, self.position_text())
+    }
+}
+
+impl<V: Variant> Army<V> {
+    /// An empty board with seat 0 to move; pieces are added with [`Army::add`] in slot order
+    /// (all of seat 0's first), then [`Army::settle`] decides whether the game is already over.
+    fn empty(to_move: Seat) -> Self {
+        let spec = V::spec();
+        let mut board = [WALL; PADDED_CELLS];
+        for (square, &open) in spec.open.iter().enumerate() {
+            if open {
+                board[square] = EMPTY;
+            }
+        }
+        Army {
+            board,
+            pieces: [Piece::NONE; MAX_PIECES],
+            split: 0,
+            len: 0,
+            to_move,
+            movable: BySeat([0, 0]),
+            shuttle: BySeat([None, None]),
+            quiet_turns: 0,
+            castle_turns: [0; 2],
+            outcome: None,
+            variant: PhantomData,
+        }
+    }
+
+    /// Places a piece; seat 0's pieces must all come before seat 1's.
+    fn add(&mut self, cell: Cell, kind: KindId, owner: Seat) {
+        let spec = V::spec();
+        let square = spec.square(cell);
+        let slot = self.len;
+        if owner == Seat::First {
+            self.split = slot + 1;
+        }
+        self.pieces[usize::from(slot)] = Piece {
+            kind: kind.0,
+            owner,
+            square: square as u8,
+            revealed: false,
+            moved: false,
+        };
+        self.board[square] = slot;
+        self.len += 1;
+        if spec.kind(kind.0).mobility != Mobility::Immovable {
+            self.movable[owner] += 1;
+        }
+    }
+
+    fn slots(&self, seat: Seat) -> std::ops::Range<usize> {
+        match seat {
+            Seat::First => 0..usize::from(self.split),
+            Seat::Second => usize::from(self.split)..usize::from(self.len),
+        }
+    }
+
+    /// The move that the repetition limit forbids to `seat` now, if any.
+    fn forbidden(&self, seat: Seat) -> Option<ArmyMove> {
+        let limit = V::spec().data.repetition_limit;
+        self.shuttle[seat]
+            .filter(|shuttle| shuttle.count >= limit)
+            .map(|shuttle| ArmyMove {
+                from: shuttle.to,
+                to: shuttle.from,
+            })
+    }
+
+    /// Calls `f` with every legal move of `seat`, until it breaks.
+    fn for_each_move(
+        &self,
+        seat: Seat,
+        mut f: impl FnMut(ArmyMove) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let spec = V::spec();
+        let directions = spec.directions();
+        let forbidden = self.forbidden(seat);
+        for piece in &self.pieces[self.slots(seat)] {
+            if piece.square == GONE {
+                continue;
+            }
+            let (long, attack_at_range) = match spec.kind(piece.kind).mobility {
+                Mobility::Immovable => continue,
+                Mobility::Step => (false, false),
+                Mobility::Long { attack_at_range } => (true, attack_at_range),
+            };
+            let from = piece.square;
+            for direction in directions {
+                let mut to = i16::from(from) + direction;
+                let mut adjacent = true;
+                loop {
+                    let content = self.board[to as usize];
+                    let mv = ArmyMove { from, to: to as u8 };
+                    if content == EMPTY {
+                        if Some(mv) != forbidden {
+                            f(mv)?;
+                        }
+                        if !long {
+                            break;
+                        }
+                        to += direction;
+                        adjacent = false;
+                        continue;
+                    }
+                    if content != WALL
+                        && self.pieces[usize::from(content)].owner != seat
+                        && (adjacent || attack_at_range)
+                        && !spec.trench[to as usize]
+                    {
+                        f(mv)?;
+                    }
+                    break;
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn has_move(&self, seat: Seat) -> bool {
+        self.for_each_move(seat, |_| ControlFlow::Break(()))
+            .is_break()
+    }
+
+    /// Empties `square`, restarting its castle count.
+    fn vacate(&mut self, square: u8) {
+        self.board[usize::from(square)] = EMPTY;
+        if let Some(castle) = V::spec().castles.iter().position(|&c| c == square) {
+            self.castle_turns[castle] = 0;
+        }
+    }
+
+    /// Takes the piece in `slot` off the board.
+    fn remove(&mut self, slot: u8) {
+        let spec = V::spec();
+        let piece = &mut self.pieces[usize::from(slot)];
+        let square = piece.square;
+        piece.square = GONE;
+        if spec.kind(piece.kind).mobility != Mobility::Immovable {
+            self.movable[piece.owner] -= 1;
+        }
+        if spec.kind(piece.kind).is_flag {
+            let winner = !piece.owner;
+            self.outcome = Some(Outcome::win(winner, EndReason::FlagCaptured));
+        }
+        self.vacate(square);
+    }
+
+    /// Puts the piece in `slot` on `to` (which must be empty).
+    fn relocate(&mut self, slot: u8, to: u8) {
+        let from = self.pieces[usize::from(slot)].square;
+        self.vacate(from);
+        self.board[usize::from(to)] = slot;
+        let piece = &mut self.pieces[usize::from(slot)];
+        piece.square = to;
+        piece.moved = true;
+    }
+
+    /// The public id and the kind of the piece in `slot`. Ids are slots: the starting
+    /// order (seat 0's pieces in reading order from a1, then seat 1's), which says nothing
+    /// about kinds.
+    fn piece_id(&self, slot: u8) -> (PieceId, KindId) {
+        let piece = self.pieces[usize::from(slot)];
+        (PieceId(u32::from(slot)), KindId(piece.kind))
+    }
+
+    /// Ends the mover's turn on castles: its pieces there count one more turn, and leave
+    /// the game after the third. Returns whether a piece was removed.
+    fn count_castle_turns(&mut self, seat: Seat, effects: &mut Vec<Effect>) -> bool {
+        let spec = V::spec();
+        let mut removed = false;
+        for (castle, &square) in spec.castles.iter().enumerate() {
+            let slot = self.board[usize::from(square)];
+            if slot >= WALL || self.pieces[usize::from(slot)].owner != seat {
+                continue;
+            }
+            self.castle_turns[castle] += 1;
+            if self.castle_turns[castle] >= CASTLE_TURNS {
+                effects.push(Effect::Removed {
+                    piece: self.piece_id(slot).0,
+                    at: spec.cell(square),
+                    cause: RemovalCause::Castle,
+                });
+                self.remove(slot);
+                removed = true;
+            }
+        }
+        removed
+    }
+
+    /// Decides whether the game is over after an action (or at the start), in rules.md's
+    /// order: flag, only immovable pieces left, turn limit, no legal move.
+    fn settle(&mut self) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let stranded = self.movable.map(|movable| movable == 0);
+        self.outcome = match stranded.0 {
+            [true, true] => Some(Outcome::draw(EndReason::OnlyImmovableLeft)),
+            [true, false] => Some(Outcome::win(Seat::Second, EndReason::OnlyImmovableLeft)),
+            [false, true] => Some(Outcome::win(Seat::First, EndReason::OnlyImmovableLeft)),
+            [false, false] if self.quiet_turns >= TURN_LIMIT => {
+                Some(Outcome::draw(EndReason::MoveLimit))
+            }
+            [false, false] if !self.has_move(self.to_move) => {
+                Some(if self.has_move(!self.to_move) {
+                    Outcome::win(!self.to_move, EndReason::NoMoves)
+                } else {
+                    Outcome::draw(EndReason::NoMoves)
+                })
+            }
+            [false, false] => None,
+        };
+    }
+
+    fn label(square: u8) -> String {
+        V::spec().label(square)
+    }
+}
+
+impl<V: Variant> Rules for Army<V> {
+    type Move = ArmyMove;
+
+    fn description() -> &'static Description {
+        &V::spec().description
+    }
+
+    fn start(setups: &BySeat<Option<Setup>>, _seed: Seed) -> Self {
+        let mut army = Army::empty(Seat::First);
+        for setup in setups.0.iter().flatten() {
+            for &(cell, kind) in &setup.pieces {
+                army.add(cell, kind, setup.seat);
+            }
+        }
+        army.settle();
+        army
+    }
+
+    fn to_move(&self) -> Seat {
+        self.to_move
+    }
+
+    fn legal_moves(&self, out: &mut Vec<ArmyMove>) {
+        if self.outcome.is_none() {
+            let _ = self.for_each_move(self.to_move, |mv| {
+                out.push(mv);
+                ControlFlow::Continue(())
+            });
+        }
+    }
+
+    fn check(&self, action: &Action) -> Result<ArmyMove, Illegal> {
+        let spec = V::spec();
+        let &Action::Step { from, to } = action else {
+            return Err(Illegal::WrongShape { example: "a4-a5" });
+        };
+        let from_square = spec.board_square(from).ok_or(Illegal::OffBoard(from))?;
+        let to_square = spec.board_square(to).ok_or(Illegal::OffBoard(to))?;
+        let mv = ArmyMove {
+            from: from_square as u8,
+            to: to_square as u8,
+        };
+        let slot = self.board[from_square];
+        if slot >= WALL || self.pieces[usize::from(slot)].owner != self.to_move {
+            return Err(Illegal::NoOwnPiece(Self::label(mv.from)));
+        }
+        let kind = spec.kind(self.pieces[usize::from(slot)].kind);
+        let (long, attack_at_range) = match kind.mobility {
+            Mobility::Immovable => return Err(ArmyIllegal::Immovable(kind.name).into()),
+            Mobility::Step => (false, false),
+            Mobility::Long { attack_at_range } => (true, attack_at_range),
+        };
+        if from == to {
+            return Err(ArmyIllegal::NullMove.into());
+        }
+        if from.x != to.x && from.y != to.y {
+            return Err(ArmyIllegal::NotStraight.into());
+        }
+        let distance = (from.x - to.x).abs() + (from.y - to.y).abs();
+        if distance > 1 && !long {
+            let runner = spec
+                .data
+                .kinds
+                .iter()
+                .find(|kind| matches!(kind.mobility, Mobility::Long { .. }))
+                .map_or("", |kind| kind.name);
+            return Err(ArmyIllegal::TooFar(runner).into());
+        }
+        let step = (to_square as i16 - from_square as i16) / i16::from(distance as u8);
+        let mut between = from_square as i16 + step;
+        while between != to_square as i16 {
+            if self.board[between as usize] != EMPTY {
+                return Err(ArmyIllegal::Blocked(Self::label(mv.from), Self::label(mv.to)).into());
+            }
+            between += step;
+        }
+        match self.board[to_square] {
+            EMPTY => {}
+            WALL => return Err(ArmyIllegal::Lake(Self::label(mv.to)).into()),
+            target if self.pieces[usize::from(target)].owner == self.to_move => {
+                return Err(ArmyIllegal::OwnPiece(Self::label(mv.to)).into());
+            }
+            _ if distance > 1 && !attack_at_range => {
+                return Err(ArmyIllegal::LongAttack(kind.name).into());
+            }
+            _ if spec.trench[to_square] => {
+                return Err(ArmyIllegal::Trench(Self::label(mv.to)).into());
+            }
+            _ => {}
+        }
+        if self.forbidden(self.to_move) == Some(mv) {
+            return Err(ArmyIllegal::Repetition(
+                Self::label(mv.from),
+                Self::label(mv.to),
+                spec.data.repetition_limit,
+            )
+            .into());
+        }
+        Ok(mv)
+    }
+
+    fn play_unchecked(&mut self, mv: ArmyMove, effects: &mut Vec<Effect>) {
+        let spec = V::spec();
+        let seat = self.to_move;
+        let slot = self.board[usize::from(mv.from)];
+        let target = self.board[usize::from(mv.to)];
+        let mut progress = false;
+        if target == EMPTY {
+            let count = match self.shuttle[seat] {
+                Some(last) if last.slot == slot && last.from == mv.to && last.to == mv.from => {
+                    last.count + 1
+                }
+                _ => 1,
+            };
+            self.shuttle[seat] = Some(Shuttle {
+                slot,
+                from: mv.from,
+                to: mv.to,
+                count,
+            });
+            self.relocate(slot, mv.to);
+            let adjacent = spec
+                .directions()
+                .contains(&(i16::from(mv.to) - i16::from(mv.from)));
+            if !adjacent && !self.pieces[usize::from(slot)].revealed {
+                self.pieces[usize::from(slot)].revealed = true;
+                let (piece, kind) = self.piece_id(slot);
+                effects.push(Effect::Revealed { piece, kind });
+            }
+        } else {
+            progress = true;
+            self.shuttle[seat] = None;
+            let attacker = self.piece_id(slot);
+            let defender = self.piece_id(target);
+            let result = spec.battle[attacker.1.index()][defender.1.index()];
+            effects.push(Effect::Battle {
+                at: spec.cell(mv.to),
+                attacker,
+                defender,
+                result,
+            });
+            self.pieces[usize::from(slot)].revealed = true;
+            self.pieces[usize::from(slot)].moved = true;
+            self.pieces[usize::from(target)].revealed = true;
+            match result {
+                BattleResult::AttackerWins => {
+                    self.remove(target);
+                    self.relocate(slot, mv.to);
+                }
+                BattleResult::DefenderWins => self.remove(slot),
+                BattleResult::BothFall => {
+                    self.remove(slot);
+                    self.remove(target);
+                }
+            }
+        }
+        progress |= self.count_castle_turns(seat, effects);
+        self.quiet_turns = if progress { 0 } else { self.quiet_turns + 1 };
+        self.to_move = !seat;
+        self.settle();
+        if let Some(outcome) = self.outcome {
+            effects.push(Effect::Ended(outcome));
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    fn view(&self, sight: Sight) -> View {
+        let spec = V::spec();
+        let (mut pieces, mut captured) = (Vec::new(), Vec::new());
+        for (slot, piece) in self.pieces[..usize::from(self.len)].iter().enumerate() {
+            let on_board = piece.square != GONE;
+            let view = PieceView {
+                id: PieceId(slot as u32),
+                cell: on_board.then(|| spec.cell(piece.square)),
+                owner: piece.owner,
+                kind: sight
+                    .sees_kind(piece.owner, piece.revealed)
+                    .then_some(KindId(piece.kind)),
+                revealed: piece.revealed,
+                moved: piece.moved,
+                facing: None,
+            };
+            if on_board {
+                pieces.push(view);
+            } else {
+                captured.push(view);
+            }
+        }
+        let castle_turns = spec
+            .castles
+            .iter()
+            .zip(self.castle_turns)
+            .filter(|&(&square, _)| self.board[usize::from(square)] < WALL)
+            .map(|(&square, turns)| (spec.cell(square), turns))
+            .collect();
+        View {
+            to_move: self.outcome.is_none().then_some(self.to_move),
+            pieces,
+            captured,
+            status: Status::Army(ArmyStatus {
+                turns_without_battle: self.quiet_turns,
+                turn_limit: TURN_LIMIT,
+                castle_turns,
+            }),
+        }
+    }
+
+    fn action(&self, mv: ArmyMove) -> Action {
+        let spec = V::spec();
+        Action::Step {
+            from: spec.cell(mv.from),
+            to: spec.cell(mv.to),
+        }
+    }
+
+    fn notation(&self, mv: ArmyMove) -> String {
+        let separator = if self.board[usize::from(mv.to)] == EMPTY {
+            '-'
+        } else {
+            'x'
+        };
+        format!("{}{separator}{}", Self::label(mv.from), Self::label(mv.to))
+    }
+
+    fn parse_notation(text: &str) -> Result<Action, NotationError> {
+        let spec = V::spec();
+        notation::parse_step(text, "a4-a5", |cell| spec.board_square(cell).is_some())
+    }
+}
+
+#[cfg(test)]
+mod tests;

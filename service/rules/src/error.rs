@@ -1,0 +1,88 @@
+//! Why an action, a notation or a position text was refused.
+
+use crate::army::ArmyIllegal;
+use crate::cell::Cell;
+
+/// An action that the rules do not allow in the current position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Illegal {
+    /// The action has a shape this ruleset never uses (e.g. a tank maneuver in Asalto).
+    #[error("this kind of action does not exist in this game; moves look like {example}")]
+    WrongShape {
+        /// An example of a well-formed action.
+        example: &'static str,
+    },
+    /// A cell that is not on the board.
+    #[error("({}, {}) is not on the board", .0.x, .0.y)]
+    OffBoard(Cell),
+    /// No piece of the mover stands on the labelled cell.
+    #[error("there is no piece of yours on {0}")]
+    NoOwnPiece(String),
+    /// An army-game rule forbids the move.
+    #[error(transparent)]
+    Army(#[from] ArmyIllegal),
+}
+
+/// Text that is not a move in the ruleset's notation.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot read {text:?} as a move: {problem}; moves look like {example}")]
+pub struct NotationError {
+    /// The text as given.
+    pub text: String,
+    /// What is wrong with it.
+    pub problem: NotationProblem,
+    /// An example of a well-formed move.
+    pub example: &'static str,
+}
+
+/// What is wrong with a notation text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotationProblem {
+    /// It does not have the shape of any move.
+    #[error("unexpected form")]
+    Malformed,
+    /// A cell label that names no cell of the board.
+    #[error("{0:?} is not a cell of this board")]
+    UnknownCell(String),
+}
+
+/// Text that is not a valid position of the ruleset.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// Not `<rows> <seat>`.
+    #[error("a position is `<rows> <seat to move>`")]
+    Shape,
+    /// The seat is not 0 or 1.
+    #[error("the seat to move must be 0 or 1, not {0:?}")]
+    Seat(String),
+    /// Wrong number of rows.
+    #[error("expected {expected} rows, found {found}")]
+    RowCount {
+        /// Rows on the board.
+        expected: usize,
+        /// Rows in the text.
+        found: usize,
+    },
+    /// A row that does not cover its cells exactly.
+    #[error("row {row} describes {found} cells, the board has {expected}")]
+    RowWidth {
+        /// Row number from 1 (seat 0's edge).
+        row: usize,
+        /// Cells in that row.
+        expected: usize,
+        /// Cells the text describes.
+        found: usize,
+    },
+    /// A character that is no piece, digit or lake.
+    #[error("{0:?} is not a piece code of this ruleset")]
+    UnknownCode(char),
+    /// A lake marker where there is no lake, or a piece or gap on a lake.
+    #[error("row {0} does not match the board's lakes")]
+    Lake(usize),
+    /// More pieces of a kind than an army has.
+    #[error("too many pieces of code {0:?}")]
+    TooMany(char),
+    /// The position breaks a rule of the ruleset (e.g. a piece a seat cannot have).
+    #[error("{0}")]
+    Rule(&'static str),
+}

@@ -1,0 +1,84 @@
+//! How a game ended.
+
+use std::fmt;
+
+use crate::seat::Seat;
+
+/// The result of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// The winner; `None` is a draw.
+    pub winner: Option<Seat>,
+    /// Why the game ended.
+    pub reason: EndReason,
+}
+
+impl Outcome {
+    /// `seat` wins for `reason`.
+    pub const fn win(seat: Seat, reason: EndReason) -> Outcome {
+        Outcome {
+            winner: Some(seat),
+            reason,
+        }
+    }
+
+    /// A draw for `reason`.
+    pub const fn draw(reason: EndReason) -> Outcome {
+        Outcome {
+            winner: None,
+            reason,
+        }
+    }
+}
+
+/// Why a game ended; the API's `Result.reason` is [`EndReason::code`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// The enemy flag or standard was captured.
+    FlagCaptured,
+    /// The player to move had no legal action (both unable: draw).
+    NoMoves,
+    /// A player was left with only bombs and flag (both: draw).
+    OnlyImmovableLeft,
+    /// A player resigned.
+    Resigned,
+    /// Turn limit without progress reached: draw.
+    MoveLimit,
+    /// Asalto: rebels hold all nine fortress points.
+    FortressTaken,
+    /// Asalto: both officers were huffed.
+    OfficersHuffed,
+    /// Asalto: the officers had no legal action.
+    OfficersTrapped,
+    /// Asalto: fewer than nine rebels remain.
+    RebelsTooFew,
+    /// Tanques: more urban hexes controlled (or equal: draw).
+    MostUrban,
+    /// Tanques: urban hexes equal, more tanks left.
+    MoreTanks,
+}
+
+impl EndReason {
+    /// The stable upper-case code the API uses, e.g. `FLAG_CAPTURED`.
+    pub const fn code(self) -> &'static str {
+        match self {
+            EndReason::FlagCaptured => "FLAG_CAPTURED",
+            EndReason::NoMoves => "NO_MOVES",
+            EndReason::OnlyImmovableLeft => "ONLY_IMMOVABLE_LEFT",
+            EndReason::Resigned => "RESIGNED",
+            EndReason::MoveLimit => "MOVE_LIMIT",
+            EndReason::FortressTaken => "FORTRESS_TAKEN",
+            EndReason::OfficersHuffed => "OFFICERS_HUFFED",
+            EndReason::OfficersTrapped => "OFFICERS_TRAPPED",
+            EndReason::RebelsTooFew => "REBELS_TOO_FEW",
+            EndReason::MostUrban => "MOST_URBAN",
+            EndReason::MoreTanks => "MORE_TANKS",
+        }
+    }
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
