@@ -1,0 +1,27 @@
+//! Compiles `trinchera/v1/*.proto` with protox (pure Rust, no system `protoc`) and keeps the
+//! encoded descriptor set for server reflection.
+
+use std::path::PathBuf;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let files = [
+        "trinchera/v1/board.proto",
+        "trinchera/v1/rulesets.proto",
+        "trinchera/v1/game.proto",
+        "trinchera/v1/game_service.proto",
+    ];
+    for file in files {
+        println!("cargo:rerun-if-changed={file}");
+    }
+    let descriptors = protox::compile(files, ["."])?;
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR")?);
+    std::fs::write(
+        out_dir.join("trinchera_descriptor.bin"),
+        prost::Message::encode_to_vec(&descriptors),
+    )?;
+    tonic_prost_build::configure()
+        .build_client(true)
+        .build_server(true)
+        .compile_fds(descriptors)?;
+    Ok(())
+}

@@ -1,0 +1,153 @@
+//! Errors of the service layer and their one mapping to gRPC statuses.
+
+use std::collections::HashMap;
+
+use tonic::{Code, Status};
+use tonic_types::{ErrorDetails, StatusExt};
+
+use crate::store::StoreError;
+
+/// The `google.rpc.ErrorInfo` domain of every error reason.
+pub const ERROR_DOMAIN: &str = "trinchera";
+
+/// Why a request failed, with a message a person understands.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// A malformed request, unknown ruleset, bad notation, off-board cell, invalid setup.
+    #[error("{message}")]
+    InvalidArgument {
+        /// Machine-readable reason.
+        reason: Reason,
+        /// What was wrong.
+        message: String,
+    },
+    /// No such game.
+    #[error("there is no game {0:?}")]
+    NotFound(String),
+    /// A missing or wrong token on an acting call.
+    #[error("{0}")]
+    Unauthenticated(&'static str),
+    /// A token of another game.
+    #[error("this token belongs to another game")]
+    PermissionDenied,
+    /// Wrong phase, not your turn, illegal move, game over, seat taken.
+    #[error("{message}")]
+    FailedPrecondition {
+        /// Machine-readable reason.
+        reason: Reason,
+        /// What was wrong.
+        message: String,
+    },
+    /// `expected_version` did not match.
+    #[error("the game is at version {actual}, not {expected}: somebody acted first")]
+    VersionMismatch {
+        /// What the caller expected.
+        expected: u64,
+        /// What the game is at.
+        actual: u64,
+    },
+    /// A size or count limit.
+    #[error("{0}")]
+    ResourceExhausted(String),
+    /// The server is shutting down.
+    #[error("the server is shutting down")]
+    ShuttingDown,
+    /// Storage failed; details are logged, not sent.
+    #[error("storage failure")]
+    Store(#[from] StoreError),
+    /// The operating system's RNG failed; details are logged, not sent.
+    #[error("randomness unavailable")]
+    Random(#[from] getrandom::Error),
+}
+
+/// Machine-readable error reasons, sent as `google.rpc.ErrorInfo.reason`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// A required field is missing or malformed.
+    BadRequest,
+    /// No ruleset with that id.
+    UnknownRuleset,
+    /// Notation that cannot be read.
+    BadNotation,
+    /// A cell that is not on the board.
+    OffBoard,
+    /// A setup that breaks the rules.
+    BadSetup,
+    /// A name too long or with forbidden characters.
+    BadName,
+    /// The action is not possible in the game's phase.
+    WrongPhase,
+    /// The other seat is to move.
+    NotYourTurn,
+    /// The rules forbid the move.
+    IllegalMove,
+    /// The game is over.
+    GameOver,
+    /// No free seat.
+    SeatTaken,
+}
+
+impl Reason {
+    /// The upper-case code sent to clients.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Reason::BadRequest => "BAD_REQUEST",
+            Reason::UnknownRuleset => "UNKNOWN_RULESET",
+            Reason::BadNotation => "BAD_NOTATION",
+            Reason::OffBoard => "OFF_BOARD",
+            Reason::BadSetup => "BAD_SETUP",
+            Reason::BadName => "BAD_NAME",
+            Reason::WrongPhase => "WRONG_PHASE",
+            Reason::NotYourTurn => "NOT_YOUR_TURN",
+            Reason::IllegalMove => "ILLEGAL_MOVE",
+            Reason::GameOver => "GAME_OVER",
+            Reason::SeatTaken => "SEAT_TAKEN",
+        }
+    }
+}
+
+impl ApiError {
+    /// An `INVALID_ARGUMENT` error.
+    pub fn invalid(reason: Reason, message: impl Into<String>) -> ApiError {
+        ApiError::InvalidArgument {
+            reason,
+            message: message.into(),
+        }
+    }
+
+    /// A `FAILED_PRECONDITION` error.
+    pub fn precondition(reason: Reason, message: impl Into<String>) -> ApiError {
+        ApiError::FailedPrecondition {
+            reason,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<ApiError> for Status {
+    fn from(error: ApiError) -> Status {
+        let message = error.to_string();
+        let (code, reason) = match &error {
+            ApiError::InvalidArgument { reason, .. } => (Code::InvalidArgument, reason.code()),
+            ApiError::NotFound(_) => (Code::NotFound, "GAME_NOT_FOUND"),
+            ApiError::Unauthenticated(_) => (Code::Unauthenticated, "BAD_TOKEN"),
+            ApiError::PermissionDenied => (Code::PermissionDenied, "WRONG_GAME"),
+            ApiError::FailedPrecondition { reason, .. } => {
+                (Code::FailedPrecondition, reason.code())
+            }
+            ApiError::VersionMismatch { .. } => (Code::Aborted, "VERSION_MISMATCH"),
+            ApiError::ResourceExhausted(_) => (Code::ResourceExhausted, "LIMIT_EXCEEDED"),
+            ApiError::ShuttingDown => (Code::Unavailable, "SHUTTING_DOWN"),
+            ApiError::Store(store) => {
+                tracing::error!(error = %store, "storage failure");
+                (Code::Internal, "INTERNAL")
+            }
+            ApiError::Random(random) => {
+                tracing::error!(error = %random, "OS random number generator failed");
+                (Code::Internal, "INTERNAL")
+            }
+        };
+        let details = ErrorDetails::with_error_info(reason, ERROR_DOMAIN, HashMap::new());
+        Status::with_error_details(code, message, details)
+    }
+}

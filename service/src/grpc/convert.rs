@@ -1,0 +1,611 @@
+//! Conversions between the wire types of `trinchera.v1` and the domain: checked on the way
+//! in, total on the way out.
+
+use trinchera_proto::v1 as pb;
+use trinchera_rules::{
+    Action, BattleResult, BoardShape, Cell, Description, Effect, Facing, LinkKind, Outcome,
+    PieceView, Placement, RemovalCause, Seat, Status, TankAction, TankPhase, Terrain,
+};
+
+use crate::error::{ApiError, Reason};
+use crate::ids::GameId;
+use crate::records::SummaryRecord;
+use crate::state::{EventKind, GameEvent, GamePhase, Meta, Seen};
+
+fn seat_number(seat: Seat) -> i32 {
+    seat.index() as i32
+}
+
+/// A seat number from a request.
+pub fn seat_from(number: i32) -> Result<Seat, ApiError> {
+    usize::try_from(number)
+        .ok()
+        .and_then(Seat::from_index)
+        .ok_or_else(|| {
+            ApiError::invalid(
+                Reason::BadRequest,
+                format!("seat {number} does not exist: seats are 0 and 1"),
+            )
+        })
+}
+
+/// A cell for the wire.
+pub fn cell(cell: Cell) -> pb::Cell {
+    pb::Cell {
+        x: i32::from(cell.x),
+        y: i32::from(cell.y),
+    }
+}
+
+/// A cell from a request; coordinates far outside any board are refused here, the rest by
+/// the rules.
+pub fn cell_from(cell: Option<&pb::Cell>, what: &str) -> Result<Cell, ApiError> {
+    let cell =
+        cell.ok_or_else(|| ApiError::invalid(Reason::BadRequest, format!("{what} is required")))?;
+    match (i8::try_from(cell.x), i8::try_from(cell.y)) {
+        (Ok(x), Ok(y)) => Ok(Cell::new(x, y)),
+        _ => Err(ApiError::invalid(
+            Reason::OffBoard,
+            format!("({}, {}) is not on the board", cell.x, cell.y),
+        )),
+    }
+}
+
+fn facing(facing: Facing) -> pb::Facing {
+    match facing {
+        Facing::E => pb::Facing::E,
+        Facing::NE => pb::Facing::Ne,
+        Facing::NW => pb::Facing::Nw,
+        Facing::W => pb::Facing::W,
+        Facing::SW => pb::Facing::Sw,
+        Facing::SE => pb::Facing::Se,
+    }
+}
+
+fn facing_from(number: i32) -> Result<Facing, ApiError> {
+    match pb::Facing::try_from(number) {
+        Ok(pb::Facing::E) => Ok(Facing::E),
+        Ok(pb::Facing::Ne) => Ok(Facing::NE),
+        Ok(pb::Facing::Nw) => Ok(Facing::NW),
+        Ok(pb::Facing::W) => Ok(Facing::W),
+        Ok(pb::Facing::Sw) => Ok(Facing::SW),
+        Ok(pb::Facing::Se) => Ok(Facing::SE),
+        Ok(pb::Facing::Unspecified) | Err(_) => Err(ApiError::invalid(
+            Reason::BadRequest,
+            "a facing is required: E, NE, NW, W, SW or SE",
+        )),
+    }
+}
+
+fn tank_action(action: TankAction) -> pb::TankAction {
+    match action {
+        TankAction::Forward => pb::TankAction::Forward,
+        TankAction::TurnLeft => pb::TankAction::TurnLeft,
+        TankAction::TurnRight => pb::TankAction::TurnRight,
+    }
+}
+
+fn tank_action_from(number: i32) -> Result<TankAction, ApiError> {
+    match pb::TankAction::try_from(number) {
+        Ok(pb::TankAction::Forward) => Ok(TankAction::Forward),
+        Ok(pb::TankAction::TurnLeft) => Ok(TankAction::TurnLeft),
+        Ok(pb::TankAction::TurnRight) => Ok(TankAction::TurnRight),
+        Ok(pb::TankAction::Unspecified) | Err(_) => Err(ApiError::invalid(
+            Reason::BadRequest,
+            "each maneuver action must be forward, turn left or turn right",
+        )),
+    }
+}
+
+/// An action for the wire.
+pub fn action(action: &Action) -> pb::Move {
+    use pb::r#move::Action as A;
+    let action = match action {
+        Action::Step { from, to } => A::Step(pb::Step {
+            from: Some(cell(*from)),
+            to: Some(cell(*to)),
+        }),
+        Action::Jump { from, landings } => A::Jump(pb::Jump {
+            from: Some(cell(*from)),
+            landings: landings.iter().copied().map(cell).collect(),
+        }),
+        Action::Huff { officer } => A::Huff(pb::Huff {
+            officer: Some(cell(*officer)),
+        }),
+        Action::Enter {
+            cell: at,
+            facing: f,
+        } => A::Enter(pb::Enter {
+            cell: Some(cell(*at)),
+            facing: facing(*f) as i32,
+        }),
+        Action::Maneuver { cell: at, actions } => A::Maneuver(pb::Maneuver {
+            cell: Some(cell(*at)),
+            actions: actions.iter().map(|a| tank_action(*a) as i32).collect(),
+        }),
+        Action::Attack {
+            target,
+            attackers,
+            advance,
+            casualty,
+        } => A::Attack(pb::Attack {
+            target: Some(cell(*target)),
+            attackers: attackers.iter().copied().map(cell).collect(),
+            advance: advance.map(cell),
+            casualty: casualty.map(cell),
+        }),
+        Action::EndPhase => A::EndPhase(pb::EndPhase {}),
+    };
+    pb::Move {
+        action: Some(action),
+    }
+}
+
+/// An action from a request.
+pub fn action_from(mv: &pb::Move) -> Result<Action, ApiError> {
+    use pb::r#move::Action as A;
+    let cells = |cells: &[pb::Cell], what: &str| -> Result<Vec<Cell>, ApiError> {
+        cells.iter().map(|c| cell_from(Some(c), what)).collect()
+    };
+    Ok(match &mv.action {
+        None => {
+            return Err(ApiError::invalid(
+                Reason::BadRequest,
+                "the move is empty: set one action",
+            ));
+        }
+        Some(A::Step(step)) => Action::Step {
+            from: cell_from(step.from.as_ref(), "step.from")?,
+            to: cell_from(step.to.as_ref(), "step.to")?,
+        },
+        Some(A::Jump(jump)) => {
+            if jump.landings.is_empty() || jump.landings.len() > 32 {
+                return Err(ApiError::invalid(
+                    Reason::BadRequest,
+                    "a jump needs 1 to 32 landings",
+                ));
+            }
+            Action::Jump {
+                from: cell_from(jump.from.as_ref(), "jump.from")?,
+                landings: cells(&jump.landings, "jump.landings")?,
+            }
+        }
+        Some(A::Huff(huff)) => Action::Huff {
+            officer: cell_from(huff.officer.as_ref(), "huff.officer")?,
+        },
+        Some(A::Enter(enter)) => Action::Enter {
+            cell: cell_from(enter.cell.as_ref(), "enter.cell")?,
+            facing: facing_from(enter.facing)?,
+        },
+        Some(A::Maneuver(maneuver)) => {
+            if maneuver.actions.is_empty() || maneuver.actions.len() > 8 {
+                return Err(ApiError::invalid(
+                    Reason::BadRequest,
+                    "a maneuver needs 1 to 8 actions",
+                ));
+            }
+            Action::Maneuver {
+                cell: cell_from(maneuver.cell.as_ref(), "maneuver.cell")?,
+                actions: maneuver
+                    .actions
+                    .iter()
+                    .map(|&a| tank_action_from(a))
+                    .collect::<Result<_, _>>()?,
+            }
+        }
+        Some(A::Attack(attack)) => {
+            if attack.attackers.is_empty() || attack.attackers.len() > 6 {
+                return Err(ApiError::invalid(
+                    Reason::BadRequest,
+                    "an attack needs 1 to 6 attackers",
+                ));
+            }
+            Action::Attack {
+                target: cell_from(attack.target.as_ref(), "attack.target")?,
+                attackers: cells(&attack.attackers, "attack.attackers")?,
+                advance: attack
+                    .advance
+                    .as_ref()
+                    .map(|c| cell_from(Some(c), "attack.advance"))
+                    .transpose()?,
+                casualty: attack
+                    .casualty
+                    .as_ref()
+                    .map(|c| cell_from(Some(c), "attack.casualty"))
+                    .transpose()?,
+            }
+        }
+        Some(A::EndPhase(_)) => Action::EndPhase,
+    })
+}
+
+/// Placements from a request.
+pub fn placements_from(placements: &[pb::Placement]) -> Result<Vec<Placement>, ApiError> {
+    placements
+        .iter()
+        .map(|p| {
+            Ok(Placement {
+                cell: cell_from(p.cell.as_ref(), "placement.cell")?,
+                kind: p.kind.clone(),
+            })
+        })
+        .collect()
+}
+
+/// A placement for the wire.
+pub fn placement(placement: &Placement) -> pb::Placement {
+    pb::Placement {
+        cell: Some(cell(placement.cell)),
+        kind: placement.kind.clone(),
+    }
+}
+
+/// A phase for the wire.
+pub fn phase(phase: GamePhase) -> pb::Phase {
+    match phase {
+        GamePhase::Waiting => pb::Phase::Waiting,
+        GamePhase::Setup => pb::Phase::Setup,
+        GamePhase::Playing => pb::Phase::Playing,
+        GamePhase::Finished => pb::Phase::Finished,
+    }
+}
+
+/// A result for the wire.
+pub fn outcome(outcome: Outcome) -> pb::Result {
+    pb::Result {
+        winner: outcome.winner.map(seat_number),
+        draw: outcome.winner.is_none(),
+        reason: outcome.reason.code().to_owned(),
+    }
+}
+
+fn terrain(terrain: Terrain) -> (pb::Terrain, Option<i32>) {
+    match terrain {
+        Terrain::Open => (pb::Terrain::Open, None),
+        Terrain::Lake => (pb::Terrain::Lake, None),
+        Terrain::Castle => (pb::Terrain::Castle, None),
+        Terrain::Trench => (pb::Terrain::Trench, None),
+        Terrain::Swamp => (pb::Terrain::Swamp, None),
+        Terrain::Urban => (pb::Terrain::Urban, None),
+        Terrain::Entry(seat) => (pb::Terrain::Entry, Some(seat_number(seat))),
+        Terrain::Fortress => (pb::Terrain::Fortress, None),
+    }
+}
+
+/// A ruleset description for the wire.
+pub fn ruleset(description: &Description) -> pb::Ruleset {
+    let board = &description.board;
+    pb::Ruleset {
+        id: description.id.to_owned(),
+        name: description.name.to_owned(),
+        description: description.summary.to_owned(),
+        seats: description
+            .seats
+            .iter()
+            .map(|(seat, info)| pb::SeatInfo {
+                seat: seat_number(seat),
+                name: info.name.to_owned(),
+                role: info.role.to_owned(),
+            })
+            .collect(),
+        board: Some(pb::Board {
+            shape: match board.shape {
+                BoardShape::Square => pb::BoardShape::Square,
+                BoardShape::Hex => pb::BoardShape::Hex,
+                BoardShape::Cross => pb::BoardShape::Cross,
+            } as i32,
+            width: i32::from(board.width),
+            height: i32::from(board.height),
+            cells: board
+                .cells
+                .iter()
+                .map(|info| {
+                    let (terrain, entry_seat) = terrain(info.terrain);
+                    pb::CellInfo {
+                        cell: Some(cell(info.cell)),
+                        label: info.label.clone(),
+                        terrain: terrain as i32,
+                        entry_seat,
+                    }
+                })
+                .collect(),
+            links: board
+                .links
+                .iter()
+                .map(|link| pb::Link {
+                    a: Some(cell(link.a)),
+                    b: Some(cell(link.b)),
+                    kind: match link.kind {
+                        LinkKind::Orthogonal => pb::LinkKind::Orthogonal,
+                        LinkKind::Diagonal => pb::LinkKind::Diagonal,
+                        LinkKind::Marked => pb::LinkKind::Marked,
+                    } as i32,
+                })
+                .collect(),
+        }),
+        piece_kinds: description
+            .kinds
+            .iter()
+            .map(|kind| pb::PieceKind {
+                id: kind.id.to_owned(),
+                name: kind.name.to_owned(),
+                code: kind.code.to_string(),
+                rank: kind.rank.map(i32::from),
+                count: i32::from(kind.count),
+                movable: kind.movable,
+                seat: kind.seat.map(seat_number),
+                note: kind.note.to_owned(),
+            })
+            .collect(),
+        setup_zones: description
+            .setup_zones
+            .iter()
+            .map(|zone| pb::SetupZone {
+                seat: seat_number(zone.seat),
+                cells: zone.cells.iter().copied().map(cell).collect(),
+                hidden: zone.hidden,
+                pieces: zone
+                    .pieces
+                    .iter()
+                    .map(|&(kind, count)| pb::PieceCount {
+                        kind: description.kind(kind).id.to_owned(),
+                        count: i32::from(count),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        notation_help: description.notation_help.to_owned(),
+    }
+}
+
+fn piece(description: &Description, piece: &PieceView) -> pb::Piece {
+    pb::Piece {
+        id: piece.id.0,
+        cell: piece.cell.map(cell),
+        owner: seat_number(piece.owner),
+        kind: piece
+            .kind
+            .map(|kind| description.kind(kind).id.to_owned())
+            .unwrap_or_default(),
+        revealed: piece.revealed,
+        moved: piece.moved,
+        facing: piece.facing.map(|f| facing(f) as i32),
+    }
+}
+
+fn tank_phase(phase: TankPhase) -> pb::TankPhase {
+    match phase {
+        TankPhase::Movement => pb::TankPhase::Movement,
+        TankPhase::Attack => pb::TankPhase::Attack,
+        TankPhase::Final => pb::TankPhase::Final,
+    }
+}
+
+fn status(status: &Status) -> Option<pb::game_view::Status> {
+    use pb::game_view::Status as S;
+    match status {
+        Status::Setup => None,
+        Status::Army(army) => Some(S::Stratego(pb::StrategoStatus {
+            turns_without_battle: army.turns_without_battle,
+            turn_limit: army.turn_limit,
+            castles: army
+                .castle_turns
+                .iter()
+                .map(|&(at, turns)| pb::CastleCount {
+                    cell: Some(cell(at)),
+                    turns: i32::from(turns),
+                })
+                .collect(),
+        })),
+        Status::Asalto(asalto) => Some(S::Asalto(pb::AsaltoStatus {
+            huffable: asalto.huffable.iter().copied().map(cell).collect(),
+            turns_without_progress: asalto.turns_without_progress,
+            turn_limit: asalto.turn_limit,
+        })),
+        Status::Tanques(tanks) => Some(S::Tanks(pb::TanksStatus {
+            round: i32::from(tanks.round),
+            phase: tank_phase(tanks.phase) as i32,
+            maneuvers_left: i32::from(tanks.maneuvers_left),
+            control: tanks
+                .control
+                .iter()
+                .map(|&(at, seat)| pb::UrbanControl {
+                    cell: Some(cell(at)),
+                    seat: seat.map(seat_number),
+                })
+                .collect(),
+            maneuvered: tanks.maneuvered.iter().copied().map(cell).collect(),
+            attacked: tanks.attacked.iter().copied().map(cell).collect(),
+            dice_commitment: tanks.dice_commitment.clone(),
+            rolls: tanks.rolls,
+        })),
+    }
+}
+
+fn players(meta: &Meta, description: &Description) -> Vec<pb::Player> {
+    meta.seats
+        .iter()
+        .map(|(seat, info)| pb::Player {
+            seat: seat_number(seat),
+            name: info.name.clone(),
+            joined: info.joined(),
+            setup_done: info.setup.is_some() || description.setup_zone(seat).is_none(),
+            setup_commitment: info.commitment().unwrap_or_default(),
+        })
+        .collect()
+}
+
+/// The view one caller gets.
+pub fn game_view(seen: &Seen) -> pb::GameView {
+    let description = seen.description;
+    pb::GameView {
+        game_id: seen.id.to_string(),
+        ruleset: description.id.to_owned(),
+        version: seen.version,
+        phase: phase(seen.phase) as i32,
+        viewer_seat: seen.viewer.seat().map(seat_number),
+        to_move: seen
+            .view
+            .to_move
+            .map(seat_number)
+            .filter(|_| seen.phase == GamePhase::Playing),
+        players: players(&seen.meta, description),
+        pieces: seen
+            .view
+            .pieces
+            .iter()
+            .map(|p| piece(description, p))
+            .collect(),
+        captured: seen
+            .view
+            .captured
+            .iter()
+            .map(|p| piece(description, p))
+            .collect(),
+        legal_moves: seen
+            .legal
+            .iter()
+            .map(|legal| pb::LegalMove {
+                r#move: Some(action(&legal.action)),
+                notation: legal.notation.clone(),
+            })
+            .collect(),
+        result: seen.outcome.map(outcome),
+        status: status(&seen.view.status),
+        last_event: seen.last_event.as_ref().map(|e| event(e, description)),
+        name: seen.meta.name.clone(),
+    }
+}
+
+fn effect(effect: &Effect, description: &Description) -> pb::Effect {
+    use pb::effect::Effect as E;
+    let kind = |kind: trinchera_rules::KindId| description.kind(kind).id.to_owned();
+    let effect = match effect {
+        Effect::Battle {
+            at,
+            attacker,
+            defender,
+            result,
+        } => E::Battle(pb::Battle {
+            at: Some(cell(*at)),
+            attacker_id: attacker.0.0,
+            attacker_kind: kind(attacker.1),
+            defender_id: defender.0.0,
+            defender_kind: kind(defender.1),
+            result: match result {
+                BattleResult::AttackerWins => pb::BattleResult::AttackerWins,
+                BattleResult::DefenderWins => pb::BattleResult::DefenderWins,
+                BattleResult::BothFall => pb::BattleResult::BothFall,
+            } as i32,
+        }),
+        Effect::Revealed { piece, kind: k } => E::Reveal(pb::Reveal {
+            piece_id: piece.0,
+            kind: kind(*k),
+        }),
+        Effect::Removed { piece, at, cause } => E::Removal(pb::Removal {
+            piece_id: piece.0,
+            at: Some(cell(*at)),
+            cause: match cause {
+                RemovalCause::Castle => pb::RemovalCause::Castle,
+                RemovalCause::Jumped => pb::RemovalCause::Jumped,
+                RemovalCause::Huffed => pb::RemovalCause::Huffed,
+                RemovalCause::Destroyed => pb::RemovalCause::Destroyed,
+            } as i32,
+        }),
+        Effect::Dice {
+            index,
+            roll,
+            column,
+            attacker_wins,
+        } => E::Dice(pb::DiceRoll {
+            index: *index,
+            roll: i32::from(*roll),
+            column: i32::from(*column),
+            attacker_wins: *attacker_wins,
+        }),
+        Effect::ControlChanged { at, seat } => E::Control(pb::ControlChange {
+            at: Some(cell(*at)),
+            seat: seat_number(*seat),
+        }),
+        Effect::PhaseChanged { seat, round, phase } => E::Phase(pb::PhaseChange {
+            seat: seat_number(*seat),
+            round: i32::from(*round),
+            phase: tank_phase(*phase) as i32,
+        }),
+        Effect::Passed { seat } => E::Pass(pb::Pass {
+            seat: seat_number(*seat),
+        }),
+        Effect::Ended(end) => E::Result(outcome(*end)),
+    };
+    pb::Effect {
+        effect: Some(effect),
+    }
+}
+
+/// An event for the wire. Events carry nothing secret (setups are never part of one).
+pub fn event(event: &GameEvent, description: &Description) -> pb::Event {
+    let (kind, mv, notation, effects) = match &event.kind {
+        EventKind::Created => (pb::EventType::Created, None, String::new(), Vec::new()),
+        EventKind::Joined => (pb::EventType::Joined, None, String::new(), Vec::new()),
+        EventKind::SetupSubmitted => (
+            pb::EventType::SetupSubmitted,
+            None,
+            String::new(),
+            Vec::new(),
+        ),
+        EventKind::Move { action: a, played } => (
+            pb::EventType::Move,
+            Some(action(a)),
+            played.notation.clone(),
+            played
+                .effects
+                .iter()
+                .map(|e| effect(e, description))
+                .collect(),
+        ),
+        EventKind::Resigned(end) => (
+            pb::EventType::Resigned,
+            None,
+            String::new(),
+            vec![pb::Effect {
+                effect: Some(pb::effect::Effect::Result(outcome(*end))),
+            }],
+        ),
+    };
+    pb::Event {
+        version: event.version,
+        r#type: kind as i32,
+        seat: Some(seat_number(event.seat)),
+        r#move: mv,
+        notation,
+        effects,
+        started: event.started,
+    }
+}
+
+/// A listing summary for the wire.
+pub fn summary(id: GameId, summary: &SummaryRecord) -> pb::GameSummary {
+    let finished = summary.phase == GamePhase::Finished.number();
+    pb::GameSummary {
+        game_id: id.to_string(),
+        ruleset: summary.ruleset.clone(),
+        name: summary.name.clone(),
+        phase: summary.phase,
+        players: summary
+            .players
+            .iter()
+            .enumerate()
+            .map(|(seat, name)| pb::Player {
+                seat: seat as i32,
+                name: name.clone(),
+                joined: !name.is_empty(),
+                ..pb::Player::default()
+            })
+            .collect(),
+        result: finished.then(|| pb::Result {
+            winner: summary.winner.map(|w| w as i32),
+            draw: summary.winner.is_none(),
+            reason: summary.reason.clone(),
+        }),
+    }
+}

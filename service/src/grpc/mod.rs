@@ -1,0 +1,340 @@
+//! The `trinchera.v1.GameService` adapter: validate, convert, call [`Games`], convert back.
+//! Handlers never touch storage or rules state directly.
+
+pub mod convert;
+mod watch;
+
+use std::sync::Arc;
+
+use tonic::{Request, Response, Status};
+use tracing::Instrument;
+use trinchera_proto::v1 as pb;
+use trinchera_proto::v1::game_service_server::GameService;
+use trinchera_rules::{Seat, catalog};
+
+use crate::error::{ApiError, Reason};
+use crate::games::{Games, MoveInput, SetupRequest};
+use crate::state::GamePhase;
+
+/// The gRPC service over a set of games.
+#[derive(Clone)]
+pub struct Api {
+    games: Arc<Games>,
+}
+
+impl Api {
+    /// The service over `games`.
+    pub fn new(games: Arc<Games>) -> Api {
+        Api { games }
+    }
+}
+
+/// The player token of a request, from `authorization: Bearer <token>`.
+fn token<T>(request: &Request<T>) -> Result<Option<String>, ApiError> {
+    let Some(value) = request.metadata().get("authorization") else {
+        return Ok(None);
+    };
+    let value = value.to_str().unwrap_or_default();
+    match value.strip_prefix("Bearer ") {
+        Some(token) if !token.trim().is_empty() => Ok(Some(token.trim().to_owned())),
+        _ => Err(ApiError::Unauthenticated(
+            "the authorization metadata must be `Bearer <player token>`",
+        )),
+    }
+}
+
+/// A span for one RPC; `seat` is recorded once the caller is known. Tokens are never logged.
+fn span(method: &'static str, game_id: &str) -> tracing::Span {
+    tracing::info_span!("rpc", method, game_id, seat = tracing::field::Empty)
+}
+
+/// Runs a handler inside its span, logging refusals, and maps the error to a status.
+async fn handle<T>(
+    span: tracing::Span,
+    work: impl Future<Output = Result<T, ApiError>>,
+) -> Result<Response<T>, Status> {
+    async move {
+        let result = work.await;
+        match &result {
+            Ok(_) => tracing::debug!("ok"),
+            Err(error) => tracing::info!(%error, "refused"),
+        }
+        result.map(Response::new).map_err(Status::from)
+    }
+    .instrument(span)
+    .await
+}
+
+fn record_seat(seat: Seat) {
+    tracing::Span::current().record("seat", seat.index());
+}
+
+#[tonic::async_trait]
+impl GameService for Api {
+    async fn list_rulesets(
+        &self,
+        _request: Request<pb::ListRulesetsRequest>,
+    ) -> Result<Response<pb::ListRulesetsResponse>, Status> {
+        handle(span("ListRulesets", ""), async {
+            Ok(pb::ListRulesetsResponse {
+                rulesets: catalog::RULESETS
+                    .iter()
+                    .map(|ruleset| convert::ruleset((ruleset.description)()))
+                    .collect(),
+            })
+        })
+        .await
+    }
+
+    async fn create_game(
+        &self,
+        request: Request<pb::CreateGameRequest>,
+    ) -> Result<Response<pb::CreateGameResponse>, Status> {
+        let body = request.get_ref();
+        handle(span("CreateGame", ""), async {
+            let seat = convert::seat_from(body.seat.unwrap_or(0))?;
+            record_seat(seat);
+            let (id, seated) = self
+                .games
+                .create(&body.ruleset, seat, &body.name, &body.player_name)
+                .await?;
+            tracing::Span::current().record("game_id", id.to_string());
+            tracing::info!(ruleset = %body.ruleset, "game created");
+            Ok(pb::CreateGameResponse {
+                game_id: id.to_string(),
+                seat: seat.index() as i32,
+                player_token: seated.token,
+                view: Some(convert::game_view(&seated.seen)),
+            })
+        })
+        .await
+    }
+
+    async fn join_game(
+        &self,
+        request: Request<pb::JoinGameRequest>,
+    ) -> Result<Response<pb::JoinGameResponse>, Status> {
+        let body = request.get_ref();
+        handle(span("JoinGame", &body.game_id), async {
+            let id = Games::parse_id(&body.game_id)?;
+            let seated = self.games.join(id, &body.player_name).await?;
+            record_seat(seated.seat);
+            Ok(pb::JoinGameResponse {
+                game_id: id.to_string(),
+                seat: seated.seat.index() as i32,
+                player_token: seated.token,
+                view: Some(convert::game_view(&seated.seen)),
+            })
+        })
+        .await
+    }
+
+    async fn list_games(
+        &self,
+        request: Request<pb::ListGamesRequest>,
+    ) -> Result<Response<pb::ListGamesResponse>, Status> {
+        let body = request.get_ref();
+        handle(span("ListGames", ""), async {
+            let limits = self.games.limits();
+            let page_size = match usize::try_from(body.page_size) {
+                Ok(0) => limits.default_page_size,
+                Ok(size) if size <= limits.max_page_size => size,
+                _ => {
+                    return Err(ApiError::invalid(
+                        Reason::BadRequest,
+                        format!("page_size must be between 1 and {}", limits.max_page_size),
+                    ));
+                }
+            };
+            let before = match body.page_token.as_str() {
+                "" => None,
+                token => Some(token.parse().map_err(|()| {
+                    ApiError::invalid(Reason::BadRequest, "page_token is not one this server gave")
+                })?),
+            };
+            let phase = pb::Phase::try_from(body.phase).map_err(|_| {
+                ApiError::invalid(Reason::BadRequest, format!("unknown phase {}", body.phase))
+            })?;
+            if !body.ruleset.is_empty() && catalog::ruleset(&body.ruleset).is_none() {
+                return Err(ApiError::invalid(
+                    Reason::UnknownRuleset,
+                    format!(
+                        "there is no ruleset {:?}; the server hosts: {}",
+                        body.ruleset,
+                        catalog::ids().join(", ")
+                    ),
+                ));
+            }
+            let games = self.games.list(before, page_size + 1, |summary| {
+                (phase == pb::Phase::Unspecified || summary.phase == phase as i32)
+                    && (body.ruleset.is_empty() || summary.ruleset == body.ruleset)
+            })?;
+            let more = games.len() > page_size;
+            let games = &games[..games.len().min(page_size)];
+            Ok(pb::ListGamesResponse {
+                next_page_token: match games.last() {
+                    Some((id, _)) if more => id.to_string(),
+                    _ => String::new(),
+                },
+                games: games
+                    .iter()
+                    .map(|(id, summary)| convert::summary(*id, summary))
+                    .collect(),
+            })
+        })
+        .await
+    }
+
+    async fn get_view(
+        &self,
+        request: Request<pb::GetViewRequest>,
+    ) -> Result<Response<pb::GetViewResponse>, Status> {
+        let body = request.get_ref();
+        handle(span("GetView", &body.game_id), async {
+            let id = Games::parse_id(&body.game_id)?;
+            let seen = self.games.view(id, token(&request)?.as_deref()).await?;
+            if let Some(seat) = seen.viewer.seat() {
+                record_seat(seat);
+            }
+            Ok(pb::GetViewResponse {
+                view: Some(convert::game_view(&seen)),
+            })
+        })
+        .await
+    }
+
+    async fn submit_setup(
+        &self,
+        request: Request<pb::SubmitSetupRequest>,
+    ) -> Result<Response<pb::SubmitSetupResponse>, Status> {
+        let body = request.get_ref();
+        handle(span("SubmitSetup", &body.game_id), async {
+            let id = Games::parse_id(&body.game_id)?;
+            let setup = if body.random {
+                SetupRequest::Random
+            } else {
+                SetupRequest::Placements(convert::placements_from(&body.placements)?)
+            };
+            let seen = self
+                .games
+                .submit_setup(id, token(&request)?.as_deref(), setup)
+                .await?;
+            Ok(pb::SubmitSetupResponse {
+                view: Some(convert::game_view(&seen)),
+            })
+        })
+        .await
+    }
+
+    async fn make_move(
+        &self,
+        request: Request<pb::MakeMoveRequest>,
+    ) -> Result<Response<pb::MakeMoveResponse>, Status> {
+        let body = request.get_ref();
+        handle(span("MakeMove", &body.game_id), async {
+            let id = Games::parse_id(&body.game_id)?;
+            let input = match &body.action {
+                Some(pb::make_move_request::Action::Move(mv)) => {
+                    MoveInput::Action(convert::action_from(mv)?)
+                }
+                Some(pb::make_move_request::Action::Notation(text)) => {
+                    MoveInput::Notation(text.clone())
+                }
+                None => {
+                    return Err(ApiError::invalid(
+                        Reason::BadRequest,
+                        "send the action as `move` or as `notation`",
+                    ));
+                }
+            };
+            let (event, seen) = self
+                .games
+                .play(
+                    id,
+                    token(&request)?.as_deref(),
+                    input,
+                    body.expected_version,
+                )
+                .await?;
+            Ok(pb::MakeMoveResponse {
+                event: Some(convert::event(&event, seen.description)),
+                view: Some(convert::game_view(&seen)),
+            })
+        })
+        .await
+    }
+
+    async fn resign(
+        &self,
+        request: Request<pb::ResignRequest>,
+    ) -> Result<Response<pb::ResignResponse>, Status> {
+        let body = request.get_ref();
+        handle(span("Resign", &body.game_id), async {
+            let id = Games::parse_id(&body.game_id)?;
+            let seen = self.games.resign(id, token(&request)?.as_deref()).await?;
+            Ok(pb::ResignResponse {
+                view: Some(convert::game_view(&seen)),
+            })
+        })
+        .await
+    }
+
+    type WatchGameStream = watch::WatchStream;
+
+    async fn watch_game(
+        &self,
+        request: Request<pb::WatchGameRequest>,
+    ) -> Result<Response<Self::WatchGameStream>, Status> {
+        let body = request.get_ref();
+        handle(span("WatchGame", &body.game_id), async {
+            let id = Games::parse_id(&body.game_id)?;
+            let (viewer, watch) = self
+                .games
+                .watch(id, token(&request)?.as_deref(), body.after_version)
+                .await?;
+            Ok(watch::stream(Arc::clone(&self.games), id, viewer, watch))
+        })
+        .await
+    }
+
+    async fn get_history(
+        &self,
+        request: Request<pb::GetHistoryRequest>,
+    ) -> Result<Response<pb::GetHistoryResponse>, Status> {
+        let body = request.get_ref();
+        handle(span("GetHistory", &body.game_id), async {
+            let id = Games::parse_id(&body.game_id)?;
+            let (events, state, seen) = self.games.history(id, token(&request)?.as_deref()).await?;
+            let description = state.description();
+            let reveal = (state.phase() == GamePhase::Finished).then(|| pb::FairnessReveal {
+                setups: state
+                    .meta
+                    .seats
+                    .iter()
+                    .filter_map(|(seat, meta)| {
+                        let (salt, canonical) = meta.setup.as_ref()?;
+                        let placements = state.game.setup(seat)?.placements(description);
+                        Some(pb::SetupReveal {
+                            seat: seat.index() as i32,
+                            salt: hex::encode(salt),
+                            canonical_setup: canonical.clone(),
+                            commitment: meta.commitment().unwrap_or_default(),
+                            placements: placements.iter().map(convert::placement).collect(),
+                        })
+                    })
+                    .collect(),
+                dice_seed: hex::encode(state.meta.seed.0),
+            });
+            Ok(pb::GetHistoryResponse {
+                events: events
+                    .iter()
+                    .map(|event| convert::event(event, description))
+                    .collect(),
+                reveal,
+                ruleset: description.id.to_owned(),
+                view: Some(convert::game_view(&seen)),
+            })
+        })
+        .await
+    }
+}

@@ -1,0 +1,114 @@
+//! Typed identifiers and secrets: game ids and player tokens.
+
+use std::fmt;
+use std::str::FromStr;
+
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
+
+/// A game's id: a number from the store's monotonic counter, written in decimal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GameId(pub u64);
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl FromStr for GameId {
+    type Err = ();
+
+    fn from_str(text: &str) -> Result<GameId, ()> {
+        if text.is_empty() || text.len() > 20 || !text.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(());
+        }
+        text.parse().map(GameId).map_err(|_| ())
+    }
+}
+
+/// A player's secret token: 192 random bits from the OS, shown once, stored only hashed.
+pub struct Token(String);
+
+/// Bytes of randomness in a token.
+const TOKEN_BYTES: usize = 24;
+
+impl Token {
+    /// A fresh token from the operating system's RNG.
+    pub fn generate() -> Result<Token, getrandom::Error> {
+        let mut bytes = [0u8; TOKEN_BYTES];
+        getrandom::fill(&mut bytes)?;
+        Ok(Token(format!("tr1_{}", hex::encode(bytes))))
+    }
+
+    /// The token text, to give to its owner once.
+    pub fn reveal(self) -> String {
+        self.0
+    }
+
+    /// The hash stored in place of the token.
+    pub fn hash(&self) -> TokenHash {
+        TokenHash::of(&self.0)
+    }
+}
+
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Token(..)")
+    }
+}
+
+/// SHA-256 of a token: what the server keeps. Compared in constant time.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TokenHash(pub [u8; 32]);
+
+impl TokenHash {
+    /// The hash of a presented token.
+    pub fn of(token: &str) -> TokenHash {
+        TokenHash(Sha256::digest(token.as_bytes()).into())
+    }
+
+    /// Constant-time equality, so that timing tells nothing about stored hashes.
+    pub fn matches(&self, other: &TokenHash) -> bool {
+        self.0.ct_eq(&other.0).into()
+    }
+}
+
+impl fmt::Debug for TokenHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("TokenHash(..)")
+    }
+}
+
+/// Fills a buffer from the OS RNG; used for seeds and salts.
+pub fn random_bytes<const N: usize>() -> Result<[u8; N], getrandom::Error> {
+    let mut bytes = [0u8; N];
+    getrandom::fill(&mut bytes)?;
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_ids_parse_only_decimal() {
+        assert_eq!("42".parse(), Ok(GameId(42)));
+        assert_eq!(GameId(7).to_string(), "7");
+        for bad in ["", "-1", "+1", "1a", " 1", "99999999999999999999999"] {
+            assert_eq!(bad.parse::<GameId>(), Err(()), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn tokens_are_random_and_hash_matches() {
+        let a = Token::generate().expect("os rng");
+        let b = Token::generate().expect("os rng");
+        assert!(!a.hash().matches(&b.hash()));
+        let hash = a.hash();
+        let text = a.reveal();
+        assert!(text.starts_with("tr1_") && text.len() == 4 + 2 * TOKEN_BYTES);
+        assert!(TokenHash::of(&text).matches(&hash));
+        assert!(!format!("{:?}", Token(text)).contains("tr1_"));
+    }
+}

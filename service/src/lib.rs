@@ -1,0 +1,127 @@
+//! Trinchera's game server as a library: [`run`] serves `trinchera.v1.GameService`, gRPC
+//! health and reflection on a listener until a shutdown signal, over any [`store::Store`].
+//!
+//! `main.rs` only parses configuration and calls [`run`]; tests call it on port 0 with a
+//! temporary store.
+
+pub mod error;
+pub mod games;
+pub mod grpc;
+pub mod ids;
+pub mod records;
+pub mod state;
+pub mod store;
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio_stream::wrappers::TcpListenerStream;
+use tonic::codegen::http;
+use trinchera_proto::v1::game_service_server::GameServiceServer;
+
+pub use games::{Games, Limits};
+
+/// Largest request the server decodes (setups are the biggest: about 4 KiB).
+pub const MAX_REQUEST_BYTES: usize = 64 * 1024;
+
+/// Why the server stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The transport failed.
+    #[error("transport: {0}")]
+    Transport(#[from] tonic::transport::Error),
+    /// Reflection could not be built.
+    #[error("reflection: {0}")]
+    Reflection(#[from] tonic_reflection::server::Error),
+    /// The final flush failed.
+    #[error("storage: {0}")]
+    Store(#[from] store::StoreError),
+}
+
+/// Serves `games` on `listener` until `shutdown` resolves; then ends watch streams, lets
+/// running calls finish, and flushes the store.
+pub async fn run(
+    listener: TcpListener,
+    games: Arc<Games>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    let (health, health_service) = tonic_health::server::health_reporter();
+    health.set_serving::<GameServiceServer<grpc::Api>>().await;
+    let reflection = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(trinchera_proto::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1()?;
+    let api = GameServiceServer::new(grpc::Api::new(Arc::clone(&games)))
+        .max_decoding_message_size(MAX_REQUEST_BYTES);
+    let sweeper = tokio::spawn(sweep(Arc::clone(&games)));
+    let stopping = Arc::clone(&games);
+    let served = tonic::transport::Server::builder()
+        .layer(tower::util::MapResponseLayer::new(
+            oversize_is_resource_exhausted,
+        ))
+        .add_service(health_service)
+        .add_service(reflection)
+        .add_service(api)
+        .serve_with_incoming_shutdown(incoming(listener), async move {
+            shutdown.await;
+            tracing::info!("shutting down: ending streams, finishing calls");
+            health
+                .set_not_serving::<GameServiceServer<grpc::Api>>()
+                .await;
+            stopping.shut_down();
+        })
+        .await;
+    sweeper.abort();
+    games.close()?;
+    tracing::info!("storage flushed; bye");
+    Ok(served?)
+}
+
+/// Accepted connections with Nagle's algorithm off: replies are small and must not wait
+/// for the peer's delayed ACK (40 ms per call otherwise).
+fn incoming(
+    listener: TcpListener,
+) -> impl tokio_stream::Stream<Item = std::io::Result<tokio::net::TcpStream>> {
+    use tokio_stream::StreamExt;
+    TcpListenerStream::new(listener).map(|accepted| {
+        let stream = accepted?;
+        stream.set_nodelay(true)?;
+        Ok(stream)
+    })
+}
+
+/// tonic refuses a request above [`MAX_REQUEST_BYTES`] with `OUT_OF_RANGE`; the contract
+/// says size limits are `RESOURCE_EXHAUSTED`, with a message that names the limit.
+fn oversize_is_resource_exhausted(
+    response: http::Response<tonic::body::Body>,
+) -> http::Response<tonic::body::Body> {
+    let oversize = response
+        .extensions()
+        .get::<tonic::Status>()
+        .is_some_and(|status| {
+            status.code() == tonic::Code::OutOfRange
+                && status.message().contains("message length too large")
+        });
+    if !oversize {
+        return response;
+    }
+    let error = error::ApiError::ResourceExhausted(format!(
+        "the request is too large: the limit is {MAX_REQUEST_BYTES} bytes"
+    ));
+    tonic::Status::from(error).into_http()
+}
+
+/// Drops idle games from memory now and then.
+async fn sweep(games: Arc<Games>) {
+    let period = (games.limits().idle_eviction / 4).max(Duration::from_millis(100));
+    let mut ticks = tokio::time::interval(period);
+    loop {
+        ticks.tick().await;
+        let evicted = games.evict_idle();
+        if evicted > 0 {
+            tracing::debug!(evicted, loaded = games.loaded(), "evicted idle games");
+        }
+    }
+}

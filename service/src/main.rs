@@ -1,0 +1,98 @@
+//! `trinchera-server`: the Trinchera game server.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::Parser;
+use tracing_subscriber::EnvFilter;
+use trinchera_service::store::{SledOptions, SledStore};
+use trinchera_service::{Games, Limits};
+
+/// Trinchera's gRPC game server: hosts frente, clasico, castillos, asalto, tacticas and
+/// tanques games for any client built from `proto/trinchera/v1`.
+///
+/// Logs go to stderr; set RUST_LOG (e.g. `RUST_LOG=trinchera_service=debug`) for more.
+/// Stop with Ctrl-C or SIGTERM: streams end, running calls finish, storage is flushed.
+#[derive(Debug, Parser)]
+#[command(version, about)]
+struct Config {
+    /// Address to listen on.
+    #[arg(long, env = "TRINCHERA_LISTEN", default_value = "127.0.0.1:50051")]
+    listen: SocketAddr,
+    /// Directory of the embedded database (created on first run).
+    #[arg(long, env = "TRINCHERA_DATA_DIR", default_value = "./trinchera-data")]
+    data_dir: PathBuf,
+    /// Also fdatasync the data file on every group commit: survives power loss, not just
+    /// a crash of the process, at the cost of a disk sync per commit.
+    #[arg(long, env = "TRINCHERA_SYNC_DATA")]
+    sync_data: bool,
+    /// Most unfinished games the server holds; creating more is refused.
+    #[arg(long, env = "TRINCHERA_MAX_OPEN_GAMES", default_value_t = Limits::default().max_open_games)]
+    max_open_games: usize,
+    /// Seconds an untouched game stays in memory before it is dropped (it reloads on use).
+    #[arg(long, env = "TRINCHERA_IDLE_SECS", default_value_t = 300)]
+    idle_secs: u64,
+    /// Database page cache, in MiB.
+    #[arg(long, env = "TRINCHERA_CACHE_MIB", default_value_t = 64)]
+    cache_mib: u64,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let config = Config::parse();
+    let options = SledOptions {
+        sync_data: config.sync_data,
+        cache_bytes: config.cache_mib * 1024 * 1024,
+    };
+    let store = SledStore::open(&config.data_dir, options)
+        .with_context(|| format!("opening the data directory {}", config.data_dir.display()))?;
+    let limits = Limits {
+        max_open_games: config.max_open_games,
+        idle_eviction: Duration::from_secs(config.idle_secs),
+        ..Limits::default()
+    };
+    let games = Games::new(Arc::new(store), limits).context("reading the stored games")?;
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .with_context(|| format!("listening on {}", config.listen))?;
+    tracing::info!(
+        address = %listener.local_addr()?,
+        data_dir = %config.data_dir.display(),
+        sync_data = config.sync_data,
+        "trinchera-server ready"
+    );
+    trinchera_service::run(listener, games, shutdown_signal()).await?;
+    Ok(())
+}
+
+/// Resolves on Ctrl-C (SIGINT) or SIGTERM.
+async fn shutdown_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut terminate =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(signal) => signal,
+                Err(error) => {
+                    tracing::warn!(%error, "cannot listen for SIGTERM");
+                    let _ = interrupt.await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = interrupt => {}
+            _ = terminate.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = interrupt.await;
+}

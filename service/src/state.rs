@@ -1,0 +1,522 @@
+//! A game as the service holds it: the rules state rebuilt from the log, the seats' metadata,
+//! and the operations that turn a validated request into a new log entry.
+//!
+//! Every operation either fails and changes nothing, or changes the state and returns the
+//! [`GameEvent`] that describes it together with the [`EventRecord`] to append to the log.
+//! Replaying a log applies the same operations to the records, so a reloaded game is
+//! identical to the one that was played.
+
+use std::sync::Arc;
+
+use sha2::{Digest, Sha256};
+use trinchera_rules::{
+    Action, BySeat, Description, Game, LegalAction, Outcome, Phase, PlayError, Played, Seat, Seed,
+    Setup, View, Viewer, catalog,
+};
+
+use crate::error::{ApiError, Reason};
+use crate::ids::{GameId, TokenHash};
+use crate::records::{Created, Entry, EventRecord, Joined, Resigned, SetupRecord, SummaryRecord};
+
+/// Where a game stands, as the service sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GamePhase {
+    /// A seat is free.
+    Waiting,
+    /// Waiting for setups.
+    Setup,
+    /// Being played.
+    Playing,
+    /// Over.
+    Finished,
+}
+
+impl GamePhase {
+    /// The `trinchera.v1.Phase` number, also stored in summaries.
+    pub const fn number(self) -> i32 {
+        match self {
+            GamePhase::Waiting => 1,
+            GamePhase::Setup => 2,
+            GamePhase::Playing => 3,
+            GamePhase::Finished => 4,
+        }
+    }
+}
+
+/// One seat's metadata.
+#[derive(Clone, Debug, Default)]
+pub struct SeatMeta {
+    /// Display name; empty while free.
+    pub name: String,
+    /// Hash of the seat's token, once taken.
+    pub token: Option<TokenHash>,
+    /// Salt and canonical text of the submitted setup.
+    pub setup: Option<([u8; 16], String)>,
+}
+
+impl SeatMeta {
+    /// Whether somebody took the seat.
+    pub fn joined(&self) -> bool {
+        self.token.is_some()
+    }
+
+    /// The fairness commitment of the submitted setup: hex of SHA-256(salt ‖ canonical text).
+    pub fn commitment(&self) -> Option<String> {
+        self.setup.as_ref().map(|(salt, canonical)| {
+            let mut hasher = Sha256::new();
+            hasher.update(salt);
+            hasher.update(canonical.as_bytes());
+            hex::encode(hasher.finalize())
+        })
+    }
+}
+
+/// Game-level metadata.
+#[derive(Clone, Debug)]
+pub struct Meta {
+    /// Display name.
+    pub name: String,
+    /// The secret seed of the game's chance, revealed after the end.
+    pub seed: Seed,
+    /// Creation time, ms since the Unix epoch.
+    pub created_ms: u64,
+    /// Both seats.
+    pub seats: BySeat<SeatMeta>,
+}
+
+/// What an event was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EventKind {
+    /// The game was created (the creator took `seat`).
+    Created,
+    /// A player took `seat`.
+    Joined,
+    /// `seat` submitted its setup.
+    SetupSubmitted,
+    /// `seat` played.
+    Move {
+        /// The action.
+        action: Action,
+        /// Its notation and effects.
+        played: Played,
+    },
+    /// `seat` resigned.
+    Resigned(Outcome),
+}
+
+/// One event of a game. Everything in it is public: setups are never part of an event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEvent {
+    /// The version this event created.
+    pub version: u64,
+    /// The acting seat.
+    pub seat: Seat,
+    /// What happened.
+    pub kind: EventKind,
+    /// Whether play started with this event.
+    pub started: bool,
+}
+
+/// A game in memory. Cheap to clone (the rules state is a few KB; metadata is shared).
+#[derive(Clone, Debug)]
+pub struct GameState {
+    /// The game's id.
+    pub id: GameId,
+    /// The rules state.
+    pub game: Box<dyn Game>,
+    /// Names, tokens, setups, seed.
+    pub meta: Arc<Meta>,
+    /// Events so far.
+    pub version: u64,
+    /// The latest event.
+    pub last_event: Option<GameEvent>,
+}
+
+/// A log that cannot be replayed: corrupt or written by an incompatible build.
+#[derive(Debug, thiserror::Error)]
+#[error("game {game}: log entry {version} cannot be replayed: {problem}")]
+pub struct ReplayError {
+    /// The game.
+    pub game: GameId,
+    /// The offending entry.
+    pub version: u64,
+    /// What went wrong.
+    pub problem: String,
+}
+
+/// Why a setup request failed.
+fn setup_error(description: &Description, error: trinchera_rules::SetupError) -> ApiError {
+    ApiError::invalid(Reason::BadSetup, error.describe(description))
+}
+
+/// The gRPC-facing error of a refused action.
+pub fn play_error(error: PlayError) -> ApiError {
+    use trinchera_rules::Illegal;
+    match error {
+        PlayError::NotStarted => ApiError::precondition(Reason::WrongPhase, error.to_string()),
+        PlayError::GameOver => ApiError::precondition(Reason::GameOver, error.to_string()),
+        PlayError::NotYourTurn(_) => ApiError::precondition(Reason::NotYourTurn, error.to_string()),
+        PlayError::Illegal(Illegal::OffBoard(_)) => {
+            ApiError::invalid(Reason::OffBoard, error.to_string())
+        }
+        PlayError::Illegal(_) => ApiError::precondition(Reason::IllegalMove, error.to_string()),
+    }
+}
+
+impl GameState {
+    /// A new game of `ruleset` whose creator takes `seat`.
+    pub fn create(
+        id: GameId,
+        ruleset: &str,
+        name: String,
+        creator: (Seat, String, TokenHash),
+        seed: Seed,
+        created_ms: u64,
+    ) -> Result<(GameState, GameEvent, EventRecord), ApiError> {
+        let Some(entry) = catalog::ruleset(ruleset) else {
+            return Err(ApiError::invalid(
+                Reason::UnknownRuleset,
+                format!(
+                    "there is no ruleset {ruleset:?}; the server hosts: {}",
+                    catalog::ids().join(", ")
+                ),
+            ));
+        };
+        let (seat, player, token) = creator;
+        let mut seats = BySeat::<SeatMeta>::default();
+        seats[seat] = SeatMeta {
+            name: player.clone(),
+            token: Some(token),
+            setup: None,
+        };
+        let event = GameEvent {
+            version: 1,
+            seat,
+            kind: EventKind::Created,
+            started: false,
+        };
+        let state = GameState {
+            id,
+            game: (entry.new_game)(seed),
+            meta: Arc::new(Meta {
+                name: name.clone(),
+                seed,
+                created_ms,
+                seats,
+            }),
+            version: 1,
+            last_event: Some(event.clone()),
+        };
+        let record = EventRecord {
+            seat: Some(seat.index() as u32),
+            entry: Some(Entry::Created(Created {
+                ruleset: ruleset.to_owned(),
+                name,
+                seed: seed.0.to_vec(),
+                created_ms,
+                creator: Some(Joined {
+                    name: player,
+                    token_hash: token.0.to_vec(),
+                }),
+            })),
+        };
+        Ok((state, event, record))
+    }
+
+    /// Rebuilds a game from its log, calling `each` after every event.
+    pub fn replay(
+        id: GameId,
+        log: &[EventRecord],
+        mut each: impl FnMut(&GameState, &GameEvent),
+    ) -> Result<GameState, ReplayError> {
+        let fail = |version: u64, problem: String| ReplayError {
+            game: id,
+            version,
+            problem,
+        };
+        let Some((first, rest)) = log.split_first() else {
+            return Err(fail(1, "the log is empty".into()));
+        };
+        let seat_of = |record: &EventRecord, version: u64| {
+            record
+                .seat
+                .and_then(|s| Seat::from_index(s as usize))
+                .ok_or_else(|| fail(version, "no valid seat".into()))
+        };
+        let Some(Entry::Created(created)) = &first.entry else {
+            return Err(fail(1, "the log does not start with the creation".into()));
+        };
+        let seed = Seed(
+            created
+                .seed
+                .as_slice()
+                .try_into()
+                .map_err(|_| fail(1, "the seed is not 32 bytes".into()))?,
+        );
+        let creator = created.creator.clone().unwrap_or_default();
+        let token = token_hash(&creator.token_hash).ok_or_else(|| fail(1, "bad token".into()))?;
+        let (mut state, created, _) = GameState::create(
+            id,
+            &created.ruleset,
+            created.name.clone(),
+            (seat_of(first, 1)?, creator.name, token),
+            seed,
+            created.created_ms,
+        )
+        .map_err(|e| fail(1, e.to_string()))?;
+        each(&state, &created);
+        for (record, version) in rest.iter().zip(2..) {
+            let seat = seat_of(record, version)?;
+            let event = match &record.entry {
+                Some(Entry::Joined(joined)) => {
+                    let token = token_hash(&joined.token_hash)
+                        .ok_or_else(|| fail(version, "bad token".into()))?;
+                    state.join(seat, joined.name.clone(), token).map(|(e, _)| e)
+                }
+                Some(Entry::Setup(setup)) => {
+                    let description = state.game.description();
+                    let salt = setup
+                        .salt
+                        .as_slice()
+                        .try_into()
+                        .map_err(|_| fail(version, "the salt is not 16 bytes".into()))?;
+                    Setup::parse_canonical(description, &setup.canonical)
+                        .and_then(|placements| Setup::validate(description, seat, &placements))
+                        .map_err(|e| setup_error(description, e))
+                        .and_then(|setup| state.submit_setup(setup, salt).map(|(e, _)| e))
+                }
+                Some(Entry::Move(notation)) => state
+                    .game
+                    .parse_notation(notation)
+                    .map_err(|e| ApiError::invalid(Reason::BadNotation, e.to_string()))
+                    .and_then(|action| state.play(seat, &action).map(|(e, _)| e)),
+                Some(Entry::Resigned(_)) => state.resign(seat).map(|(e, _)| e),
+                Some(Entry::Created(_)) | None => {
+                    Err(ApiError::invalid(Reason::BadRequest, "unexpected entry"))
+                }
+            }
+            .map_err(|e| fail(version, e.to_string()))?;
+            each(&state, &event);
+        }
+        Ok(state)
+    }
+
+    /// The game's phase.
+    pub fn phase(&self) -> GamePhase {
+        if self.game.outcome().is_some() {
+            GamePhase::Finished
+        } else if !self.meta.seats.0.iter().all(SeatMeta::joined) {
+            GamePhase::Waiting
+        } else if self.game.phase() == Phase::Setup {
+            GamePhase::Setup
+        } else {
+            GamePhase::Playing
+        }
+    }
+
+    /// The ruleset's description.
+    pub fn description(&self) -> &'static Description {
+        self.game.description()
+    }
+
+    /// The seat whose token hashes to `token` (compared in constant time).
+    pub fn seat_of(&self, token: &TokenHash) -> Option<Seat> {
+        let mut found = None;
+        for (seat, meta) in self.meta.seats.iter() {
+            if meta.token.is_some_and(|own| own.matches(token)) {
+                found = Some(seat);
+            }
+        }
+        found
+    }
+
+    /// The listing summary.
+    pub fn summary(&self) -> SummaryRecord {
+        let outcome = self.game.outcome();
+        SummaryRecord {
+            ruleset: self.description().id.to_owned(),
+            name: self.meta.name.clone(),
+            phase: self.phase().number(),
+            players: self.meta.seats.0.iter().map(|s| s.name.clone()).collect(),
+            winner: outcome.and_then(|o| o.winner).map(|s| s.index() as u32),
+            reason: outcome
+                .map(|o| o.reason.code().to_owned())
+                .unwrap_or_default(),
+            created_ms: self.meta.created_ms,
+        }
+    }
+
+    /// Records `kind` as the next event, noting whether play started with it.
+    fn advance(&mut self, seat: Seat, kind: EventKind, before: GamePhase) -> GameEvent {
+        self.version += 1;
+        let event = GameEvent {
+            version: self.version,
+            seat,
+            kind,
+            started: before != GamePhase::Playing && self.phase() == GamePhase::Playing,
+        };
+        self.last_event = Some(event.clone());
+        event
+    }
+
+    /// The free seat, if any.
+    pub fn free_seat(&self) -> Option<Seat> {
+        Seat::BOTH
+            .into_iter()
+            .find(|&seat| !self.meta.seats[seat].joined())
+    }
+
+    /// A player takes `seat`.
+    pub fn join(
+        &mut self,
+        seat: Seat,
+        name: String,
+        token: TokenHash,
+    ) -> Result<(GameEvent, EventRecord), ApiError> {
+        if self.phase() == GamePhase::Finished {
+            return Err(ApiError::precondition(Reason::GameOver, "the game is over"));
+        }
+        if self.meta.seats[seat].joined() {
+            return Err(ApiError::precondition(
+                Reason::SeatTaken,
+                "both seats of this game are taken",
+            ));
+        }
+        let before = self.phase();
+        Arc::make_mut(&mut self.meta).seats[seat] = SeatMeta {
+            name: name.clone(),
+            token: Some(token),
+            setup: None,
+        };
+        let record = EventRecord {
+            seat: Some(seat.index() as u32),
+            entry: Some(Entry::Joined(Joined {
+                name,
+                token_hash: token.0.to_vec(),
+            })),
+        };
+        Ok((self.advance(seat, EventKind::Joined, before), record))
+    }
+
+    /// `setup.seat` submits a validated setup committed with `salt`.
+    pub fn submit_setup(
+        &mut self,
+        setup: Setup,
+        salt: [u8; 16],
+    ) -> Result<(GameEvent, EventRecord), ApiError> {
+        let seat = setup.seat;
+        if self.phase() == GamePhase::Finished {
+            return Err(ApiError::precondition(Reason::GameOver, "the game is over"));
+        }
+        let before = self.phase();
+        let canonical = setup.canonical_text(self.description());
+        self.game
+            .submit_setup(setup)
+            .map_err(|e| ApiError::precondition(Reason::WrongPhase, e.to_string()))?;
+        Arc::make_mut(&mut self.meta).seats[seat].setup = Some((salt, canonical.clone()));
+        let record = EventRecord {
+            seat: Some(seat.index() as u32),
+            entry: Some(Entry::Setup(SetupRecord {
+                canonical,
+                salt: salt.to_vec(),
+            })),
+        };
+        Ok((
+            self.advance(seat, EventKind::SetupSubmitted, before),
+            record,
+        ))
+    }
+
+    /// `seat` plays `action`.
+    pub fn play(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+    ) -> Result<(GameEvent, EventRecord), ApiError> {
+        let before = self.phase();
+        if before == GamePhase::Waiting {
+            return Err(ApiError::precondition(
+                Reason::WrongPhase,
+                "the game has not started: waiting for a player to join",
+            ));
+        }
+        let played = self.game.play(seat, action).map_err(play_error)?;
+        let record = EventRecord {
+            seat: Some(seat.index() as u32),
+            entry: Some(Entry::Move(played.notation.clone())),
+        };
+        let kind = EventKind::Move {
+            action: action.clone(),
+            played,
+        };
+        Ok((self.advance(seat, kind, before), record))
+    }
+
+    /// `seat` resigns.
+    pub fn resign(&mut self, seat: Seat) -> Result<(GameEvent, EventRecord), ApiError> {
+        let before = self.phase();
+        let outcome = self.game.resign(seat).map_err(play_error)?;
+        let record = EventRecord {
+            seat: Some(seat.index() as u32),
+            entry: Some(Entry::Resigned(Resigned {})),
+        };
+        Ok((
+            self.advance(seat, EventKind::Resigned(outcome), before),
+            record,
+        ))
+    }
+
+    /// What `viewer` sees now.
+    pub fn seen(&self, viewer: Viewer) -> Seen {
+        let view = self.game.view(viewer);
+        let legal = match (viewer.seat(), view.to_move) {
+            (Some(seat), Some(to_move))
+                if seat == to_move && self.phase() == GamePhase::Playing =>
+            {
+                self.game.legal_actions()
+            }
+            _ => Vec::new(),
+        };
+        Seen {
+            id: self.id,
+            version: self.version,
+            phase: self.phase(),
+            viewer,
+            description: self.description(),
+            view,
+            legal,
+            meta: Arc::clone(&self.meta),
+            outcome: self.game.outcome(),
+            last_event: self.last_event.clone(),
+        }
+    }
+}
+
+fn token_hash(bytes: &[u8]) -> Option<TokenHash> {
+    bytes.try_into().ok().map(TokenHash)
+}
+
+/// Everything one viewer may see of a game at one version: the makings of a `GameView`.
+#[derive(Clone, Debug)]
+pub struct Seen {
+    /// The game.
+    pub id: GameId,
+    /// Its version.
+    pub version: u64,
+    /// Its phase.
+    pub phase: GamePhase,
+    /// Who looks.
+    pub viewer: Viewer,
+    /// The ruleset.
+    pub description: &'static Description,
+    /// The rules' projection for this viewer.
+    pub view: View,
+    /// The viewer's legal actions, when it is their turn.
+    pub legal: Vec<LegalAction>,
+    /// Names and commitments.
+    pub meta: Arc<Meta>,
+    /// The result, once over.
+    pub outcome: Option<Outcome>,
+    /// The latest event.
+    pub last_event: Option<GameEvent>,
+}

@@ -1,0 +1,86 @@
+//! Durable storage of games behind one trait, so that backends can be swapped (sled now).
+//!
+//! Each accepted action is one atomic [`Write`]: its log entry, plus the listing summary when
+//! the phase changed, plus a token index entry when a seat was taken. Writes become durable
+//! together: [`Store::durable`] resolves once everything written before the call is on disk,
+//! and concurrent callers share one flush (group commit).
+
+mod sled_store;
+
+use std::future::Future;
+use std::pin::Pin;
+
+pub use sled_store::{SledOptions, SledStore};
+
+use crate::ids::{GameId, TokenHash};
+use crate::records::{DecodeError, EventRecord, SummaryRecord};
+
+/// A boxed, sendable future.
+pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
+
+/// Why storage failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The backend reported an error.
+    #[error("storage backend: {0}")]
+    Backend(String),
+    /// A stored value could not be read.
+    #[error("stored data: {0}")]
+    Decode(#[from] DecodeError),
+    /// The data directory was written by a newer Trinchera.
+    #[error(
+        "the data directory was written by a newer Trinchera (storage format {found}); this \
+         build reads format {supported} or older: upgrade the server or use another --data-dir"
+    )]
+    NewerFormat {
+        /// Format found on disk.
+        found: u8,
+        /// Newest format this build reads.
+        supported: u8,
+    },
+    /// The store was closed.
+    #[error("the store is closed")]
+    Closed,
+}
+
+/// Everything one accepted action writes, atomically.
+#[derive(Debug)]
+pub struct Write<'a> {
+    /// The game.
+    pub game: GameId,
+    /// The version the entry creates (1 for the creation).
+    pub version: u64,
+    /// The log entry.
+    pub event: &'a EventRecord,
+    /// The new listing summary, when it changed.
+    pub summary: Option<&'a SummaryRecord>,
+    /// A token issued by this action.
+    pub token: Option<TokenHash>,
+}
+
+/// Durable storage of games.
+pub trait Store: Send + Sync + 'static {
+    /// A new, never used game id.
+    fn next_game_id(&self) -> Result<GameId, StoreError>;
+
+    /// Applies `write` atomically; durable once a later [`Store::durable`] resolves.
+    fn write(&self, write: &Write<'_>) -> Result<(), StoreError>;
+
+    /// Resolves once every write made before this call is durable.
+    fn durable(&self) -> BoxFuture<Result<(), StoreError>>;
+
+    /// A game's log, oldest first; empty if there is no such game.
+    fn log(&self, game: GameId) -> Result<Vec<EventRecord>, StoreError>;
+
+    /// The game a token belongs to, if any.
+    fn token_owner(&self, token: &TokenHash) -> Result<Option<GameId>, StoreError>;
+
+    /// Summaries of games with ids below `before` (all if `None`), newest first.
+    fn summaries(
+        &self,
+        before: Option<GameId>,
+    ) -> Box<dyn Iterator<Item = Result<(GameId, SummaryRecord), StoreError>> + Send + '_>;
+
+    /// Flushes everything and stops the committer.
+    fn close(&self) -> Result<(), StoreError>;
+}

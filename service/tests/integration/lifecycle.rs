@@ -1,0 +1,335 @@
+//! Whole games of every hosted ruleset, listings, descriptions, health and reflection.
+
+use std::collections::BTreeMap;
+
+use tokio_stream::StreamExt;
+use trinchera_proto::v1 as pb;
+
+use crate::harness::{
+    TestServer, authed, new_game, play_random_move, random_setups, rng, spectator_view, view_of,
+};
+use crate::leaks::assert_no_leaks;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_ruleset_plays_to_a_result_without_leaks() {
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+    let rulesets = client
+        .list_rulesets(pb::ListRulesetsRequest {})
+        .await
+        .expect("rulesets")
+        .into_inner()
+        .rulesets;
+    assert!(rulesets.len() >= 3);
+    for (index, ruleset) in rulesets.iter().enumerate() {
+        let players = new_game(&mut client, &ruleset.id).await;
+        random_setups(&mut client, &players).await;
+        let mut rng = rng(index as u64);
+        let mut moves = 0;
+        while let Some(response) = play_random_move(&mut client, &players, &mut rng).await {
+            moves += 1;
+            let event = response.event.expect("event");
+            assert_eq!(event.r#type, pb::EventType::Move as i32);
+            assert!(!event.notation.is_empty());
+            if moves % 7 == 1 {
+                assert_no_leaks(&mut client, &players).await;
+            }
+            assert!(moves < 20_000, "{} did not end", ruleset.id);
+        }
+        let end = spectator_view(&mut client, &players[0].game).await;
+        assert_eq!(end.phase, pb::Phase::Finished as i32, "{}", ruleset.id);
+        let result = end.result.expect("a result");
+        assert!(!result.reason.is_empty());
+        assert_eq!(result.draw, result.winner.is_none());
+        // After the end everything is public.
+        assert!(
+            end.pieces
+                .iter()
+                .chain(&end.captured)
+                .all(|p| !p.kind.is_empty())
+        );
+        assert!(end.legal_moves.is_empty());
+        let history = client
+            .get_history(pb::GetHistoryRequest {
+                game_id: players[0].game.clone(),
+            })
+            .await
+            .expect("history")
+            .into_inner();
+        assert_eq!(history.events.len() as u64, end.version);
+        assert!(history.reveal.is_some());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn rulesets_describe_boards_kinds_and_zones() {
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+    let rulesets: BTreeMap<String, pb::Ruleset> = client
+        .list_rulesets(pb::ListRulesetsRequest {})
+        .await
+        .expect("rulesets")
+        .into_inner()
+        .rulesets
+        .into_iter()
+        .map(|r| (r.id.clone(), r))
+        .collect();
+    for (id, cells, pieces) in [
+        ("frente", 100, 40),
+        ("clasico", 100, 40),
+        ("castillos", 80, 24),
+    ] {
+        let ruleset = &rulesets[id];
+        let board = ruleset.board.as_ref().expect("board");
+        assert_eq!(board.shape, pb::BoardShape::Square as i32);
+        assert_eq!(board.cells.len(), cells, "{id}");
+        assert_eq!(ruleset.seats.len(), 2);
+        assert_eq!(ruleset.setup_zones.len(), 2);
+        let total: i32 = ruleset.piece_kinds.iter().map(|k| k.count).sum();
+        assert_eq!(total, pieces, "{id}");
+        assert!(
+            ruleset
+                .piece_kinds
+                .iter()
+                .all(|k| k.code.len() == 1 && !k.name.is_empty())
+        );
+        assert!(!ruleset.notation_help.is_empty());
+    }
+    let terrain = |id: &str, t: pb::Terrain| {
+        rulesets[id]
+            .board
+            .as_ref()
+            .expect("board")
+            .cells
+            .iter()
+            .filter(|c| c.terrain == t as i32)
+            .count()
+    };
+    assert_eq!(terrain("frente", pb::Terrain::Lake), 8);
+    assert_eq!(terrain("castillos", pb::Terrain::Castle), 2);
+    assert_eq!(terrain("castillos", pb::Terrain::Trench), 4);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn health_and_reflection_are_served() {
+    let server = TestServer::start().await;
+    let channel = tonic::transport::Channel::from_shared(format!("http://{}", server.addr))
+        .expect("uri")
+        .connect()
+        .await
+        .expect("connects");
+    let mut health = tonic_health::pb::health_client::HealthClient::new(channel.clone());
+    let status = health
+        .check(tonic_health::pb::HealthCheckRequest {
+            service: "trinchera.v1.GameService".into(),
+        })
+        .await
+        .expect("health")
+        .into_inner()
+        .status;
+    assert_eq!(
+        status,
+        tonic_health::pb::health_check_response::ServingStatus::Serving as i32
+    );
+    use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
+    use tonic_reflection::pb::v1::server_reflection_request::MessageRequest;
+    use tonic_reflection::pb::v1::server_reflection_response::MessageResponse;
+    let mut reflection = ServerReflectionClient::new(channel);
+    let request = tonic_reflection::pb::v1::ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(MessageRequest::ListServices(String::new())),
+    };
+    let mut responses = reflection
+        .server_reflection_info(tokio_stream::iter([request]))
+        .await
+        .expect("reflection")
+        .into_inner();
+    let response = responses.next().await.expect("a response").expect("ok");
+    let Some(MessageResponse::ListServicesResponse(list)) = response.message_response else {
+        panic!("unexpected reflection response");
+    };
+    let names: Vec<_> = list.service.iter().map(|s| s.name.as_str()).collect();
+    assert!(names.contains(&"trinchera.v1.GameService"), "{names:?}");
+    assert!(names.contains(&"grpc.health.v1.Health"), "{names:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn list_games_filters_and_pages() {
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+    let mut ids = Vec::new();
+    for ruleset in ["frente", "clasico", "frente", "castillos", "frente"] {
+        let created = client
+            .create_game(pb::CreateGameRequest {
+                ruleset: ruleset.into(),
+                name: format!("partida {ruleset}"),
+                ..Default::default()
+            })
+            .await
+            .expect("created")
+            .into_inner();
+        ids.push(created.game_id);
+    }
+    let joined = new_game(&mut client, "clasico").await;
+    ids.push(joined[0].game.clone());
+    let list = |phase: pb::Phase, ruleset: &str, page_size: i32, page_token: String| {
+        pb::ListGamesRequest {
+            phase: phase as i32,
+            ruleset: ruleset.into(),
+            page_size,
+            page_token,
+        }
+    };
+    let all = client
+        .list_games(list(pb::Phase::Unspecified, "", 0, String::new()))
+        .await
+        .expect("list")
+        .into_inner();
+    let listed: Vec<_> = all.games.iter().map(|g| g.game_id.clone()).collect();
+    let mut newest_first = ids.clone();
+    newest_first.reverse();
+    assert_eq!(listed, newest_first);
+    assert!(all.next_page_token.is_empty());
+    let frente = client
+        .list_games(list(pb::Phase::Unspecified, "frente", 0, String::new()))
+        .await
+        .expect("list")
+        .into_inner();
+    assert_eq!(frente.games.len(), 3);
+    assert!(
+        frente
+            .games
+            .iter()
+            .all(|g| g.ruleset == "frente" && g.name == "partida frente")
+    );
+    let setup = client
+        .list_games(list(pb::Phase::Setup, "", 0, String::new()))
+        .await
+        .expect("list")
+        .into_inner();
+    assert_eq!(setup.games.len(), 1);
+    assert_eq!(
+        setup.games[0].players.iter().filter(|p| p.joined).count(),
+        2
+    );
+    // Pages of two, newest first, no game twice.
+    let mut paged = Vec::new();
+    let mut token = String::new();
+    loop {
+        let page = client
+            .list_games(list(pb::Phase::Unspecified, "", 2, token))
+            .await
+            .expect("page")
+            .into_inner();
+        assert!(page.games.len() <= 2);
+        paged.extend(page.games.into_iter().map(|g| g.game_id));
+        if page.next_page_token.is_empty() {
+            break;
+        }
+        token = page.next_page_token;
+    }
+    assert_eq!(paged, newest_first);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn piece_ids_follow_starting_cells_not_kinds() {
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+    let mut layouts = Vec::new();
+    for _ in 0..2 {
+        let players = new_game(&mut client, "frente").await;
+        random_setups(&mut client, &players).await;
+        let view = view_of(&mut client, &players[1]).await;
+        let mut ids: Vec<(i32, i32, u32)> = view
+            .pieces
+            .iter()
+            .map(|p| {
+                let cell = p.cell.expect("on the board");
+                (cell.x, cell.y, p.id)
+            })
+            .collect();
+        ids.sort();
+        layouts.push(ids);
+        // Seat 1 sees its own kinds and nothing of seat 0's.
+        assert!(
+            view.pieces
+                .iter()
+                .all(|p| (p.owner == 1) != p.kind.is_empty())
+        );
+        let own = view_of(&mut client, &players[0]).await;
+        assert!(own.players.iter().all(|p| p.setup_commitment.len() == 64));
+    }
+    assert_eq!(layouts[0], layouts[1], "ids depend only on starting cells");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn explicit_setups_and_notation_moves_work() {
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+    let players = new_game(&mut client, "castillos").await;
+    let rulesets = client
+        .list_rulesets(pb::ListRulesetsRequest {})
+        .await
+        .expect("rulesets")
+        .into_inner()
+        .rulesets;
+    let ruleset = rulesets
+        .iter()
+        .find(|r| r.id == "castillos")
+        .expect("castillos");
+    for player in &players {
+        let zone = &ruleset.setup_zones[player.seat as usize];
+        let kinds = zone
+            .pieces
+            .iter()
+            .flat_map(|pc| std::iter::repeat_n(pc.kind.clone(), pc.count as usize));
+        let placements = zone
+            .cells
+            .iter()
+            .zip(kinds)
+            .map(|(cell, kind)| pb::Placement {
+                cell: Some(*cell),
+                kind,
+            })
+            .collect();
+        let view = client
+            .submit_setup(authed(
+                pb::SubmitSetupRequest {
+                    game_id: player.game.clone(),
+                    placements,
+                    random: false,
+                },
+                &player.token,
+            ))
+            .await
+            .expect("explicit setup accepted")
+            .into_inner()
+            .view
+            .expect("view");
+        assert_eq!(
+            view.pieces
+                .iter()
+                .filter(|p| p.owner == player.seat)
+                .count(),
+            24
+        );
+    }
+    let view = view_of(&mut client, &players[0]).await;
+    assert_eq!(view.phase, pb::Phase::Playing as i32);
+    assert_eq!(view.to_move, Some(0));
+    let first = view.legal_moves[0].notation.clone();
+    let response = client
+        .make_move(authed(
+            pb::MakeMoveRequest {
+                game_id: players[0].game.clone(),
+                action: Some(pb::make_move_request::Action::Notation(first.clone())),
+                expected_version: None,
+            },
+            &players[0].token,
+        ))
+        .await
+        .expect("notation move accepted")
+        .into_inner();
+    assert_eq!(response.event.expect("event").notation, first);
+    assert_eq!(response.view.expect("view").to_move, Some(1));
+}

@@ -1,0 +1,10 @@
+//! Integration tests: real servers on loopback ports with temporary data directories,
+//! driven through the generated `trinchera.v1` client.
+
+mod concurrency;
+mod durability;
+mod errors;
+mod harness;
+mod leaks;
+mod lifecycle;
+mod watching;

@@ -1,0 +1,136 @@
+//! WatchGame: snapshot first, then every event in order; resume without gaps or duplicates;
+//! the stream ends with the game.
+
+use tokio_stream::StreamExt;
+use trinchera_proto::v1 as pb;
+
+use crate::harness::{TestServer, authed, new_game, play_random_move, random_setups, rng};
+
+#[tokio::test(flavor = "multi_thread")]
+async fn watchers_see_every_event_and_resume_without_gaps() {
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+    let players = new_game(&mut client, "frente").await;
+    let mut live = server
+        .client()
+        .await
+        .watch_game(pb::WatchGameRequest {
+            game_id: players[0].game.clone(),
+            after_version: None,
+        })
+        .await
+        .expect("watch")
+        .into_inner();
+    let first = live.next().await.expect("snapshot").expect("ok");
+    assert!(first.snapshot && first.event.is_none());
+    assert_eq!(first.version, 2);
+    random_setups(&mut client, &players).await;
+    let mut rng = rng(3);
+    for _ in 0..20 {
+        play_random_move(&mut client, &players, &mut rng).await;
+    }
+    let mut seen = Vec::new();
+    while seen.len() < 22 {
+        let message = live.next().await.expect("an event").expect("ok");
+        assert!(!message.snapshot);
+        let event = message.event.expect("event");
+        assert_eq!(event.version, message.version);
+        let view = message.view.expect("view");
+        assert_eq!(view.version, message.version);
+        assert!(view.viewer_seat.is_none(), "a spectator's view");
+        assert!(view.legal_moves.is_empty());
+        seen.push(message.version);
+    }
+    assert_eq!(seen, (3..=24).collect::<Vec<_>>());
+    // A player resuming after version 10 gets 11..=24, each with their own view.
+    let mut resumed = server
+        .client()
+        .await
+        .watch_game(authed(
+            pb::WatchGameRequest {
+                game_id: players[0].game.clone(),
+                after_version: Some(10),
+            },
+            &players[1].token,
+        ))
+        .await
+        .expect("watch")
+        .into_inner();
+    let mut versions = Vec::new();
+    for _ in 11..=24 {
+        let message = resumed.next().await.expect("an event").expect("ok");
+        assert_eq!(message.view.expect("view").viewer_seat, Some(1));
+        versions.push(message.version);
+    }
+    assert_eq!(versions, (11..=24).collect::<Vec<_>>());
+    // The end of the game ends both streams after the last event.
+    client
+        .resign(authed(
+            pb::ResignRequest {
+                game_id: players[0].game.clone(),
+            },
+            &players[0].token,
+        ))
+        .await
+        .expect("resigns");
+    for stream in [&mut live, &mut resumed] {
+        let last = stream.next().await.expect("the resignation").expect("ok");
+        assert_eq!(
+            last.event.expect("event").r#type,
+            pb::EventType::Resigned as i32
+        );
+        assert_eq!(last.view.expect("view").phase, pb::Phase::Finished as i32);
+        assert!(
+            stream.next().await.is_none(),
+            "the stream ends with the game"
+        );
+    }
+    // Watching a finished game gives its final snapshot and ends.
+    let mut after = server
+        .client()
+        .await
+        .watch_game(pb::WatchGameRequest {
+            game_id: players[0].game.clone(),
+            after_version: None,
+        })
+        .await
+        .expect("watch")
+        .into_inner();
+    assert!(after.next().await.expect("snapshot").expect("ok").snapshot);
+    assert!(after.next().await.is_none());
+    // Resuming from the future is refused.
+    let ahead = server
+        .client()
+        .await
+        .watch_game(pb::WatchGameRequest {
+            game_id: players[0].game.clone(),
+            after_version: Some(999),
+        })
+        .await;
+    assert_eq!(
+        ahead.err().map(|s| s.code()),
+        Some(tonic::Code::InvalidArgument)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn shutdown_ends_streams() {
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+    let players = new_game(&mut client, "clasico").await;
+    let mut live = client
+        .watch_game(pb::WatchGameRequest {
+            game_id: players[0].game.clone(),
+            after_version: None,
+        })
+        .await
+        .expect("watch")
+        .into_inner();
+    assert!(live.next().await.expect("snapshot").expect("ok").snapshot);
+    let stopping = tokio::spawn(server.stop());
+    let end = tokio::time::timeout(std::time::Duration::from_secs(10), live.next())
+        .await
+        .expect("the stream ends promptly");
+    assert!(end.is_none_or(|item| item.is_err()));
+    stopping.await.expect("stopped");
+}
