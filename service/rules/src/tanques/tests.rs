@@ -312,28 +312,25 @@ fn status(position: &Tanques) -> TanquesStatus {
     }
 }
 
-/// Rojo's attack phase with the attackers of `labels` around Azul's tank on f6, each facing
-/// it, and the next roll showing `die`.
+/// The hexes around f6, in facing order from E.
+const AROUND_F6: [&str; 6] = ["g6", "f7", "e7", "e6", "e5", "f5"];
+
+/// Rojo's attack phase with `attackers` tanks around Azul's tank on f6 (on the first hexes of
+/// [`AROUND_F6`]), each facing it, and the next roll showing `die`.
 fn surrounded(attackers: usize, die: u8) -> Tanques {
     let mut tanks = vec![(AZUL, "f6", Facing::SW)];
-    for facing in Facing::ALL.into_iter().take(attackers) {
-        let hex = BOARD.neighbours[usize::from(at("f6"))][facing as usize];
-        let back = facing.left().left().left();
-        tanks.push((ROJO, label_static(hex), back));
+    for (facing, label) in Facing::ALL.into_iter().zip(AROUND_F6).take(attackers) {
+        assert_eq!(
+            BOARD.neighbours[usize::from(at("f6"))][facing as usize],
+            at(label)
+        );
+        tanks.push((ROJO, label, facing.left().left().left()));
     }
     let mut position = fixture(&tanks, &[]);
     play(&mut position, "end").expect("to the attack phase");
     assert_eq!(position.phase, TankPhase::Attack);
     position.rolls = roll_index(die);
     position
-}
-
-/// Labels of the hexes around f6, for fixtures.
-fn label_static(hex: u8) -> &'static str {
-    ["g6", "f7", "e7", "e6", "e5", "f5"]
-        .into_iter()
-        .find(|&label| at(label) == hex)
-        .expect("a neighbour of f6")
 }
 
 #[test]
@@ -767,6 +764,12 @@ fn dice_vectors() {
     let plain: Vec<u8> = (0..20).map(|k| plain_roll(&seed.0, k)).collect();
     assert_eq!(engine, plain);
     assert_eq!(engine, ROLLS);
+    // Rolls whose first byte (253, then 252) is skipped, as docs/tanques-dice.md lists them.
+    assert_eq!(dice::roll(&seed, 58), 4);
+    assert_eq!(plain_roll(&seed.0, 58), 4);
+    assert_eq!(dice::roll(&seed, 716), 5);
+    assert_eq!(plain_roll(&seed.0, 716), 5);
+    assert!(Sha256::digest([&seed.0[..], &58u64.to_be_bytes()].concat())[0] >= 252);
     assert_eq!(
         dice::hex(&dice::commitment(&seed)),
         dice::hex(&Sha256::digest(seed.0))
