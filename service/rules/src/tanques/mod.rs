@@ -36,9 +36,11 @@
 
 mod board;
 pub mod dice;
+mod maneuver;
 mod notation;
 
 use board::{BOARD, Ground, HEXES, OFF, URBAN_HEXES};
+use maneuver::{Letters, MAX_FORWARD, MAX_TURNS};
 
 use crate::action::{Action, Facing, TankAction};
 use crate::cell::Cell;
@@ -59,10 +61,6 @@ pub const ROUNDS: u8 = 12;
 pub const FINAL_ROUND: u8 = ROUNDS + 1;
 /// Maneuvers every turn allows before urban hexes add theirs.
 pub const BASE_MANEUVERS: u8 = 3;
-/// Most forward steps in one maneuver.
-const MAX_FORWARD: u8 = 2;
-/// Most 60° turns in one maneuver.
-const MAX_TURNS: u8 = 2;
 /// Final-phase turns in a row without an attack that end the game.
 const QUIET_FINAL_TURNS: u8 = 2;
 /// Attackers beyond this count as this many (the table's last column).
@@ -151,37 +149,6 @@ pub enum TanquesIllegal {
     NotAnAttacker(&'static str, String),
 }
 
-/// Up to four maneuver letters, two bits each (F, L, R), first letter lowest.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Letters {
-    len: u8,
-    bits: u8,
-}
-
-impl Letters {
-    const NONE: Letters = Letters { len: 0, bits: 0 };
-
-    fn push(self, action: TankAction) -> Letters {
-        let code = match action {
-            TankAction::Forward => 0,
-            TankAction::TurnLeft => 1,
-            TankAction::TurnRight => 2,
-        };
-        Letters {
-            len: self.len + 1,
-            bits: self.bits | code << (2 * self.len),
-        }
-    }
-
-    fn iter(self) -> impl Iterator<Item = TankAction> {
-        (0..self.len).map(move |i| match (self.bits >> (2 * i)) & 3 {
-            0 => TankAction::Forward,
-            1 => TankAction::TurnLeft,
-            _ => TankAction::TurnRight,
-        })
-    }
-}
-
 /// A legal tanques move; see the module docs for what the list contains.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TanquesMove(Move);
@@ -232,8 +199,9 @@ struct Tank {
 /// A tanques game in play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Tanques {
-    /// Per hex: the id of the tank there, or [`EMPTY`].
-    board: [u8; HEXES],
+    /// Per hex: the id of the tank there, or [`EMPTY`]; one more slot, [`maneuver::NOWHERE`], always
+    /// empty, for the steps a maneuver path does not take.
+    board: [u8; HEXES + 1],
     /// Tanks by id: seat 0's are 0–11, seat 1's 12–23; reserve tanks enter in id order.
     tanks: [Tank; 2 * TANKS as usize],
     /// Tanks each seat still has in reserve.
@@ -333,32 +301,16 @@ impl Tanques {
         }
     }
 
-    /// Pushes every legal extension of `letters` for tank `id`, now on `hex` facing `facing`
-    /// after `forward` steps and `turns` turns.
-    fn push_maneuvers(
-        &self,
-        id: u8,
-        (hex, facing): (u8, Facing),
-        letters: Letters,
-        (forward, turns): (u8, u8),
-        out: &mut Vec<TanquesMove>,
-    ) {
-        for action in [
-            TankAction::Forward,
-            TankAction::TurnLeft,
-            TankAction::TurnRight,
-        ] {
-            let counts = match action {
-                TankAction::Forward if forward < MAX_FORWARD => (forward + 1, turns),
-                TankAction::TurnLeft | TankAction::TurnRight if turns < MAX_TURNS => {
-                    (forward, turns + 1)
-                }
-                _ => continue,
-            };
-            if let Ok(pose) = self.step(hex, facing, action) {
-                let letters = letters.push(action);
-                out.push(TanquesMove(Move::Maneuver { tank: id, letters }));
-                self.push_maneuvers(id, pose, letters, counts, out);
+    /// Pushes every maneuver of tank `id`.
+    fn push_maneuvers(&self, id: u8, out: &mut Vec<TanquesMove>) {
+        let Tank { hex, facing } = self.tanks[usize::from(id)];
+        for path in maneuver::paths(hex, facing).as_slice() {
+            let [first, second] = path.steps;
+            if self.board[usize::from(first)] == EMPTY && self.board[usize::from(second)] == EMPTY {
+                out.push(TanquesMove(Move::Maneuver {
+                    tank: id,
+                    letters: path.letters,
+                }));
             }
         }
     }
@@ -783,7 +735,7 @@ impl Rules for Tanques {
 
     fn start(_setups: &BySeat<Option<Setup>>, seed: Seed) -> Self {
         let mut tanques = Tanques {
-            board: [EMPTY; HEXES],
+            board: [EMPTY; HEXES + 1],
             tanks: [Tank {
                 hex: RESERVE,
                 facing: Facing::E,
@@ -827,8 +779,7 @@ impl Rules for Tanques {
                     }
                 }
                 for id in self.maneuverable() {
-                    let tank = self.tanks[usize::from(id)];
-                    self.push_maneuvers(id, (tank.hex, tank.facing), Letters::NONE, (0, 0), out);
+                    self.push_maneuvers(id, out);
                 }
             }
             TankPhase::Attack | TankPhase::Final => self.push_attacks(out),
