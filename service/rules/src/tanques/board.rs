@@ -156,24 +156,20 @@ pub(crate) fn cell(hex: u8) -> Cell {
 /// the number is the row from seat 0's edge.
 pub(crate) fn label(hex: u8) -> String {
     let (q, r) = BOARD.coords[usize::from(hex)];
-    let letter = char::from(b'a' + (q - row_start(r)) as u8);
-    format!("{letter}{}", r + RADIUS + 1)
+    Cell::new(q - row_start(r), r + RADIUS)
+        .grid_label()
+        .to_string()
 }
 
 /// The hex labelled `text`, if the label names one (`a1`…`f1`, …, `a6`…`k6`, …).
 pub(crate) fn parse_label(text: &str) -> Option<u8> {
-    let (letter, row) = text.split_at_checked(1)?;
-    let letter = letter.bytes().next().filter(u8::is_ascii_lowercase)?;
-    if row.starts_with('0') || !row.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let row: i8 = row.parse().ok()?;
-    let r = row.checked_sub(RADIUS + 1)?;
+    // The syntax is a grid label's: the letter counts from the left, the number is the row.
+    let grid = Cell::parse_grid_label(text)?;
+    let r = grid.y.checked_sub(RADIUS)?;
     if r.abs() > RADIUS {
         return None;
     }
-    let column = i8::try_from(letter - b'a').ok()?;
-    let q = row_start(r).checked_add(column)?;
+    let q = row_start(r).checked_add(grid.x)?;
     Some(index(q, r)).filter(|&hex| hex != OFF)
 }
 

@@ -105,7 +105,7 @@ pub(super) fn parse(text: &str) -> Result<Action, NotationError> {
                 casualty,
             })
         }
-        [at, letters] if looks_like_label(at) => {
+        [at, letters] if Cell::parse_grid_label(at).is_some() => {
             let cell = cell(at)?;
             let actions = letters
                 .chars()
@@ -116,14 +116,6 @@ pub(super) fn parse(text: &str) -> Result<Action, NotationError> {
         }
         _ => Err(malformed()),
     }
-}
-
-/// A lowercase letter followed by digits: meant as a label, whether or not it is on the board.
-fn looks_like_label(word: &str) -> bool {
-    let mut bytes = word.bytes();
-    bytes.next().is_some_and(|b| b.is_ascii_lowercase())
-        && bytes.len() > 0
-        && bytes.all(|b| b.is_ascii_digit())
 }
 
 #[cfg(test)]
