@@ -446,7 +446,7 @@ impl Tanques {
         }
     }
 
-    /// Tank `id` of `seat` has entered `hex`: an urban hex becomes `seat`'s.
+    /// A tank of `seat` has entered `hex`: if it is urban, it becomes `seat`'s.
     fn take(&mut self, hex: u8, seat: Seat, effects: &mut Vec<Effect>) {
         if let Ground::Urban(urban) = BOARD.ground[usize::from(hex)]
             && self.control[usize::from(urban)] != Some(seat)
