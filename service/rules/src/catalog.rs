@@ -4,7 +4,8 @@ use crate::army::{Army, Castillos, Clasico, Frente};
 use crate::describe::Description;
 use crate::error::PositionError;
 use crate::game::{Game, Match};
-use crate::rules::{PositionText, Seed};
+use crate::rules::{PositionText, Rules, Seed};
+use crate::tanques::Tanques;
 
 /// Counts `perft` to a depth from a position text.
 pub type PerftFn = fn(&str, u32) -> Result<u64, PositionError>;
@@ -36,11 +37,20 @@ const fn entry<R: PositionText>() -> Ruleset {
     }
 }
 
+const fn entry_without_position_text<R: Rules>() -> Ruleset {
+    Ruleset {
+        description: R::description,
+        new_game: |seed| Box::new(Match::<R>::new(seed)),
+        perft: None,
+    }
+}
+
 /// Every ruleset, in the order clients list them.
 pub static RULESETS: &[Ruleset] = &[
     entry::<Army<Frente>>(),
     entry::<Army<Clasico>>(),
     entry::<Army<Castillos>>(),
+    entry_without_position_text::<Tanques>(),
 ];
 
 /// The ruleset with id `id`.

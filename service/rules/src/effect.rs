@@ -64,7 +64,7 @@ pub enum Effect {
         /// The phase now running.
         phase: TankPhase,
     },
-    /// A turn whose only legal action was `end` was passed automatically.
+    /// A turn (or tanques phase) whose only legal action was `end` was passed automatically.
     Passed {
         /// The seat whose turn passed.
         seat: Seat,

@@ -2,6 +2,7 @@
 
 use crate::army::ArmyIllegal;
 use crate::cell::Cell;
+use crate::tanques::TanquesIllegal;
 
 /// An action that the rules do not allow in the current position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -21,6 +22,9 @@ pub enum Illegal {
     /// An army-game rule forbids the move.
     #[error(transparent)]
     Army(#[from] ArmyIllegal),
+    /// A tanques rule forbids the action.
+    #[error(transparent)]
+    Tanques(#[from] TanquesIllegal),
 }
 
 /// Text that is not a move in the ruleset's notation.

@@ -37,6 +37,7 @@ pub mod playout;
 mod rules;
 mod seat;
 mod setup;
+pub mod tanques;
 mod view;
 
 pub use action::{Action, Facing, TankAction};

@@ -52,9 +52,10 @@ pub enum EndReason {
     OfficersTrapped,
     /// Asalto: fewer than nine rebels remain.
     RebelsTooFew,
-    /// Tanques: more urban hexes controlled (or equal: draw).
+    /// Tanques: more urban hexes controlled.
     MostUrban,
-    /// Tanques: urban hexes equal, more tanks left.
+    /// Tanques: urban hexes equal, more tanks left (also the reason of a draw, when the
+    /// tanks left are equal too).
     MoreTanks,
 }
 

@@ -116,6 +116,8 @@ pub struct TanquesStatus {
     pub dice_commitment: String,
     /// Dice rolled so far.
     pub rolls: u32,
+    /// In the final phase: turns in a row that ended without an attack (the game ends at 2).
+    pub final_turns_without_attack: u8,
 }
 
 /// The phase of a tanques turn.
