@@ -418,6 +418,7 @@ fn status(status: &Status) -> Option<pb::game_view::Status> {
             attacked: tanks.attacked.iter().copied().map(cell).collect(),
             dice_commitment: tanks.dice_commitment.clone(),
             rolls: tanks.rolls,
+            final_turns_without_attack: i32::from(tanks.final_turns_without_attack),
         })),
     }
 }
