@@ -14,6 +14,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tokio::sync::{OwnedMutexGuard, broadcast, watch};
 use trinchera_rules::{Action, Placement, Seat, Seed, Setup, Viewer};
 
+use crate::bots::BotLevel;
 use crate::error::{ApiError, Reason};
 use crate::ids::{self, GameId, Token, TokenHash};
 use crate::records::EventRecord;
@@ -325,13 +326,15 @@ impl Games {
         Ok(())
     }
 
-    /// Creates a game of `ruleset`; the caller takes `seat`.
+    /// Creates a game of `ruleset`; the caller takes `seat`, and a bot of `bot` level, if
+    /// any, the other seat.
     pub async fn create(
         &self,
         ruleset: &str,
         seat: Seat,
         name: &str,
         player: &str,
+        bot: Option<BotLevel>,
     ) -> Result<(GameId, Seated), ApiError> {
         self.refuse_if_shutting_down()?;
         let default_name = trinchera_rules::catalog::ruleset(ruleset)
@@ -352,7 +355,7 @@ impl Games {
                 self.limits.max_open_games
             )));
         }
-        let created = self.create_counted(ruleset, seat, name, player).await;
+        let created = self.create_counted(ruleset, seat, name, player, bot).await;
         if created.is_err() {
             self.open_games.fetch_sub(1, Ordering::Relaxed);
         }
@@ -365,6 +368,7 @@ impl Games {
         seat: Seat,
         name: String,
         player: String,
+        bot: Option<BotLevel>,
     ) -> Result<(GameId, Seated), ApiError> {
         let token = Token::generate()?;
         let hash = token.hash();
@@ -374,13 +378,26 @@ impl Games {
             GameState::create(id, ruleset, name, (seat, player, hash), seed, now_ms())?;
         let slot = self.slot(id);
         let mut guard = Arc::clone(&slot.game).lock_owned().await;
-        let seen = state.seen(Viewer::Player(seat));
         *guard = Some(Loaded {
-            state: state.clone(),
+            state,
             log: Vec::new(),
         });
         self.commit(&slot, &mut guard, event, record, Some(hash), true)
             .await?;
+        if let Some(level) = bot {
+            let loaded = guard.as_mut().ok_or(StoreError::Closed)?;
+            let name = format!("Bot ({level})");
+            let unknowable = TokenHash(ids::random_bytes()?);
+            let (event, record) = loaded.state.join(!seat, name, unknowable, Some(level))?;
+            self.commit(&slot, &mut guard, event, record, None, true)
+                .await?;
+            self.run_bots(&slot, &mut guard).await?;
+        }
+        let seen = guard
+            .as_ref()
+            .ok_or(StoreError::Closed)?
+            .state
+            .seen(Viewer::Player(seat));
         Ok((
             id,
             Seated {
@@ -410,10 +427,11 @@ impl Games {
         )?;
         let token = Token::generate()?;
         let hash = token.hash();
-        let (event, record) = loaded.state.join(seat, player, hash)?;
+        let (event, record) = loaded.state.join(seat, player, hash, None)?;
         let seen = loaded.state.seen(Viewer::Player(seat));
         self.commit(&slot, &mut guard, event, record, Some(hash), true)
             .await?;
+        self.run_bots(&slot, &mut guard).await?;
         Ok(Seated {
             seat,
             token: token.reveal(),
@@ -446,28 +464,39 @@ impl Games {
         let (slot, mut guard) = self.lock(id).await?;
         let loaded = guard.as_mut().ok_or(StoreError::Closed)?;
         let seat = self.seat_for(&loaded.state, token)?;
-        let description = loaded.state.description();
-        let Some(zone) = description.setup_zone(seat) else {
-            return Err(ApiError::precondition(
-                Reason::WrongPhase,
-                format!(
-                    "{} places no pieces in {}",
-                    description.seats[seat].name, description.name
-                ),
-            ));
-        };
-        let setup = match request {
-            SetupRequest::Random => Setup::random(zone, u64::from_le_bytes(ids::random_bytes()?)),
-            SetupRequest::Placements(placements) => Setup::validate(description, seat, &placements)
-                .map_err(|e| ApiError::invalid(Reason::BadSetup, e.describe(description)))?,
-        };
+        let setup = setup_of(&loaded.state, seat, request)?;
         let before = loaded.state.phase();
         let (event, record) = loaded.state.submit_setup(setup, ids::random_bytes()?)?;
         let changed = loaded.state.phase() != before;
         let seen = loaded.state.seen(Viewer::Player(seat));
         self.commit(&slot, &mut guard, event, record, None, changed)
             .await?;
+        self.run_bots(&slot, &mut guard).await?;
         Ok(seen)
+    }
+
+    /// Lets bots act while it is their turn (or their setup is awaited).
+    async fn run_bots(&self, slot: &Slot, guard: &mut Option<Loaded>) -> Result<(), ApiError> {
+        while let Some(loaded) = guard.as_mut() {
+            let Some((seat, level)) = loaded.state.bot_to_act() else {
+                break;
+            };
+            let before = loaded.state.phase();
+            let (event, record) = if before == GamePhase::Setup {
+                let setup = setup_of(&loaded.state, seat, SetupRequest::Random)?;
+                loaded.state.submit_setup(setup, ids::random_bytes()?)?
+            } else {
+                let legal = loaded.state.game.legal_actions();
+                let Some(choice) = level.choose(&legal)? else {
+                    break;
+                };
+                loaded.state.play(seat, &choice.action)?
+            };
+            let changed = loaded.state.phase() != before;
+            self.commit(slot, guard, event, record, None, changed)
+                .await?;
+        }
+        Ok(())
     }
 
     /// The caller plays an action, given structured or in notation.
@@ -515,6 +544,7 @@ impl Games {
         let seen = loaded.state.seen(Viewer::Player(seat));
         self.commit(&slot, &mut guard, event.clone(), record, None, changed)
             .await?;
+        self.run_bots(&slot, &mut guard).await?;
         Ok((event, seen))
     }
 
@@ -640,6 +670,28 @@ impl Games {
     /// Flushes the store one last time.
     pub fn close(&self) -> Result<(), StoreError> {
         self.store.close()
+    }
+}
+
+/// The setup `seat` asks for, validated.
+fn setup_of(state: &GameState, seat: Seat, request: SetupRequest) -> Result<Setup, ApiError> {
+    let description = state.description();
+    let Some(zone) = description.setup_zone(seat) else {
+        return Err(ApiError::precondition(
+            Reason::WrongPhase,
+            format!(
+                "{} places no pieces in {}",
+                description.seats[seat].name, description.name
+            ),
+        ));
+    };
+    match request {
+        SetupRequest::Random => Ok(Setup::random(
+            zone,
+            u64::from_le_bytes(ids::random_bytes()?),
+        )),
+        SetupRequest::Placements(placements) => Setup::validate(description, seat, &placements)
+            .map_err(|e| ApiError::invalid(Reason::BadSetup, e.describe(description))),
     }
 }
 

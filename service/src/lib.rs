@@ -4,6 +4,7 @@
 //! `main.rs` only parses configuration and calls [`run`]; tests call it on port 0 with a
 //! temporary store.
 
+pub mod bots;
 pub mod error;
 pub mod games;
 pub mod grpc;

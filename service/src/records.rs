@@ -66,9 +66,12 @@ pub struct Joined {
     /// Display name.
     #[prost(string, tag = "1")]
     pub name: String,
-    /// SHA-256 of the player's token.
+    /// SHA-256 of the player's token (for a bot, of a token nobody knows).
     #[prost(bytes = "vec", tag = "2")]
     pub token_hash: Vec<u8>,
+    /// The bot level, if the server plays this seat; empty for a person.
+    #[prost(string, tag = "3")]
+    pub bot: String,
 }
 
 /// A submitted setup.

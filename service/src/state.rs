@@ -14,6 +14,7 @@ use trinchera_rules::{
     Setup, View, Viewer, catalog,
 };
 
+use crate::bots::BotLevel;
 use crate::error::{ApiError, Reason};
 use crate::ids::{GameId, TokenHash};
 use crate::records::{Created, Entry, EventRecord, Joined, Resigned, SetupRecord, SummaryRecord};
@@ -52,6 +53,8 @@ pub struct SeatMeta {
     pub token: Option<TokenHash>,
     /// Salt and canonical text of the submitted setup.
     pub setup: Option<([u8; 16], String)>,
+    /// Whether the server plays this seat, and how.
+    pub bot: Option<BotLevel>,
 }
 
 impl SeatMeta {
@@ -188,6 +191,7 @@ impl GameState {
             name: player.clone(),
             token: Some(token),
             setup: None,
+            bot: None,
         };
         let event = GameEvent {
             version: 1,
@@ -217,6 +221,7 @@ impl GameState {
                 creator: Some(Joined {
                     name: player,
                     token_hash: token.0.to_vec(),
+                    bot: String::new(),
                 }),
             })),
         };
@@ -271,7 +276,16 @@ impl GameState {
                 Some(Entry::Joined(joined)) => {
                     let token = token_hash(&joined.token_hash)
                         .ok_or_else(|| fail(version, "bad token".into()))?;
-                    state.join(seat, joined.name.clone(), token).map(|(e, _)| e)
+                    let bot =
+                        match joined.bot.as_str() {
+                            "" => None,
+                            level => Some(level.parse().map_err(|()| {
+                                fail(version, format!("unknown bot level {level:?}"))
+                            })?),
+                        };
+                    state
+                        .join(seat, joined.name.clone(), token, bot)
+                        .map(|(e, _)| e)
                 }
                 Some(Entry::Setup(setup)) => {
                     let description = state.game.description();
@@ -366,12 +380,13 @@ impl GameState {
             .find(|&seat| !self.meta.seats[seat].joined())
     }
 
-    /// A player takes `seat`.
+    /// A player (or a bot) takes `seat`.
     pub fn join(
         &mut self,
         seat: Seat,
         name: String,
         token: TokenHash,
+        bot: Option<BotLevel>,
     ) -> Result<(GameEvent, EventRecord), ApiError> {
         if self.phase() == GamePhase::Finished {
             return Err(ApiError::precondition(Reason::GameOver, "the game is over"));
@@ -387,12 +402,14 @@ impl GameState {
             name: name.clone(),
             token: Some(token),
             setup: None,
+            bot,
         };
         let record = EventRecord {
             seat: Some(seat.index() as u32),
             entry: Some(Entry::Joined(Joined {
                 name,
                 token_hash: token.0.to_vec(),
+                bot: bot.map(|level| level.name().to_owned()).unwrap_or_default(),
             })),
         };
         Ok((self.advance(seat, EventKind::Joined, before), record))
@@ -464,6 +481,18 @@ impl GameState {
             self.advance(seat, EventKind::Resigned(outcome), before),
             record,
         ))
+    }
+
+    /// The bot seat whose action is awaited, if a bot is to act (setup or move).
+    pub fn bot_to_act(&self) -> Option<(Seat, BotLevel)> {
+        let seat = match self.phase() {
+            GamePhase::Setup => Seat::BOTH.into_iter().find(|&seat| {
+                self.meta.seats[seat].bot.is_some() && self.game.awaits_setup(seat)
+            })?,
+            GamePhase::Playing => self.game.to_move()?,
+            GamePhase::Waiting | GamePhase::Finished => return None,
+        };
+        Some((seat, self.meta.seats[seat].bot?))
     }
 
     /// What `viewer` sees now.

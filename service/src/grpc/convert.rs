@@ -432,6 +432,10 @@ fn players(meta: &Meta, description: &Description) -> Vec<pb::Player> {
             joined: info.joined(),
             setup_done: info.setup.is_some() || description.setup_zone(seat).is_none(),
             setup_commitment: info.commitment().unwrap_or_default(),
+            bot: info
+                .bot
+                .map(|level| level.name().to_owned())
+                .unwrap_or_default(),
         })
         .collect()
 }

@@ -12,6 +12,7 @@ use trinchera_proto::v1 as pb;
 use trinchera_proto::v1::game_service_server::GameService;
 use trinchera_rules::{Seat, catalog};
 
+use crate::bots::BotLevel;
 use crate::error::{ApiError, Reason};
 use crate::games::{Games, MoveInput, SetupRequest};
 use crate::state::GamePhase;
@@ -94,9 +95,21 @@ impl GameService for Api {
         handle(span("CreateGame", ""), async {
             let seat = convert::seat_from(body.seat.unwrap_or(0))?;
             record_seat(seat);
+            let bot = match body.bot.as_str() {
+                "" => None,
+                level => Some(level.parse().map_err(|()| {
+                    ApiError::invalid(
+                        Reason::BadRequest,
+                        format!(
+                            "there is no bot level {level:?}; levels: {}",
+                            BotLevel::ALL.map(BotLevel::name).join(", ")
+                        ),
+                    )
+                })?),
+            };
             let (id, seated) = self
                 .games
-                .create(&body.ruleset, seat, &body.name, &body.player_name)
+                .create(&body.ruleset, seat, &body.name, &body.player_name, bot)
                 .await?;
             tracing::Span::current().record("game_id", id.to_string());
             tracing::info!(ruleset = %body.ruleset, "game created");

@@ -333,3 +333,90 @@ async fn explicit_setups_and_notation_moves_work() {
     assert_eq!(response.event.expect("event").notation, first);
     assert_eq!(response.view.expect("view").to_move, Some(1));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_bot_plays_the_other_seat_to_the_end() {
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+    let unknown = client
+        .create_game(pb::CreateGameRequest {
+            ruleset: "frente".into(),
+            bot: "genius".into(),
+            ..Default::default()
+        })
+        .await;
+    crate::harness::assert_refused(unknown, tonic::Code::InvalidArgument, "BAD_REQUEST");
+    for (index, ruleset) in ["clasico", "tanques"].into_iter().enumerate() {
+        let created = client
+            .create_game(pb::CreateGameRequest {
+                ruleset: ruleset.into(),
+                seat: Some(1),
+                bot: "random".into(),
+                ..Default::default()
+            })
+            .await
+            .expect("created")
+            .into_inner();
+        let human = crate::harness::Player {
+            game: created.game_id.clone(),
+            seat: 1,
+            token: created.player_token.clone(),
+        };
+        let view = created.view.expect("view");
+        let bot = &view.players[0];
+        assert_eq!((bot.bot.as_str(), bot.joined), ("random", true));
+        assert!(bot.setup_done, "the bot set up at once");
+        if view.phase == pb::Phase::Setup as i32 {
+            client
+                .submit_setup(authed(
+                    pb::SubmitSetupRequest {
+                        game_id: human.game.clone(),
+                        random: true,
+                        ..Default::default()
+                    },
+                    &human.token,
+                ))
+                .await
+                .expect("setup");
+        }
+        let mut rng = rng(100 + index as u64);
+        let mut moves = 0;
+        loop {
+            let view = view_of(&mut client, &human).await;
+            if view.phase == pb::Phase::Finished as i32 {
+                break;
+            }
+            assert_eq!(view.to_move, Some(1), "the bot has already replied");
+            let choice =
+                &view.legal_moves[rand::RngExt::random_range(&mut rng, 0..view.legal_moves.len())];
+            client
+                .make_move(authed(
+                    pb::MakeMoveRequest {
+                        game_id: human.game.clone(),
+                        action: Some(pb::make_move_request::Action::Notation(
+                            choice.notation.clone(),
+                        )),
+                        expected_version: Some(view.version),
+                    },
+                    &human.token,
+                ))
+                .await
+                .expect("move");
+            moves += 1;
+            assert!(moves < 20_000);
+        }
+        let history = client
+            .get_history(pb::GetHistoryRequest {
+                game_id: human.game.clone(),
+            })
+            .await
+            .expect("history")
+            .into_inner();
+        let bot_moves = history
+            .events
+            .iter()
+            .filter(|e| e.seat == Some(0) && e.r#type == pb::EventType::Move as i32)
+            .count();
+        assert!(bot_moves > 0, "{ruleset}: the bot moved");
+    }
+}
