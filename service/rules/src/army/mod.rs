@@ -206,7 +206,8 @@ impl<V: Variant> Army<V> {
         }
     }
 
-    /// The move that the repetition limit forbids to `seat` now, if any.
+    /// The move onto an empty square that the repetition limit forbids to `seat` now, if
+    /// any.
     fn forbidden(&self, seat: Seat) -> Option<ArmyMove> {
         let limit = V::spec().data.repetition_limit;
         self.shuttle[seat]
@@ -445,6 +446,16 @@ impl<V: Variant> Rules for Army<V> {
             between += step;
         }
         match self.board[to_square] {
+            // The repetition limit counts moves onto empty squares only: an attack on a
+            // piece that has since stepped onto the square is not a shuttle.
+            EMPTY if self.forbidden(self.to_move) == Some(mv) => {
+                return Err(ArmyIllegal::Repetition(
+                    Self::label(mv.from),
+                    Self::label(mv.to),
+                    spec.data.repetition_limit,
+                )
+                .into());
+            }
             EMPTY => {}
             WALL => return Err(ArmyIllegal::Lake(Self::label(mv.to)).into()),
             target if self.pieces[usize::from(target)].owner == self.to_move => {
@@ -457,14 +468,6 @@ impl<V: Variant> Rules for Army<V> {
                 return Err(ArmyIllegal::Trench(Self::label(mv.to)).into());
             }
             _ => {}
-        }
-        if self.forbidden(self.to_move) == Some(mv) {
-            return Err(ArmyIllegal::Repetition(
-                Self::label(mv.from),
-                Self::label(mv.to),
-                spec.data.repetition_limit,
-            )
-            .into());
         }
         Ok(mv)
     }
