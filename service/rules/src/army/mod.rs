@@ -53,6 +53,9 @@ pub trait Variant: Copy + Default + fmt::Debug + Send + Sync + 'static {
 /// Why an army move is illegal, in words a player understands.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ArmyIllegal {
+    /// The game has ended: nothing is legal any more.
+    #[error("the game is over")]
+    GameOver,
     /// Bombs and flags never move.
     #[error("a {0} never moves")]
     Immovable(&'static str),
@@ -402,6 +405,9 @@ impl<V: Variant> Rules for Army<V> {
 
     fn check(&self, action: &Action) -> Result<ArmyMove, Illegal> {
         let spec = V::spec();
+        if self.outcome.is_some() {
+            return Err(ArmyIllegal::GameOver.into());
+        }
         let &Action::Step { from, to } = action else {
             return Err(Illegal::WrongShape { example: "a4-a5" });
         };
