@@ -57,7 +57,7 @@ pub enum ArmyIllegal {
     #[error("the game is over")]
     GameOver,
     /// Bombs and flags never move.
-    #[error("a {0} never moves")]
+    #[error("{article} {0} never moves", article = article(.0))]
     Immovable(&'static str),
     /// From and to are the same square.
     #[error("a move must go to another square")]
@@ -78,7 +78,10 @@ pub enum ArmyIllegal {
     #[error("{0} holds one of your own pieces")]
     OwnPiece(String),
     /// A long move that ends on an enemy, by a kind that cannot attack at range.
-    #[error("a {0} that moves more than one square cannot attack in the same move")]
+    #[error(
+        "{article} {0} that moves more than one square cannot attack in the same move",
+        article = article(.0)
+    )]
     LongAttack(&'static str),
     /// The target stands in a trench.
     #[error("the piece on {0} is in a trench and cannot be attacked")]
@@ -86,6 +89,14 @@ pub enum ArmyIllegal {
     /// The repetition limit.
     #[error("this piece may not move between {0} and {1} more than {2} times in a row")]
     Repetition(String, String, u8),
+}
+
+/// The indefinite article for a kind's name in an error message ("an Estandarte").
+fn article(name: &str) -> &'static str {
+    match name.chars().next() {
+        Some('A' | 'E' | 'I' | 'O' | 'U' | 'É' | 'Í' | 'Ó' | 'Ú') => "an",
+        _ => "a",
+    }
 }
 
 /// A move of an army game: a step, a long move or an attack, between padded squares.
