@@ -3,6 +3,35 @@
 //!
 //! The board is a padded mailbox: every board square has a one-square wall around it, so
 //! sliding and stepping never need bounds checks. Lakes are walls too.
+//!
+//! # Decisions where rules.md is silent
+//!
+//! - **Repetition** counts a player's consecutive moves of one piece onto *empty* squares
+//!   between the same two squares, the first such move counting 1: with N = 3, `a1-a2`,
+//!   `a2-a1`, `a1-a2` are legal and the next `a2-a1` is not. Long moves count like steps.
+//!   An attack is not a shuttle: it is never banned (even onto the banned square, once an
+//!   enemy has stepped there) and it resets the count, as does any other move of the same
+//!   player, whichever piece makes it. The opponent's moves change nothing.
+//! - **Equal kinds** always both fall (rules.md 1.1), including Espía against Espía and,
+//!   in `castillos`, Mariscal against Mariscal (rule 5 speaks of "every *other* piece").
+//! - **Ends** are checked after every action in this order: flag captured; a seat without
+//!   movable pieces (both at once, e.g. the last two falling in one battle: a draw,
+//!   `ONLY_IMMOVABLE_LEFT`); 400 quiet turns (`MOVE_LIMIT`, even if the next player could
+//!   not move either); the seat to move has no legal move (`NO_MOVES`, a draw if the other
+//!   seat has none either). A repetition ban can be what leaves a player without a move.
+//! - **Quiet turns** for the 400-turn rule are turns without a battle and without a castle
+//!   removal: a removal counts as a capture.
+//! - **Revealing**: a move of more than one square reveals the runner; a one-square move
+//!   never does, whatever the kind. A long-range attack reveals both kinds as any battle.
+//!   A piece removed in a castle is not revealed by its removal.
+//! - **Castles** count only the turns of the occupant's owner; the turn a piece enters,
+//!   by a move, a long move or a won attack, is its first. Leaving, or being replaced by
+//!   an attacker, restarts the count. The rule applies to any piece on a castle, so a bomb
+//!   or flag placed on one by position text (setups cannot) is removed after three of its
+//!   owner's turns, a flag's removal losing the game as a capture would.
+//! - **Trenches** protect their occupant from every attack, at any range; the occupant may
+//!   attack out, and a runner may pass over empty trenches and castles.
+//! - Once the game is over, [`Rules::check`] refuses everything ("the game is over").
 
 mod castillos;
 mod clasico;

@@ -732,6 +732,22 @@ fn the_castle_count_restarts_when_the_piece_leaves() {
 }
 
 #[test]
+fn a_flag_placed_on_a_castle_by_position_text_is_lost_there() {
+    // Setups cannot put a flag on a castle; position text can (see the module docs).
+    let mut army = position::<Castillos>(
+        &[("d5", 'F'), ("a1", 'R'), ("h10", 'r'), ("a10", 'r')],
+        ROJO,
+    );
+    for (rojo, azul) in [("a1-a2", "h10-h9"), ("a2-a3", "a10-a9")] {
+        play(&mut army, rojo);
+        play(&mut army, azul);
+    }
+    assert_eq!(outcome(&army), None);
+    play(&mut army, "a3-a4");
+    assert_eq!(outcome(&army), Some((Some(AZUL), "FLAG_CAPTURED")));
+}
+
+#[test]
 fn a_piece_in_a_trench_cannot_be_attacked() {
     let mut army = position::<Castillos>(
         &[
