@@ -923,9 +923,24 @@ fn the_setup_phase_hides_each_setup_from_the_other_side() {
     assert!(game.view(Viewer::Player(AZUL)).pieces.is_empty());
     assert!(game.view(Viewer::Spectator).pieces.is_empty());
 
+    let before_play: Vec<(PieceId, Option<Cell>, Option<KindId>)> = game
+        .view(Viewer::Player(ROJO))
+        .pieces
+        .iter()
+        .map(|piece| (piece.id, piece.cell, piece.kind))
+        .collect();
     game.submit_setup(random_setup::<Frente>(AZUL, 3))
         .expect("second setup");
     assert_eq!(game.phase(), Phase::Playing);
+    // Ids stay what the setup view said once play starts.
+    let in_play: Vec<(PieceId, Option<Cell>, Option<KindId>)> = game
+        .view(Viewer::Player(ROJO))
+        .pieces
+        .iter()
+        .filter(|piece| piece.owner == ROJO)
+        .map(|piece| (piece.id, piece.cell, piece.kind))
+        .collect();
+    assert_eq!(in_play, before_play);
     assert_eq!(game.to_move(), Some(ROJO));
     assert_eq!(
         game.submit_setup(random_setup::<Frente>(AZUL, 4)),
