@@ -138,6 +138,8 @@ pub struct ArmyMove {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Piece {
     kind: u8,
+    /// The kind's mobility, copied here because move generation reads it for every piece.
+    mobility: Mobility,
     owner: Seat,
     /// Padded square, or [`GONE`].
     square: u8,
@@ -148,6 +150,7 @@ struct Piece {
 impl Piece {
     const NONE: Piece = Piece {
         kind: 0,
+        mobility: Mobility::Immovable,
         owner: Seat::First,
         square: GONE,
         revealed: false,
@@ -228,8 +231,10 @@ impl<V: Variant> Army<V> {
         if owner == Seat::First {
             self.split = slot + 1;
         }
+        let mobility = spec.kind(kind.0).mobility;
         self.pieces[usize::from(slot)] = Piece {
             kind: kind.0,
+            mobility,
             owner,
             square: square as u8,
             revealed: false,
@@ -237,7 +242,7 @@ impl<V: Variant> Army<V> {
         };
         self.board[square] = slot;
         self.len += 1;
-        if spec.kind(kind.0).mobility != Mobility::Immovable {
+        if mobility != Mobility::Immovable {
             self.movable[owner] += 1;
         }
     }
@@ -274,7 +279,7 @@ impl<V: Variant> Army<V> {
             if piece.square == GONE {
                 continue;
             }
-            let (long, attack_at_range) = match spec.kind(piece.kind).mobility {
+            let (long, attack_at_range) = match piece.mobility {
                 Mobility::Immovable => continue,
                 Mobility::Step => (false, false),
                 Mobility::Long { attack_at_range } => (true, attack_at_range),
@@ -330,7 +335,7 @@ impl<V: Variant> Army<V> {
         let piece = &mut self.pieces[usize::from(slot)];
         let square = piece.square;
         piece.square = GONE;
-        if spec.kind(piece.kind).mobility != Mobility::Immovable {
+        if piece.mobility != Mobility::Immovable {
             self.movable[piece.owner] -= 1;
         }
         if spec.kind(piece.kind).is_flag {

@@ -16,7 +16,7 @@ pub(crate) const MAX_PIECES: usize = 80;
 const SETUP_ROWS: i8 = 4;
 
 /// How a kind moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mobility {
     /// Never moves (bombs, flags).
     Immovable,
