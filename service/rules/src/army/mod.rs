@@ -179,6 +179,9 @@ pub struct Army<V: Variant> {
     split: u8,
     len: u8,
     to_move: Seat,
+    /// Per seat, the slots of its movable pieces still on the board, in slot order, in
+    /// `movers[seat][..movable[seat]]`: move generation walks only these.
+    movers: BySeat<[u8; MAX_PIECES]>,
     /// Movable pieces left per seat.
     movable: BySeat<u8>,
     shuttle: BySeat<Option<Shuttle>>,
@@ -214,6 +217,7 @@ impl<V: Variant> Army<V> {
             split: 0,
             len: 0,
             to_move,
+            movers: BySeat([[0; MAX_PIECES]; 2]),
             movable: BySeat([0, 0]),
             shuttle: BySeat([None, None]),
             quiet_turns: 0,
@@ -243,14 +247,8 @@ impl<V: Variant> Army<V> {
         self.board[square] = slot;
         self.len += 1;
         if mobility != Mobility::Immovable {
+            self.movers[owner][usize::from(self.movable[owner])] = slot;
             self.movable[owner] += 1;
-        }
-    }
-
-    fn slots(&self, seat: Seat) -> std::ops::Range<usize> {
-        match seat {
-            Seat::First => 0..usize::from(self.split),
-            Seat::Second => usize::from(self.split)..usize::from(self.len),
         }
     }
 
@@ -275,10 +273,8 @@ impl<V: Variant> Army<V> {
         let spec = V::spec();
         let directions = spec.directions();
         let forbidden = self.forbidden(seat);
-        for piece in &self.pieces[self.slots(seat)] {
-            if piece.square == GONE {
-                continue;
-            }
+        for &slot in &self.movers[seat][..usize::from(self.movable[seat])] {
+            let piece = &self.pieces[usize::from(slot)];
             let (long, attack_at_range) = match piece.mobility {
                 Mobility::Immovable => continue,
                 Mobility::Step => (false, false),
@@ -331,18 +327,21 @@ impl<V: Variant> Army<V> {
 
     /// Takes the piece in `slot` off the board.
     fn remove(&mut self, slot: u8) {
-        let spec = V::spec();
-        let piece = &mut self.pieces[usize::from(slot)];
-        let square = piece.square;
-        piece.square = GONE;
+        let piece = self.pieces[usize::from(slot)];
+        self.pieces[usize::from(slot)].square = GONE;
         if piece.mobility != Mobility::Immovable {
-            self.movable[piece.owner] -= 1;
+            let left = usize::from(self.movable[piece.owner]);
+            let movers = &mut self.movers[piece.owner];
+            if let Some(index) = movers[..left].iter().position(|&mover| mover == slot) {
+                movers.copy_within(index + 1..left, index);
+                self.movable[piece.owner] -= 1;
+            }
         }
-        if spec.kind(piece.kind).is_flag {
+        if V::spec().kind(piece.kind).is_flag {
             let winner = !piece.owner;
             self.outcome = Some(Outcome::win(winner, EndReason::FlagCaptured));
         }
-        self.vacate(square);
+        self.vacate(piece.square);
     }
 
     /// Puts the piece in `slot` on `to` (which must be empty).
