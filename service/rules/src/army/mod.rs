@@ -271,41 +271,53 @@ impl<V: Variant> Army<V> {
         mut f: impl FnMut(ArmyMove) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let spec = V::spec();
-        let directions = spec.directions();
-        let forbidden = self.forbidden(seat);
+        let trench = &spec.trench;
+        // Squares are u8 and tables have 256 entries: stepping wraps, and the walls around
+        // the board stop every line before it could leave the padded area.
+        let directions = spec.directions().map(|direction| direction as u8);
+        // No real move starts on square 0 (a wall), so the stand-in never matches.
+        let forbidden = self.forbidden(seat).unwrap_or(ArmyMove {
+            from: GONE,
+            to: GONE,
+        });
+        // The enemy's slots are `first..first + count`; EMPTY and WALL lie above every slot.
+        let (first, count) = match seat {
+            Seat::First => (self.split, self.len - self.split),
+            Seat::Second => (0, self.split),
+        };
+        let attackable = |to: u8| {
+            self.board[usize::from(to)].wrapping_sub(first) < count && !trench[usize::from(to)]
+        };
         for &slot in &self.movers[seat][..usize::from(self.movable[seat])] {
             let piece = &self.pieces[usize::from(slot)];
-            let (long, attack_at_range) = match piece.mobility {
-                Mobility::Immovable => continue,
-                Mobility::Step => (false, false),
-                Mobility::Long { attack_at_range } => (true, attack_at_range),
-            };
             let from = piece.square;
-            for direction in directions {
-                let mut to = i16::from(from) + direction;
-                let mut adjacent = true;
-                loop {
-                    let content = self.board[to as usize];
-                    let mv = ArmyMove { from, to: to as u8 };
-                    if content == EMPTY {
-                        if Some(mv) != forbidden {
+            match piece.mobility {
+                Mobility::Immovable => {}
+                Mobility::Step => {
+                    for direction in directions {
+                        let to = from.wrapping_add(direction);
+                        let mv = ArmyMove { from, to };
+                        let empty = self.board[usize::from(to)] == EMPTY;
+                        if (empty && mv != forbidden) || (!empty && attackable(to)) {
                             f(mv)?;
                         }
-                        if !long {
-                            break;
+                    }
+                }
+                Mobility::Long { attack_at_range } => {
+                    for direction in directions {
+                        let mut to = from.wrapping_add(direction);
+                        while self.board[usize::from(to)] == EMPTY {
+                            let mv = ArmyMove { from, to };
+                            if mv != forbidden {
+                                f(mv)?;
+                            }
+                            to = to.wrapping_add(direction);
                         }
-                        to += direction;
-                        adjacent = false;
-                        continue;
+                        let adjacent = to == from.wrapping_add(direction);
+                        if (adjacent || attack_at_range) && attackable(to) {
+                            f(ArmyMove { from, to })?;
+                        }
                     }
-                    if content != WALL
-                        && self.pieces[usize::from(content)].owner != seat
-                        && (adjacent || attack_at_range)
-                        && !spec.trench[to as usize]
-                    {
-                        f(mv)?;
-                    }
-                    break;
                 }
             }
         }
