@@ -3,6 +3,35 @@
 //!
 //! The board is a padded mailbox: every board square has a one-square wall around it, so
 //! sliding and stepping never need bounds checks. Lakes are walls too.
+//!
+//! # Decisions where rules.md is silent
+//!
+//! - **Repetition** counts a player's consecutive moves of one piece onto *empty* squares
+//!   between the same two squares, the first such move counting 1: with N = 3, `a1-a2`,
+//!   `a2-a1`, `a1-a2` are legal and the next `a2-a1` is not. Long moves count like steps.
+//!   An attack is not a shuttle: it is never banned (even onto the banned square, once an
+//!   enemy has stepped there) and it resets the count, as does any other move of the same
+//!   player, whichever piece makes it. The opponent's moves change nothing.
+//! - **Equal kinds** always both fall (rules.md 1.1), including Espía against Espía and,
+//!   in `castillos`, Mariscal against Mariscal (rule 5 speaks of "every *other* piece").
+//! - **Ends** are checked after every action in this order: flag captured; a seat without
+//!   movable pieces (both at once, e.g. the last two falling in one battle: a draw,
+//!   `ONLY_IMMOVABLE_LEFT`); 400 quiet turns (`MOVE_LIMIT`, even if the next player could
+//!   not move either); the seat to move has no legal move (`NO_MOVES`, a draw if the other
+//!   seat has none either). A repetition ban can be what leaves a player without a move.
+//! - **Quiet turns** for the 400-turn rule are turns without a battle and without a castle
+//!   removal: a removal counts as a capture.
+//! - **Revealing**: a move of more than one square reveals the runner; a one-square move
+//!   never does, whatever the kind. A long-range attack reveals both kinds as any battle.
+//!   A piece removed in a castle is not revealed by its removal.
+//! - **Castles** count only the turns of the occupant's owner; the turn a piece enters,
+//!   by a move, a long move or a won attack, is its first. Leaving, or being replaced by
+//!   an attacker, restarts the count. The rule applies to any piece on a castle, so a bomb
+//!   or flag placed on one by position text (setups cannot) is removed after three of its
+//!   owner's turns, a flag's removal losing the game as a capture would.
+//! - **Trenches** protect their occupant from every attack, at any range; the occupant may
+//!   attack out, and a runner may pass over empty trenches and castles.
+//! - Once the game is over, [`Rules::check`] refuses everything ("the game is over").
 
 mod castillos;
 mod clasico;
@@ -53,8 +82,11 @@ pub trait Variant: Copy + Default + fmt::Debug + Send + Sync + 'static {
 /// Why an army move is illegal, in words a player understands.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ArmyIllegal {
+    /// The game has ended: nothing is legal any more.
+    #[error("the game is over")]
+    GameOver,
     /// Bombs and flags never move.
-    #[error("a {0} never moves")]
+    #[error("{article} {0} never moves", article = article(.0))]
     Immovable(&'static str),
     /// From and to are the same square.
     #[error("a move must go to another square")]
@@ -75,7 +107,10 @@ pub enum ArmyIllegal {
     #[error("{0} holds one of your own pieces")]
     OwnPiece(String),
     /// A long move that ends on an enemy, by a kind that cannot attack at range.
-    #[error("a {0} that moves more than one square cannot attack in the same move")]
+    #[error(
+        "{article} {0} that moves more than one square cannot attack in the same move",
+        article = article(.0)
+    )]
     LongAttack(&'static str),
     /// The target stands in a trench.
     #[error("the piece on {0} is in a trench and cannot be attacked")]
@@ -83,6 +118,14 @@ pub enum ArmyIllegal {
     /// The repetition limit.
     #[error("this piece may not move between {0} and {1} more than {2} times in a row")]
     Repetition(String, String, u8),
+}
+
+/// The indefinite article for a kind's name in an error message ("an Estandarte").
+fn article(name: &str) -> &'static str {
+    match name.chars().next() {
+        Some('A' | 'E' | 'I' | 'O' | 'U' | 'É' | 'Í' | 'Ó' | 'Ú') => "an",
+        _ => "a",
+    }
 }
 
 /// A move of an army game: a step, a long move or an attack, between padded squares.
@@ -95,6 +138,8 @@ pub struct ArmyMove {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Piece {
     kind: u8,
+    /// The kind's mobility, copied here because move generation reads it for every piece.
+    mobility: Mobility,
     owner: Seat,
     /// Padded square, or [`GONE`].
     square: u8,
@@ -105,6 +150,7 @@ struct Piece {
 impl Piece {
     const NONE: Piece = Piece {
         kind: 0,
+        mobility: Mobility::Immovable,
         owner: Seat::First,
         square: GONE,
         revealed: false,
@@ -133,6 +179,9 @@ pub struct Army<V: Variant> {
     split: u8,
     len: u8,
     to_move: Seat,
+    /// Per seat, the slots of its movable pieces still on the board, in slot order, in
+    /// `movers[seat][..movable[seat]]`: move generation walks only these.
+    movers: BySeat<[u8; MAX_PIECES]>,
     /// Movable pieces left per seat.
     movable: BySeat<u8>,
     shuttle: BySeat<Option<Shuttle>>,
@@ -168,6 +217,7 @@ impl<V: Variant> Army<V> {
             split: 0,
             len: 0,
             to_move,
+            movers: BySeat([[0; MAX_PIECES]; 2]),
             movable: BySeat([0, 0]),
             shuttle: BySeat([None, None]),
             quiet_turns: 0,
@@ -185,8 +235,10 @@ impl<V: Variant> Army<V> {
         if owner == Seat::First {
             self.split = slot + 1;
         }
+        let mobility = spec.kind(kind.0).mobility;
         self.pieces[usize::from(slot)] = Piece {
             kind: kind.0,
+            mobility,
             owner,
             square: square as u8,
             revealed: false,
@@ -194,19 +246,14 @@ impl<V: Variant> Army<V> {
         };
         self.board[square] = slot;
         self.len += 1;
-        if spec.kind(kind.0).mobility != Mobility::Immovable {
+        if mobility != Mobility::Immovable {
+            self.movers[owner][usize::from(self.movable[owner])] = slot;
             self.movable[owner] += 1;
         }
     }
 
-    fn slots(&self, seat: Seat) -> std::ops::Range<usize> {
-        match seat {
-            Seat::First => 0..usize::from(self.split),
-            Seat::Second => usize::from(self.split)..usize::from(self.len),
-        }
-    }
-
-    /// The move that the repetition limit forbids to `seat` now, if any.
+    /// The move onto an empty square that the repetition limit forbids to `seat` now, if
+    /// any.
     fn forbidden(&self, seat: Seat) -> Option<ArmyMove> {
         let limit = V::spec().data.repetition_limit;
         self.shuttle[seat]
@@ -224,43 +271,53 @@ impl<V: Variant> Army<V> {
         mut f: impl FnMut(ArmyMove) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let spec = V::spec();
-        let directions = spec.directions();
-        let forbidden = self.forbidden(seat);
-        for piece in &self.pieces[self.slots(seat)] {
-            if piece.square == GONE {
-                continue;
-            }
-            let (long, attack_at_range) = match spec.kind(piece.kind).mobility {
-                Mobility::Immovable => continue,
-                Mobility::Step => (false, false),
-                Mobility::Long { attack_at_range } => (true, attack_at_range),
-            };
+        let trench = &spec.trench;
+        // Squares are u8 and tables have 256 entries: stepping wraps, and the walls around
+        // the board stop every line before it could leave the padded area.
+        let directions = spec.directions().map(|direction| direction as u8);
+        // No real move starts on square 0 (a wall), so the stand-in never matches.
+        let forbidden = self.forbidden(seat).unwrap_or(ArmyMove {
+            from: GONE,
+            to: GONE,
+        });
+        // The enemy's slots are `first..first + count`; EMPTY and WALL lie above every slot.
+        let (first, count) = match seat {
+            Seat::First => (self.split, self.len - self.split),
+            Seat::Second => (0, self.split),
+        };
+        let attackable = |to: u8| {
+            self.board[usize::from(to)].wrapping_sub(first) < count && !trench[usize::from(to)]
+        };
+        for &slot in &self.movers[seat][..usize::from(self.movable[seat])] {
+            let piece = &self.pieces[usize::from(slot)];
             let from = piece.square;
-            for direction in directions {
-                let mut to = i16::from(from) + direction;
-                let mut adjacent = true;
-                loop {
-                    let content = self.board[to as usize];
-                    let mv = ArmyMove { from, to: to as u8 };
-                    if content == EMPTY {
-                        if Some(mv) != forbidden {
+            match piece.mobility {
+                Mobility::Immovable => {}
+                Mobility::Step => {
+                    for direction in directions {
+                        let to = from.wrapping_add(direction);
+                        let mv = ArmyMove { from, to };
+                        let empty = self.board[usize::from(to)] == EMPTY;
+                        if (empty && mv != forbidden) || (!empty && attackable(to)) {
                             f(mv)?;
                         }
-                        if !long {
-                            break;
+                    }
+                }
+                Mobility::Long { attack_at_range } => {
+                    for direction in directions {
+                        let mut to = from.wrapping_add(direction);
+                        while self.board[usize::from(to)] == EMPTY {
+                            let mv = ArmyMove { from, to };
+                            if mv != forbidden {
+                                f(mv)?;
+                            }
+                            to = to.wrapping_add(direction);
                         }
-                        to += direction;
-                        adjacent = false;
-                        continue;
+                        let adjacent = to == from.wrapping_add(direction);
+                        if (adjacent || attack_at_range) && attackable(to) {
+                            f(ArmyMove { from, to })?;
+                        }
                     }
-                    if content != WALL
-                        && self.pieces[usize::from(content)].owner != seat
-                        && (adjacent || attack_at_range)
-                        && !spec.trench[to as usize]
-                    {
-                        f(mv)?;
-                    }
-                    break;
                 }
             }
         }
@@ -282,18 +339,21 @@ impl<V: Variant> Army<V> {
 
     /// Takes the piece in `slot` off the board.
     fn remove(&mut self, slot: u8) {
-        let spec = V::spec();
-        let piece = &mut self.pieces[usize::from(slot)];
-        let square = piece.square;
-        piece.square = GONE;
-        if spec.kind(piece.kind).mobility != Mobility::Immovable {
-            self.movable[piece.owner] -= 1;
+        let piece = self.pieces[usize::from(slot)];
+        self.pieces[usize::from(slot)].square = GONE;
+        if piece.mobility != Mobility::Immovable {
+            let left = usize::from(self.movable[piece.owner]);
+            let movers = &mut self.movers[piece.owner];
+            if let Some(index) = movers[..left].iter().position(|&mover| mover == slot) {
+                movers.copy_within(index + 1..left, index);
+                self.movable[piece.owner] -= 1;
+            }
         }
-        if spec.kind(piece.kind).is_flag {
+        if V::spec().kind(piece.kind).is_flag {
             let winner = !piece.owner;
             self.outcome = Some(Outcome::win(winner, EndReason::FlagCaptured));
         }
-        self.vacate(square);
+        self.vacate(piece.square);
     }
 
     /// Puts the piece in `slot` on `to` (which must be empty).
@@ -401,6 +461,9 @@ impl<V: Variant> Rules for Army<V> {
 
     fn check(&self, action: &Action) -> Result<ArmyMove, Illegal> {
         let spec = V::spec();
+        if self.outcome.is_some() {
+            return Err(ArmyIllegal::GameOver.into());
+        }
         let &Action::Step { from, to } = action else {
             return Err(Illegal::WrongShape { example: "a4-a5" });
         };
@@ -445,6 +508,16 @@ impl<V: Variant> Rules for Army<V> {
             between += step;
         }
         match self.board[to_square] {
+            // The repetition limit counts moves onto empty squares only: an attack on a
+            // piece that has since stepped onto the square is not a shuttle.
+            EMPTY if self.forbidden(self.to_move) == Some(mv) => {
+                return Err(ArmyIllegal::Repetition(
+                    Self::label(mv.from),
+                    Self::label(mv.to),
+                    spec.data.repetition_limit,
+                )
+                .into());
+            }
             EMPTY => {}
             WALL => return Err(ArmyIllegal::Lake(Self::label(mv.to)).into()),
             target if self.pieces[usize::from(target)].owner == self.to_move => {
@@ -457,14 +530,6 @@ impl<V: Variant> Rules for Army<V> {
                 return Err(ArmyIllegal::Trench(Self::label(mv.to)).into());
             }
             _ => {}
-        }
-        if self.forbidden(self.to_move) == Some(mv) {
-            return Err(ArmyIllegal::Repetition(
-                Self::label(mv.from),
-                Self::label(mv.to),
-                spec.data.repetition_limit,
-            )
-            .into());
         }
         Ok(mv)
     }

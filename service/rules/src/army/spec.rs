@@ -8,15 +8,17 @@ use crate::describe::{
 use crate::effect::BattleResult;
 use crate::seat::{BySeat, Seat};
 
-/// Widest padded board: 10 columns plus a wall on each side, 10 rows plus walls.
-pub(crate) const PADDED_CELLS: usize = 12 * 12;
+/// Padded squares: the widest board (10 columns and 10 rows, plus a wall on each side) needs
+/// 12 × 12; tables have 256 entries so that indexing them by a `u8` square needs no bounds
+/// check in move generation.
+pub(crate) const PADDED_CELLS: usize = 256;
 /// Most pieces on a board (two armies of 40).
 pub(crate) const MAX_PIECES: usize = 80;
 /// Rows of each seat's setup zone, counted from its own edge.
 const SETUP_ROWS: i8 = 4;
 
 /// How a kind moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mobility {
     /// Never moves (bombs, flags).
     Immovable,

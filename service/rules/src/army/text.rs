@@ -30,28 +30,30 @@ impl<V: Variant> PositionText for Army<V> {
             });
         }
         let mut placed: Vec<(Cell, KindId, Seat)> = Vec::new();
+        let width = data.width as usize;
         for (y, row) in rows_top_down(data.height).zip(&rows) {
             let row_number = y as usize + 1;
-            let mut x: i8 = 0;
-            let mut run = 0;
+            let lake_at = |x: usize| x < width && data.lakes.contains(&Cell::new(x as i8, y));
+            // Cells described so far; counted past the width (without overflow) so that a
+            // row that is too long reports its real length.
+            let mut x: usize = 0;
+            let mut run: usize = 0;
             let mut chars = row.chars().peekable();
             while let Some(c) = chars.next() {
                 if let Some(digit) = c.to_digit(10).filter(|&d| d > 0) {
-                    run += digit as i8;
+                    run = run.saturating_add(digit as usize);
                     if chars.peek().is_some_and(char::is_ascii_digit) {
                         continue;
                     }
-                    for _ in 0..run {
-                        if data.lakes.contains(&Cell::new(x, y)) {
-                            return Err(PositionError::Lake(row_number));
-                        }
-                        x += 1;
+                    let end = x.saturating_add(run);
+                    if (x..end.min(width)).any(lake_at) {
+                        return Err(PositionError::Lake(row_number));
                     }
+                    x = end;
                     run = 0;
                     continue;
                 }
-                let cell = Cell::new(x, y);
-                let lake = data.lakes.contains(&cell);
+                let lake = lake_at(x);
                 if c == '~' {
                     if !lake {
                         return Err(PositionError::Lake(row_number));
@@ -70,18 +72,17 @@ impl<V: Variant> PositionText for Army<V> {
                     if lake {
                         return Err(PositionError::Lake(row_number));
                     }
-                    placed.push((cell, KindId(kind as u8), seat));
+                    if x < width {
+                        placed.push((Cell::new(x as i8, y), KindId(kind as u8), seat));
+                    }
                 }
-                x += 1;
-                if x > data.width {
-                    break;
-                }
+                x = x.saturating_add(1);
             }
-            if x != data.width {
+            if x != width {
                 return Err(PositionError::RowWidth {
                     row: row_number,
-                    expected: data.width as usize,
-                    found: x as usize,
+                    expected: width,
+                    found: x,
                 });
             }
         }
