@@ -12,6 +12,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use trinchera_rules::Rules;
 use trinchera_rules::army::{Army, Castillos, Clasico, Frente};
+use trinchera_rules::asalto::{Asalto, Siege, Tacticas};
 use trinchera_rules::playout::{random_playout, random_start};
 
 fn main() {
@@ -21,7 +22,7 @@ fn main() {
 /// Actions per benchmark iteration of `actions`.
 const BUDGET: u64 = 10_000;
 
-#[divan::bench(types = [Army<Frente>, Army<Clasico>, Army<Castillos>])]
+#[divan::bench(types = [Army<Frente>, Army<Clasico>, Army<Castillos>, Siege<Asalto>, Siege<Tacticas>])]
 fn actions<R: Rules>(bencher: Bencher) {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let mut seed = 0;
@@ -36,7 +37,7 @@ fn actions<R: Rules>(bencher: Bencher) {
     });
 }
 
-#[divan::bench(types = [Army<Frente>, Army<Clasico>, Army<Castillos>])]
+#[divan::bench(types = [Army<Frente>, Army<Clasico>, Army<Castillos>, Siege<Asalto>, Siege<Tacticas>])]
 fn playout<R: Rules>(bencher: Bencher) {
     let mut rng = ChaCha8Rng::seed_from_u64(2);
     let mut seed = 0;

@@ -1,6 +1,7 @@
 //! Why an action, a notation or a position text was refused.
 
 use crate::army::ArmyIllegal;
+use crate::asalto::AsaltoIllegal;
 use crate::cell::Cell;
 
 /// An action that the rules do not allow in the current position.
@@ -21,6 +22,9 @@ pub enum Illegal {
     /// An army-game rule forbids the move.
     #[error(transparent)]
     Army(#[from] ArmyIllegal),
+    /// An Asalto rule forbids the action.
+    #[error(transparent)]
+    Asalto(#[from] AsaltoIllegal),
 }
 
 /// Text that is not a move in the ruleset's notation.
