@@ -102,16 +102,34 @@ pub(crate) const fn shift(bits: Bits, offset: i8) -> Bits {
     }
 }
 
-/// The squares of a set, lowest first. Counting first makes the iterator's length known
-/// (and trusted by `Vec::extend`, which then reserves once and writes without checks).
+/// The squares of a set, lowest first.
 #[inline]
-pub(crate) fn squares(bits: Bits) -> impl ExactSizeIterator<Item = u8> {
-    let mut rest = bits;
-    (0..bits.count_ones()).map(move |_| {
-        let s = rest.trailing_zeros() as u8;
-        rest &= rest.wrapping_sub(1);
-        s
-    })
+pub(crate) const fn squares(bits: Bits) -> Squares {
+    Squares(bits)
+}
+
+/// Iterator over the squares of a set, lowest first; see [`squares`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Squares(Bits);
+
+impl Iterator for Squares {
+    type Item = u8;
+
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        if self.0 == 0 {
+            return None;
+        }
+        let s = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Some(s)
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let len = self.0.count_ones() as usize;
+        (len, Some(len))
+    }
 }
 
 /// Every point.
@@ -163,9 +181,10 @@ pub(crate) struct Lines {
     pub steps: [Bits; SQUARES],
     /// The capture along each direction from each square: two linked steps in a row.
     pub jumps: [[Jump; 8]; SQUARES],
-    /// Every point that can be jumped over from each square; the landing point of a jump
-    /// over `over` from `s` is [`beyond`]`(s, over)`.
+    /// Every point that can be jumped over from each square.
     pub overs: [Bits; SQUARES],
+    /// For each direction, the squares from which a jump that way stays on lines.
+    pub jump_sources: [Bits; 8],
 }
 
 /// The lines of the cross.
@@ -179,6 +198,7 @@ pub(crate) static LINES: Lines = {
         steps: [0; SQUARES],
         jumps: [[none; 8]; SQUARES],
         overs: [0; SQUARES],
+        jump_sources: [0; 8],
     };
     let mut s = 0;
     while s < SQUARES {
@@ -192,6 +212,7 @@ pub(crate) static LINES: Lines = {
                 let (dx, dy) = DELTAS[d];
                 if linked(x + dx, y + dy, d) {
                     lines.overs[s] |= bit(next);
+                    lines.jump_sources[d] |= bit(s as u8);
                     lines.jumps[s][d] = Jump {
                         over: next,
                         land: (next as i8 + OFFSETS[d]) as u8,
@@ -205,11 +226,11 @@ pub(crate) static LINES: Lines = {
     lines
 };
 
-/// The point beyond `over` seen from `from`, when the two are neighbours: squares are
-/// numbered linearly, so `over` is the midpoint.
+/// The point halfway between `from` and `to`, two points apart on a line (squares are
+/// numbered linearly, so it is their mean).
 #[inline]
-pub(crate) const fn beyond(from: u8, over: u8) -> u8 {
-    2 * over - from
+pub(crate) const fn midpoint(from: u8, to: u8) -> u8 {
+    (from + to) / 2
 }
 
 /// The direction of a step from `from` to its neighbour `to`.
@@ -274,6 +295,7 @@ pub(crate) fn direction(from: Cell, to: Cell) -> Option<(usize, i8)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::asalto::moves::MAX_CHAIN;
 
     /// The 17 points of rules.md that carry diagonals.
     const DIAGONAL_POINTS: [&str; 17] = [
@@ -333,6 +355,17 @@ mod tests {
                 }
             }
         }
+        // Mirroring left-right or across the diagonal maps lines to lines.
+        let lines = |map: fn(Cell) -> Cell| {
+            let mut pairs: Vec<(Cell, Cell)> = squares(POINTS)
+                .flat_map(|s| squares(LINES.steps[s as usize]).map(move |t| (cell(s), cell(t))))
+                .map(|(a, b)| (map(a), map(b)))
+                .collect();
+            pairs.sort();
+            pairs
+        };
+        assert_eq!(lines(|c| Cell::new(6 - c.x, c.y)), lines(|c| c));
+        assert_eq!(lines(|c| Cell::new(c.y, c.x)), lines(|c| c));
         let steps: u32 = squares(POINTS)
             .map(|s| LINES.steps[s as usize].count_ones())
             .sum();
@@ -367,29 +400,27 @@ mod tests {
         assert_eq!(jumps("c4"), ["b4a4", "c3c2", "c5c6", "d4e4"]);
     }
 
-    /// A capture chain never has more than 21 jumps, so 21 three-bit directions fit a `u64`:
-    /// the officer stays on its start's class of (column mod 2, row mod 2), and the points
-    /// that can be jumped from one class are at most 21.
+    /// The longest trail of jumps that never jumps a point twice, from `at`.
+    fn longest_trail(at: u8, jumped: Bits) -> usize {
+        LINES.jumps[usize::from(at)]
+            .iter()
+            .filter(|jump| jump.over != NONE && jumped & bit(jump.over) == 0)
+            .map(|jump| 1 + longest_trail(jump.land, jumped | bit(jump.over)))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// No capture chain, in any position, has more than [`MAX_CHAIN`] jumps: a chain is such
+    /// a trail (each captured rebel leaves the board), whatever else stands around. The lines
+    /// are symmetric under the square's reflections, so starts with `x <= y <= 3` cover all.
     #[test]
-    fn chains_fit_in_21_jumps() {
-        for start in squares(POINTS) {
-            let mut seen = bit(start);
-            let mut frontier = vec![start];
-            let mut jumped: Bits = 0;
-            while let Some(s) = frontier.pop() {
-                for jump in LINES.jumps[s as usize] {
-                    if jump.over == NONE {
-                        continue;
-                    }
-                    jumped |= bit(jump.over);
-                    if seen & bit(jump.land) == 0 {
-                        seen |= bit(jump.land);
-                        frontier.push(jump.land);
-                    }
-                }
-            }
-            assert!(jumped.count_ones() <= 21, "{}", label(start));
-        }
+    fn chains_have_at_most_19_jumps() {
+        let starts = squares(POINTS).filter(|&s| {
+            let Cell { x, y } = cell(s);
+            x <= y && y <= 3
+        });
+        let longest = starts.map(|s| longest_trail(s, 0)).max();
+        assert_eq!(longest, Some(MAX_CHAIN));
     }
 
     #[test]

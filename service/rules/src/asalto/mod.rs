@@ -36,15 +36,18 @@
 //!   may stand anywhere; a position that is already over is read as finished.
 
 mod board;
+mod moves;
 mod text;
 mod variant;
 
 use std::fmt;
 use std::marker::PhantomData;
 
+pub use moves::AsaltoMove;
 pub use variant::{Asalto, Tacticas, Variant};
 
 use board::{Bits, FORWARD, LINES, NONE, OFFSETS, POINTS, REBEL_SOURCES, SQUARES, bit, squares};
+use moves::{Chain, MAX_CHAIN, Unpacked};
 
 use crate::action::Action;
 use crate::cell::Cell;
@@ -63,10 +66,6 @@ pub const TURN_LIMIT: u32 = 100;
 /// The officers win as soon as fewer rebels than this remain (they could not fill the
 /// fortress).
 const MIN_REBELS: u32 = 9;
-/// The most jumps in one capture chain. The officer stays on its start's class of (column
-/// mod 2, row mod 2), and from any class at most 21 distinct points can be jumped over
-/// (tested in [`board`]), so a chain's directions fit 21 × 3 bits.
-const MAX_CHAIN: usize = 21;
 /// The most pieces: 24 rebels and 2 officers.
 const MAX_PIECES: usize = 26;
 /// A piece's square once it has left the board.
@@ -142,23 +141,17 @@ pub enum AsaltoIllegal {
     NotHuffable(String),
 }
 
-/// A move of an Asalto game: a step, a capture chain or a huff.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct AsaltoMove(MoveKind);
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum MoveKind {
-    /// A rebel or officer step between neighbouring points.
-    Step { from: u8, to: u8 },
-    /// An officer's chain of `len` jumps; jump `i` goes in direction `(path >> 3i) & 7`.
-    Jump { from: u8, len: u8, path: u64 },
-    /// The rebels remove the officer on this square.
-    Huff { officer: u8 },
-}
-
-/// The directions of a chain's jumps, in order.
-fn chain_directions(len: u8, path: u64) -> impl Iterator<Item = usize> {
-    (0..u32::from(len)).map(move |i| ((path >> (3 * i)) & 7) as usize)
+/// The landing points of every capture open to an officer on `at`: over one of `rebels` onto
+/// one of `free`, in all directions at once.
+#[inline]
+fn capture_landings(at: u8, rebels: Bits, free: Bits) -> Bits {
+    let officer = bit(at);
+    let mut landings = 0;
+    for (d, &offset) in OFFSETS.iter().enumerate() {
+        let over = board::shift(officer & LINES.jump_sources[d], offset) & rebels;
+        landings |= board::shift(over, offset) & free;
+    }
+    landings
 }
 
 /// A position of Asalto or German Tactics in play.
@@ -168,6 +161,10 @@ pub struct Siege<V: Variant> {
     officers: Bits,
     /// Officers the rebels may huff in this turn.
     huffable: Bits,
+    /// In the officers' turn, the officers that can capture (empty in the rebels' turn).
+    capturers: Bits,
+    /// How many rebels are on the board.
+    rebel_count: u32,
     to_move: Seat,
     /// Whether the rebels have huffed in this turn (they still have to step).
     huffed: bool,
@@ -194,31 +191,32 @@ impl<V: Variant> fmt::Debug for Siege<V> {
 }
 
 impl<V: Variant> Siege<V> {
-    /// A position from the squares of its rebels and officers, with no history; ids follow
-    /// the order given (rebels first). Decides at once whether the game is already over.
-    fn new(rebels: &[u8], officers: &[u8], to_move: Seat) -> Self {
+    /// A position with rebels and officers on the given points and no history. Piece ids
+    /// follow reading order from a1, rebels first, as from a setup. Decides at once whether
+    /// the game is already over.
+    fn new(rebels: Bits, officers: Bits, to_move: Seat) -> Self {
         let mut position = Siege {
-            rebels: 0,
-            officers: 0,
+            rebels,
+            officers,
             huffable: 0,
+            capturers: 0,
+            rebel_count: rebels.count_ones(),
             to_move,
             huffed: false,
             quiet_turns: 0,
             outcome: None,
-            first_officer: rebels.len() as u8,
+            first_officer: rebels.count_ones() as u8,
             piece_count: 0,
             moved: 0,
             id_at: [GONE; SQUARES],
             square_of: [GONE; MAX_PIECES],
             variant: PhantomData,
         };
-        for (id, &s) in rebels.iter().chain(officers).enumerate() {
+        for (id, s) in squares(rebels).chain(squares(officers)).enumerate() {
             position.id_at[usize::from(s)] = id as u8;
             position.square_of[id] = s;
             position.piece_count += 1;
         }
-        position.rebels = rebels.iter().fold(0, |set, &s| set | bit(s));
-        position.officers = officers.iter().fold(0, |set, &s| set | bit(s));
         position.settle();
         position
     }
@@ -241,17 +239,11 @@ impl<V: Variant> Siege<V> {
         (0..FORWARD).any(|d| self.rebel_targets(d, free) != 0)
     }
 
-    /// Whether the officer on `s` can capture now.
-    fn can_capture(&self, s: u8) -> bool {
-        let blocked = self.rebels | self.officers;
-        squares(self.rebels & LINES.overs[usize::from(s)])
-            .any(|over| blocked & bit(board::beyond(s, over)) == 0)
-    }
-
     /// The officers that can capture now.
-    fn capturers(&self) -> Bits {
+    fn find_capturers(&self) -> Bits {
+        let free = self.free();
         squares(self.officers)
-            .filter(|&s| self.can_capture(s))
+            .filter(|&s| capture_landings(s, self.rebels, free) != 0)
             .fold(0, |set, s| set | bit(s))
     }
 
@@ -261,38 +253,31 @@ impl<V: Variant> Siege<V> {
             Seat::First => self.huffable != 0 || self.rebels_can_step(),
             Seat::Second => {
                 let free = self.free();
-                squares(self.officers)
-                    .any(|s| LINES.steps[usize::from(s)] & free != 0 || self.can_capture(s))
+                self.capturers != 0
+                    || squares(self.officers).any(|s| LINES.steps[usize::from(s)] & free != 0)
             }
         }
     }
 
-    /// Appends every capture chain that continues from `at` (officer started on `from`,
-    /// `len` jumps so far along `path`), each prefix as its own move. `rebels` are those not
-    /// yet captured; `others` the other officers.
+    /// Appends every capture chain that continues `chain` from `at` (officer started on
+    /// `from`), each prefix as its own move. `rebels` are those not yet captured; `others`
+    /// the other officers.
     fn push_chains(
         from: u8,
         at: u8,
-        (len, path): (u8, u64),
+        chain: Chain,
         rebels: Bits,
         others: Bits,
         out: &mut Vec<AsaltoMove>,
     ) {
-        for over in squares(rebels & LINES.overs[usize::from(at)]) {
-            let land = board::beyond(at, over);
-            if (rebels | others) & bit(land) != 0 {
-                continue;
-            }
-            let d = board::step_direction(at, over) as u64;
-            let path = path | d << (3 * u32::from(len));
-            out.push(AsaltoMove(MoveKind::Jump {
-                from,
-                len: len + 1,
-                path,
-            }));
+        let free = POINTS & !(rebels | others);
+        for land in squares(capture_landings(at, rebels, free)) {
+            let over = board::midpoint(at, land);
+            let chain = chain.then(board::step_direction(at, over));
+            out.push(AsaltoMove::jump(from, chain));
             let rebels = rebels & !bit(over);
             if rebels & LINES.overs[usize::from(land)] != 0 {
-                Self::push_chains(from, land, (len + 1, path), rebels, others, out);
+                Self::push_chains(from, land, chain, rebels, others, out);
             }
         }
     }
@@ -324,11 +309,15 @@ impl<V: Variant> Siege<V> {
 
     /// Decides whether the game is over, in the order of the module docs.
     fn settle(&mut self) {
+        self.capturers = match self.to_move {
+            Seat::First => 0,
+            Seat::Second => self.find_capturers(),
+        };
         self.outcome = if board::FORTRESS & !self.rebels == 0 {
             Some(Outcome::win(Seat::First, EndReason::FortressTaken))
         } else if self.officers == 0 {
             Some(Outcome::win(Seat::First, EndReason::OfficersHuffed))
-        } else if self.rebels.count_ones() < MIN_REBELS {
+        } else if self.rebel_count < MIN_REBELS {
             Some(Outcome::win(Seat::Second, EndReason::RebelsTooFew))
         } else if !self.can_act() {
             Some(match self.to_move {
@@ -390,7 +379,7 @@ impl<V: Variant> Siege<V> {
         if self.free() & bit(t) == 0 {
             return Err(AsaltoIllegal::Occupied(board::label(t)).into());
         }
-        Ok(AsaltoMove(MoveKind::Step { from: s, to: t }))
+        Ok(AsaltoMove::step(s, t))
     }
 
     fn check_jump(&self, from: Cell, landings: &[Cell]) -> Result<AsaltoMove, Illegal> {
@@ -405,8 +394,8 @@ impl<V: Variant> Siege<V> {
             return Err(AsaltoIllegal::ChainTooLong.into());
         }
         let others = self.officers & !bit(s);
-        let (mut at, mut rebels, mut path) = (s, self.rebels, 0);
-        for (i, &landing) in landings.iter().enumerate() {
+        let (mut at, mut rebels, mut chain) = (s, self.rebels, Chain::EMPTY);
+        for &landing in landings {
             let land = Self::point(landing)?;
             let not_a_jump = || AsaltoIllegal::NotAJump(board::label(at), board::label(land));
             let d = match board::direction(board::cell(at), landing) {
@@ -424,14 +413,10 @@ impl<V: Variant> Siege<V> {
                 return Err(AsaltoIllegal::Occupied(board::label(land)).into());
             }
             rebels &= !bit(over);
-            path |= (d as u64) << (3 * i);
+            chain = chain.then(d);
             at = land;
         }
-        Ok(AsaltoMove(MoveKind::Jump {
-            from: s,
-            len: landings.len() as u8,
-            path,
-        }))
+        Ok(AsaltoMove::jump(s, chain))
     }
 
     fn check_huff(&self, officer: Cell) -> Result<AsaltoMove, Illegal> {
@@ -448,15 +433,7 @@ impl<V: Variant> Siege<V> {
         if self.huffable & bit(s) == 0 {
             return Err(AsaltoIllegal::NotHuffable(board::label(s)).into());
         }
-        Ok(AsaltoMove(MoveKind::Huff { officer: s }))
-    }
-
-    /// The landing points of a chain from `from`.
-    fn landings(from: u8, len: u8, path: u64) -> impl Iterator<Item = u8> {
-        chain_directions(len, path).scan(from, |at, d| {
-            *at = LINES.jumps[usize::from(*at)][d].land;
-            Some(*at)
-        })
+        Ok(AsaltoMove::huff(s))
     }
 }
 
@@ -468,13 +445,12 @@ impl<V: Variant> Rules for Siege<V> {
     }
 
     fn start(setups: &BySeat<Option<Setup>>, _seed: Seed) -> Self {
-        let rebels: Vec<u8> = squares(board::REBEL_START).collect();
-        let officers: Vec<u8> = setups[Seat::Second]
+        let officers = setups[Seat::Second]
             .iter()
             .flat_map(|setup| &setup.pieces)
             .filter_map(|&(cell, _)| board::square(cell))
-            .collect();
-        Siege::new(&rebels, &officers, Seat::First)
+            .fold(0, |set, s| set | bit(s));
+        Siege::new(board::REBEL_START, officers, Seat::First)
     }
 
     fn to_move(&self) -> Seat {
@@ -488,13 +464,11 @@ impl<V: Variant> Rules for Siege<V> {
         let free = self.free();
         match self.to_move {
             Seat::First => {
-                out.extend(
-                    squares(self.huffable).map(|officer| AsaltoMove(MoveKind::Huff { officer })),
-                );
+                out.extend(squares(self.huffable).map(AsaltoMove::huff));
                 for (d, &offset) in OFFSETS[..FORWARD].iter().enumerate() {
                     out.extend(squares(self.rebel_targets(d, free)).map(|to| {
                         let from = (to as i8 - offset) as u8;
-                        AsaltoMove(MoveKind::Step { from, to })
+                        AsaltoMove::step(from, to)
                     }));
                 }
             }
@@ -502,11 +476,11 @@ impl<V: Variant> Rules for Siege<V> {
                 for from in squares(self.officers) {
                     out.extend(
                         squares(LINES.steps[usize::from(from)] & free)
-                            .map(|to| AsaltoMove(MoveKind::Step { from, to })),
+                            .map(|to| AsaltoMove::step(from, to)),
                     );
-                    if self.rebels & LINES.overs[usize::from(from)] != 0 {
+                    if self.capturers & bit(from) != 0 {
                         let others = self.officers & !bit(from);
-                        Self::push_chains(from, from, (0, 0), self.rebels, others, out);
+                        Self::push_chains(from, from, Chain::EMPTY, self.rebels, others, out);
                     }
                 }
             }
@@ -526,8 +500,8 @@ impl<V: Variant> Rules for Siege<V> {
     }
 
     fn play_unchecked(&mut self, mv: AsaltoMove, effects: &mut Vec<Effect>) {
-        match mv.0 {
-            MoveKind::Step { from, to } => {
+        match mv.unpack() {
+            Unpacked::Step { from, to } => {
                 self.relocate(from, to);
                 let moved = bit(from) | bit(to);
                 match self.to_move {
@@ -539,7 +513,7 @@ impl<V: Variant> Rules for Siege<V> {
                         self.end_turn(progress);
                     }
                     Seat::Second => {
-                        let capturers = self.capturers();
+                        let capturers = self.capturers;
                         self.officers ^= moved;
                         self.huffable = if capturers & bit(from) != 0 {
                             capturers ^ moved
@@ -550,12 +524,13 @@ impl<V: Variant> Rules for Siege<V> {
                     }
                 }
             }
-            MoveKind::Jump { from, len, path } => {
+            Unpacked::Jump { from, chain } => {
                 let mut at = from;
-                for d in chain_directions(len, path) {
+                for d in chain.directions() {
                     let jump = LINES.jumps[usize::from(at)][d];
                     self.remove(jump.over, RemovalCause::Jumped, effects);
                     self.rebels &= !bit(jump.over);
+                    self.rebel_count -= 1;
                     at = jump.land;
                 }
                 self.relocate(from, at);
@@ -563,7 +538,7 @@ impl<V: Variant> Rules for Siege<V> {
                 self.huffable = 0;
                 self.end_turn(true);
             }
-            MoveKind::Huff { officer } => {
+            Unpacked::Huff { officer } => {
                 self.remove(officer, RemovalCause::Huffed, effects);
                 self.officers &= !bit(officer);
                 self.huffable = 0;
@@ -615,34 +590,23 @@ impl<V: Variant> Rules for Siege<V> {
     }
 
     fn action(&self, mv: AsaltoMove) -> Action {
-        match mv.0 {
-            MoveKind::Step { from, to } => Action::Step {
+        match mv.unpack() {
+            Unpacked::Step { from, to } => Action::Step {
                 from: board::cell(from),
                 to: board::cell(to),
             },
-            MoveKind::Jump { from, len, path } => Action::Jump {
+            Unpacked::Jump { from, chain } => Action::Jump {
                 from: board::cell(from),
-                landings: Self::landings(from, len, path).map(board::cell).collect(),
+                landings: chain.landings(from).map(board::cell).collect(),
             },
-            MoveKind::Huff { officer } => Action::Huff {
+            Unpacked::Huff { officer } => Action::Huff {
                 officer: board::cell(officer),
             },
         }
     }
 
     fn notation(&self, mv: AsaltoMove) -> String {
-        match mv.0 {
-            MoveKind::Step { from, to } => format!("{}-{}", board::label(from), board::label(to)),
-            MoveKind::Jump { from, len, path } => {
-                let mut text = board::label(from);
-                for land in Self::landings(from, len, path) {
-                    text.push('x');
-                    text.push_str(&board::label(land));
-                }
-                text
-            }
-            MoveKind::Huff { officer } => format!("huff {}", board::label(officer)),
-        }
+        mv.to_string()
     }
 
     fn parse_notation(text: &str) -> Result<Action, NotationError> {

@@ -2,7 +2,7 @@
 //! row 1, each listing only its points (3 or 7), `R` a rebel, `o` an officer, a digit that
 //! many empty points; then the seat to move.
 
-use super::board::{self, square_at};
+use super::board::{self, Bits, bit, square_at};
 use super::{Siege, Variant};
 use crate::error::PositionError;
 use crate::rules::PositionText;
@@ -41,7 +41,7 @@ impl<V: Variant> PositionText for Siege<V> {
                 found: rows.len(),
             });
         }
-        let (mut rebels, mut officers) = (Vec::new(), Vec::new());
+        let (mut rebels, mut officers): (Bits, Bits) = (0, 0);
         for (y, row) in (0..ROWS).rev().zip(rows) {
             let points = expand(row);
             let columns = columns(y);
@@ -55,8 +55,8 @@ impl<V: Variant> PositionText for Siege<V> {
             for (x, point) in columns.zip(points) {
                 match point {
                     None => {}
-                    Some('R') => rebels.push(square_at(x, y)),
-                    Some('o') => officers.push(square_at(x, y)),
+                    Some('R') => rebels |= bit(square_at(x, y)),
+                    Some('o') => officers |= bit(square_at(x, y)),
                     Some('r' | 'O') => {
                         return Err(PositionError::Rule(
                             "rebels are seat 0, written R; officers are seat 1, written o",
@@ -66,16 +66,13 @@ impl<V: Variant> PositionText for Siege<V> {
                 }
             }
         }
-        if rebels.len() > 24 {
+        if rebels.count_ones() > 24 {
             return Err(PositionError::TooMany('R'));
         }
-        if officers.len() > 2 {
+        if officers.count_ones() > 2 {
             return Err(PositionError::TooMany('o'));
         }
-        // Ids in reading order from a1, rebels first, as from a setup.
-        rebels.sort_unstable();
-        officers.sort_unstable();
-        Ok(Siege::new(&rebels, &officers, to_move))
+        Ok(Siege::new(rebels, officers, to_move))
     }
 
     fn position_text(&self) -> String {
