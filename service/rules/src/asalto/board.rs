@@ -160,7 +160,7 @@ pub(crate) const FORTRESS: Bits = {
     fortress
 };
 
-/// The rebels' edge-to-fortress start: every point outside the fortress.
+/// Where the rebels start: every point outside the fortress.
 pub(crate) const REBEL_START: Bits = POINTS & !FORTRESS;
 
 /// One possible capture: the point jumped over and the landing point beyond it.
@@ -249,8 +249,8 @@ pub(crate) const fn step_direction(from: u8, to: u8) -> usize {
     BY_OFFSET[(to as i8 - from as i8 + 8) as usize] as usize
 }
 
-/// Whether the line leaving `(x, y)` in direction `d` is marked in German Tactics: the
-/// horizontal lines of rows 1–4.
+/// Whether the line leaving a point of row `y` (from 0) in direction `d` is marked in German
+/// Tactics: the horizontal lines of rows 1–4.
 pub(crate) const fn marked(y: i8, d: usize) -> bool {
     (d == EAST || d == WEST) && y <= 3
 }

@@ -141,17 +141,14 @@ pub enum AsaltoIllegal {
     NotHuffable(String),
 }
 
-/// The landing points of every capture open to an officer on `at`: over one of `rebels` onto
-/// one of `free`, in all directions at once.
+/// For each direction, the landing points of the captures open to `officers` that way: over
+/// one of `rebels` onto one of `free`.
 #[inline]
-fn capture_landings(at: u8, rebels: Bits, free: Bits) -> Bits {
-    let officer = bit(at);
-    let mut landings = 0;
-    for (d, &offset) in OFFSETS.iter().enumerate() {
-        let over = board::shift(officer & LINES.jump_sources[d], offset) & rebels;
-        landings |= board::shift(over, offset) & free;
-    }
-    landings
+fn landings_by_direction(officers: Bits, rebels: Bits, free: Bits) -> [Bits; 8] {
+    std::array::from_fn(|d| {
+        let over = board::shift(officers & LINES.jump_sources[d], OFFSETS[d]) & rebels;
+        board::shift(over, OFFSETS[d]) & free
+    })
 }
 
 /// A position of Asalto or German Tactics in play.
@@ -239,12 +236,14 @@ impl<V: Variant> Siege<V> {
         (0..FORWARD).any(|d| self.rebel_targets(d, free) != 0)
     }
 
-    /// The officers that can capture now.
+    /// The officers that can capture now: each landing point, two steps back.
     fn find_capturers(&self) -> Bits {
-        let free = self.free();
-        squares(self.officers)
-            .filter(|&s| capture_landings(s, self.rebels, free) != 0)
-            .fold(0, |set, s| set | bit(s))
+        landings_by_direction(self.officers, self.rebels, self.free())
+            .into_iter()
+            .zip(OFFSETS)
+            .fold(0, |found, (landings, offset)| {
+                found | board::shift(landings, -2 * offset)
+            })
     }
 
     /// Whether the side to move has a legal action.
@@ -271,7 +270,8 @@ impl<V: Variant> Siege<V> {
         out: &mut Vec<AsaltoMove>,
     ) {
         let free = POINTS & !(rebels | others);
-        for land in squares(capture_landings(at, rebels, free)) {
+        let landings = landings_by_direction(bit(at), rebels, free);
+        for land in squares(landings.into_iter().fold(0, |all, set| all | set)) {
             let over = board::midpoint(at, land);
             let chain = chain.then(board::step_direction(at, over));
             out.push(AsaltoMove::jump(from, chain));
@@ -307,7 +307,8 @@ impl<V: Variant> Siege<V> {
         self.to_move = !self.to_move;
     }
 
-    /// Decides whether the game is over, in the order of the module docs.
+    /// Readies the turn of the side to move (which officers can capture) and decides whether
+    /// the game is over, checking in the order of the module docs.
     fn settle(&mut self) {
         self.capturers = match self.to_move {
             Seat::First => 0,
