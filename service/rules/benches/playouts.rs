@@ -12,6 +12,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use trinchera_rules::Rules;
 use trinchera_rules::army::{Army, Castillos, Clasico, Frente};
+use trinchera_rules::asalto::{Asalto, Siege, Tacticas};
 use trinchera_rules::playout::{random_playout, random_start};
 use trinchera_rules::tanques::Tanques;
 
@@ -22,7 +23,7 @@ fn main() {
 /// Actions per benchmark iteration of `actions`.
 const BUDGET: u64 = 10_000;
 
-#[divan::bench(types = [Army<Frente>, Army<Clasico>, Army<Castillos>, Tanques])]
+#[divan::bench(types = [Army<Frente>, Army<Clasico>, Army<Castillos>, Siege<Asalto>, Siege<Tacticas>, Tanques])]
 fn actions<R: Rules>(bencher: Bencher) {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let mut seed = 0;
@@ -37,7 +38,7 @@ fn actions<R: Rules>(bencher: Bencher) {
     });
 }
 
-#[divan::bench(types = [Army<Frente>, Army<Clasico>, Army<Castillos>, Tanques])]
+#[divan::bench(types = [Army<Frente>, Army<Clasico>, Army<Castillos>, Siege<Asalto>, Siege<Tacticas>, Tanques])]
 fn playout<R: Rules>(bencher: Bencher) {
     let mut rng = ChaCha8Rng::seed_from_u64(2);
     let mut seed = 0;

@@ -1,6 +1,7 @@
 //! Every ruleset Trinchera hosts, by id: the only list a new ruleset is added to.
 
 use crate::army::{Army, Castillos, Clasico, Frente};
+use crate::asalto::{Asalto, Siege, Tacticas};
 use crate::describe::Description;
 use crate::error::PositionError;
 use crate::game::{Game, Match};
@@ -50,6 +51,8 @@ pub static RULESETS: &[Ruleset] = &[
     entry::<Army<Frente>>(),
     entry::<Army<Clasico>>(),
     entry::<Army<Castillos>>(),
+    entry::<Siege<Asalto>>(),
+    entry::<Siege<Tacticas>>(),
     entry_without_position_text::<Tanques>(),
 ];
 

@@ -1,6 +1,7 @@
 //! Why an action, a notation or a position text was refused.
 
 use crate::army::ArmyIllegal;
+use crate::asalto::AsaltoIllegal;
 use crate::cell::Cell;
 use crate::tanques::TanquesIllegal;
 
@@ -22,6 +23,9 @@ pub enum Illegal {
     /// An army-game rule forbids the move.
     #[error(transparent)]
     Army(#[from] ArmyIllegal),
+    /// An Asalto rule forbids the action.
+    #[error(transparent)]
+    Asalto(#[from] AsaltoIllegal),
     /// A tanques rule forbids the action.
     #[error(transparent)]
     Tanques(#[from] TanquesIllegal),

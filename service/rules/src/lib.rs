@@ -25,6 +25,7 @@
 
 mod action;
 pub mod army;
+pub mod asalto;
 pub mod catalog;
 mod cell;
 mod describe;
