@@ -4,7 +4,8 @@
 use std::fmt;
 
 use crate::action::Action;
-use crate::describe::Description;
+use crate::cell::Cell;
+use crate::describe::{Description, KindId};
 use crate::effect::Effect;
 use crate::error::{Illegal, NotationError};
 use crate::outcome::{EndReason, Outcome};
@@ -160,37 +161,42 @@ impl<R: Rules> Match<R> {
         R::description().seats[seat].name
     }
 
-    /// The pieces of the submitted setups that `sight` may see, before play starts. Ids
-    /// follow the starting order used in play: seat 0's pieces in reading order, then
-    /// seat 1's.
+    /// The pieces `sight` may see before play starts: fixed pieces, public setups, and
+    /// the viewer's own setup. Ids follow the starting order used in play: each seat's
+    /// fixed pieces, then its placed ones, seat 0 first.
     fn setup_view(&self, sight: Sight) -> View {
+        let description = R::description();
+        let fixed = R::fixed_pieces();
         let mut pieces = Vec::new();
-        let mut first_id = 0;
+        let mut next_id = 0;
+        let mut push = |owner: Seat, cell: Cell, kind: KindId, id: u32| {
+            pieces.push(PieceView {
+                id: PieceId(id),
+                cell: Some(cell),
+                owner,
+                kind: Some(kind),
+                revealed: false,
+                moved: false,
+                facing: None,
+            });
+        };
         for seat in Seat::BOTH {
-            let Some(zone) = R::description().setup_zone(seat) else {
+            for &(_, cell, kind) in fixed.iter().filter(|(owner, ..)| *owner == seat) {
+                push(seat, cell, kind, next_id);
+                next_id += 1;
+            }
+            let Some(zone) = description.setup_zone(seat) else {
                 continue;
             };
             if let Some(setup) = self.setups[seat]
                 .as_ref()
-                .filter(|_| sight.sees_kind(seat, false))
+                .filter(|_| sight.sees_kind(seat, !zone.hidden))
             {
-                pieces.extend(
-                    setup
-                        .pieces
-                        .iter()
-                        .zip(first_id..)
-                        .map(|(&(cell, kind), id)| PieceView {
-                            id: PieceId(id),
-                            cell: Some(cell),
-                            owner: setup.seat,
-                            kind: Some(kind),
-                            revealed: false,
-                            moved: false,
-                            facing: None,
-                        }),
-                );
+                for (&(cell, kind), id) in setup.pieces.iter().zip(next_id..) {
+                    push(seat, cell, kind, id);
+                }
             }
-            first_id += zone
+            next_id += zone
                 .pieces
                 .iter()
                 .map(|&(_, count)| u32::from(count))

@@ -3,7 +3,8 @@
 use std::fmt;
 
 use crate::action::Action;
-use crate::describe::Description;
+use crate::cell::Cell;
+use crate::describe::{Description, KindId};
 use crate::effect::Effect;
 use crate::error::{Illegal, NotationError, PositionError};
 use crate::outcome::Outcome;
@@ -35,6 +36,12 @@ pub trait Rules: Clone + fmt::Debug + Send + Sync + 'static {
     /// The position once every seat that sets up has done so (`setups[seat]` is `Some`
     /// exactly for the seats with a setup zone). `seed` feeds any chance in play.
     fn start(setups: &BySeat<Option<Setup>>, seed: Seed) -> Self;
+
+    /// Pieces every game starts with that no seat places (Asalto's rebels), in starting
+    /// order; shown during the setup phase.
+    fn fixed_pieces() -> Vec<(Seat, Cell, KindId)> {
+        Vec::new()
+    }
 
     /// The seat whose action is awaited.
     fn to_move(&self) -> Seat;

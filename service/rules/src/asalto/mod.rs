@@ -454,6 +454,12 @@ impl<V: Variant> Rules for Siege<V> {
         Siege::new(board::REBEL_START, officers, Seat::First)
     }
 
+    fn fixed_pieces() -> Vec<(Seat, Cell, KindId)> {
+        squares(board::REBEL_START)
+            .map(|s| (Seat::First, board::cell(s), REBEL))
+            .collect()
+    }
+
     fn to_move(&self) -> Seat {
         self.to_move
     }

@@ -1044,3 +1044,49 @@ fn random_games_list_the_oracles_moves() {
     games::<Asalto>(false);
     games::<Tacticas>(true);
 }
+
+#[test]
+fn the_setup_phase_shows_the_rebels_and_the_public_officers_with_play_ids() {
+    let ruleset = catalog::ruleset("asalto").expect("hosted");
+    let mut game = (ruleset.new_game)(crate::rules::Seed([0; 32]));
+    let spectator = game.view(Viewer::Spectator);
+    assert_eq!(
+        spectator.pieces.len(),
+        24,
+        "the rebels stand from the start"
+    );
+    let ids: Vec<u32> = spectator.pieces.iter().map(|p| p.id.0).collect();
+    assert_eq!(ids, (0..24).collect::<Vec<_>>());
+    assert!(
+        spectator
+            .pieces
+            .iter()
+            .all(|p| p.owner == Seat::First && p.kind == Some(REBEL))
+    );
+    let description = game.description();
+    let placements = ["c6", "e6"].map(|label| Placement {
+        cell: cell(label),
+        kind: "oficial".into(),
+    });
+    let setup = Setup::validate(description, Seat::Second, &placements).expect("valid");
+    game.submit_setup(setup).expect("accepted");
+    // The officers' setup is public and play has started: the ids are the same as before.
+    let playing = game.view(Viewer::Player(Seat::First));
+    assert_eq!(playing.pieces.len(), 26);
+    let officers: Vec<(u32, Cell)> = playing
+        .pieces
+        .iter()
+        .filter(|p| p.owner == Seat::Second)
+        .map(|p| (p.id.0, p.cell.expect("on the board")))
+        .collect();
+    assert_eq!(officers, vec![(24, cell("c6")), (25, cell("e6"))]);
+    assert_eq!(
+        playing
+            .pieces
+            .iter()
+            .filter(|p| p.owner == Seat::First)
+            .map(|p| p.id.0)
+            .collect::<Vec<_>>(),
+        ids
+    );
+}
