@@ -156,10 +156,6 @@ fn clean_name(text: &str, max: usize, what: &str, default: String) -> Result<Str
     })
 }
 
-fn default_player(seat: Seat) -> String {
-    format!("Player {}", seat.index() + 1)
-}
-
 impl Games {
     /// The manager of every game in `store`. Counts the unfinished games once.
     pub fn new(store: Arc<dyn Store>, limits: Limits) -> Result<Arc<Games>, StoreError> {
@@ -240,6 +236,12 @@ impl Games {
             *guard = Some(Loaded { state, log });
         }
         Ok((slot, guard))
+    }
+
+    /// A checked player name for `seat` ("Player N" if empty).
+    fn player_name(&self, name: &str, seat: Seat) -> Result<String, ApiError> {
+        let default = format!("Player {}", seat.index() + 1);
+        clean_name(name, self.limits.max_player_name, "player name", default)
     }
 
     /// Parses a game id from a request.
@@ -341,12 +343,7 @@ impl Games {
             .map(|r| (r.description)().name.to_owned())
             .unwrap_or_default();
         let name = clean_name(name, self.limits.max_game_name, "game name", default_name)?;
-        let player = clean_name(
-            player,
-            self.limits.max_player_name,
-            "player name",
-            default_player(seat),
-        )?;
+        let player = self.player_name(player, seat)?;
         let open = self.open_games.fetch_add(1, Ordering::Relaxed);
         if open >= self.limits.max_open_games {
             self.open_games.fetch_sub(1, Ordering::Relaxed);
@@ -419,12 +416,7 @@ impl Games {
                 "both seats of this game are taken",
             ));
         };
-        let player = clean_name(
-            player,
-            self.limits.max_player_name,
-            "player name",
-            default_player(seat),
-        )?;
+        let player = self.player_name(player, seat)?;
         let token = Token::generate()?;
         let hash = token.hash();
         let (event, record) = loaded.state.join(seat, player, hash, None)?;

@@ -105,3 +105,22 @@ pub trait PositionText: Rules {
     /// Writes the position.
     fn position_text(&self) -> String;
 }
+
+/// Splits a position text into its rows (top row first) and the seat to move, checking
+/// that there are `rows` rows.
+pub(crate) fn split_position(text: &str, rows: usize) -> Result<(Vec<&str>, Seat), PositionError> {
+    let (board, seat) = text.trim().split_once(' ').ok_or(PositionError::Shape)?;
+    let to_move = match seat.trim() {
+        "0" => Seat::First,
+        "1" => Seat::Second,
+        other => return Err(PositionError::Seat(other.to_owned())),
+    };
+    let found: Vec<&str> = board.split('/').collect();
+    if found.len() != rows {
+        return Err(PositionError::RowCount {
+            expected: rows,
+            found: found.len(),
+        });
+    }
+    Ok((found, to_move))
+}

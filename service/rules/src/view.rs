@@ -61,6 +61,25 @@ pub struct View {
     pub status: Status,
 }
 
+impl View {
+    /// A view of `pieces`, each with whether it is still in play: those in play go to
+    /// [`View::pieces`], the others to [`View::captured`].
+    pub fn new(
+        to_move: Option<Seat>,
+        pieces: impl IntoIterator<Item = (PieceView, bool)>,
+        status: Status,
+    ) -> View {
+        let (in_play, removed): (Vec<_>, Vec<_>) =
+            pieces.into_iter().partition(|(_, in_play)| *in_play);
+        View {
+            to_move,
+            pieces: in_play.into_iter().map(|(piece, _)| piece).collect(),
+            captured: removed.into_iter().map(|(piece, _)| piece).collect(),
+            status,
+        }
+    }
+}
+
 /// Ruleset-specific public state of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Status {

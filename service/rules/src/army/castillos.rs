@@ -18,26 +18,6 @@ const BOMBA: KindId = KindId(1);
 const GRANADA: KindId = KindId(2);
 const DESACTIVADOR: KindId = KindId(3);
 
-const fn kind(
-    id: &'static str,
-    name: &'static str,
-    code: char,
-    rank: u8,
-    count: u8,
-    note: &'static str,
-) -> KindSpec {
-    KindSpec {
-        id,
-        name,
-        code,
-        rank: Some(rank),
-        count,
-        mobility: Mobility::Step,
-        is_flag: false,
-        note,
-    }
-}
-
 static DATA: VariantData = VariantData {
     id: "castillos",
     name: "Castillos y Trincheras",
@@ -65,7 +45,7 @@ static DATA: VariantData = VariantData {
         KindSpec {
             mobility: Mobility::Immovable,
             is_flag: true,
-            ..kind(
+            ..KindSpec::ranked(
                 "bandera",
                 "Bandera",
                 'F',
@@ -76,7 +56,7 @@ static DATA: VariantData = VariantData {
         },
         KindSpec {
             mobility: Mobility::Immovable,
-            ..kind(
+            ..KindSpec::ranked(
                 "bomba",
                 "Bomba",
                 'B',
@@ -85,7 +65,7 @@ static DATA: VariantData = VariantData {
                 "never moves; kills every attacker but a Desactivador (a Granada falls with it)",
             )
         },
-        kind(
+        KindSpec::ranked(
             "granada",
             "Granada",
             'K',
@@ -93,7 +73,7 @@ static DATA: VariantData = VariantData {
             2,
             "moves; kills its attackers but a Desactivador; attacking, beats all but a Desactivador",
         ),
-        kind(
+        KindSpec::ranked(
             "desactivador",
             "Desactivador de minas",
             'D',
@@ -101,17 +81,17 @@ static DATA: VariantData = VariantData {
             4,
             "defuses bombs and granadas",
         ),
-        kind("soldado", "Soldado", 'S', 4, 3, ""),
-        kind("sargento", "Sargento", 'R', 5, 2, ""),
-        kind("teniente", "Teniente", 'T', 6, 2, ""),
-        kind("capitan", "Capitán", 'C', 7, 2, ""),
-        kind("mayor", "Mayor", 'Y', 8, 2, ""),
-        kind("coronel", "Coronel", 'O', 9, 2, ""),
+        KindSpec::ranked("soldado", "Soldado", 'S', 4, 3, ""),
+        KindSpec::ranked("sargento", "Sargento", 'R', 5, 2, ""),
+        KindSpec::ranked("teniente", "Teniente", 'T', 6, 2, ""),
+        KindSpec::ranked("capitan", "Capitán", 'C', 7, 2, ""),
+        KindSpec::ranked("mayor", "Mayor", 'Y', 8, 2, ""),
+        KindSpec::ranked("coronel", "Coronel", 'O', 9, 2, ""),
         KindSpec {
             mobility: Mobility::Long {
                 attack_at_range: false,
             },
-            ..kind(
+            ..KindSpec::ranked(
                 "general",
                 "General",
                 'G',
@@ -120,7 +100,7 @@ static DATA: VariantData = VariantData {
                 "moves any number of empty squares in a line; a long move reveals it and cannot attack",
             )
         },
-        kind(
+        KindSpec::ranked(
             "mariscal",
             "Mariscal",
             'M',

@@ -18,26 +18,6 @@ const TENIENTE_GENERAL: KindId = KindId(9);
 const BOMBA: KindId = KindId(10);
 const ESTANDARTE: KindId = KindId(11);
 
-const fn kind(
-    id: &'static str,
-    name: &'static str,
-    code: char,
-    rank: u8,
-    count: u8,
-    note: &'static str,
-) -> KindSpec {
-    KindSpec {
-        id,
-        name,
-        code,
-        rank: Some(rank),
-        count,
-        mobility: Mobility::Step,
-        is_flag: false,
-        note,
-    }
-}
-
 static DATA: VariantData = VariantData {
     id: "frente",
     name: "Combate en el Frente",
@@ -51,7 +31,7 @@ static DATA: VariantData = VariantData {
     castles: &[],
     trenches: &[],
     kinds: &[
-        kind(
+        KindSpec::ranked(
             "espia",
             "Espía",
             'E',
@@ -63,7 +43,7 @@ static DATA: VariantData = VariantData {
             mobility: Mobility::Long {
                 attack_at_range: false,
             },
-            ..kind(
+            ..KindSpec::ranked(
                 "soldado",
                 "Soldado",
                 'S',
@@ -72,14 +52,14 @@ static DATA: VariantData = VariantData {
                 "moves any number of empty squares in a line; a long move reveals it and cannot attack",
             )
         },
-        kind("cabo_armero", "Cabo Armero", 'A', 3, 5, "defuses bombs"),
-        kind("sargento", "Sargento", 'R', 4, 4, ""),
-        kind("teniente", "Teniente", 'T', 5, 4, ""),
-        kind("capitan", "Capitán", 'C', 6, 4, ""),
-        kind("mayor", "Mayor", 'M', 7, 3, ""),
-        kind("coronel", "Coronel", 'O', 8, 2, ""),
-        kind("general", "General", 'G', 9, 1, ""),
-        kind(
+        KindSpec::ranked("cabo_armero", "Cabo Armero", 'A', 3, 5, "defuses bombs"),
+        KindSpec::ranked("sargento", "Sargento", 'R', 4, 4, ""),
+        KindSpec::ranked("teniente", "Teniente", 'T', 5, 4, ""),
+        KindSpec::ranked("capitan", "Capitán", 'C', 6, 4, ""),
+        KindSpec::ranked("mayor", "Mayor", 'M', 7, 3, ""),
+        KindSpec::ranked("coronel", "Coronel", 'O', 8, 2, ""),
+        KindSpec::ranked("general", "General", 'G', 9, 1, ""),
+        KindSpec::ranked(
             "teniente_general",
             "Teniente General",
             'L',
@@ -90,7 +70,7 @@ static DATA: VariantData = VariantData {
         KindSpec {
             rank: None,
             mobility: Mobility::Immovable,
-            ..kind(
+            ..KindSpec::ranked(
                 "bomba",
                 "Bomba",
                 'B',
@@ -103,7 +83,7 @@ static DATA: VariantData = VariantData {
             rank: None,
             mobility: Mobility::Immovable,
             is_flag: true,
-            ..kind(
+            ..KindSpec::ranked(
                 "estandarte",
                 "Estandarte",
                 'F',

@@ -604,26 +604,25 @@ impl<V: Variant> Rules for Army<V> {
 
     fn view(&self, sight: Sight) -> View {
         let spec = V::spec();
-        let (mut pieces, mut captured) = (Vec::new(), Vec::new());
-        for (slot, piece) in self.pieces[..usize::from(self.len)].iter().enumerate() {
-            let on_board = piece.square != GONE;
-            let view = PieceView {
-                id: PieceId(slot as u32),
-                cell: on_board.then(|| spec.cell(piece.square)),
-                owner: piece.owner,
-                kind: sight
-                    .sees_kind(piece.owner, piece.revealed)
-                    .then_some(KindId(piece.kind)),
-                revealed: piece.revealed,
-                moved: piece.moved,
-                facing: None,
-            };
-            if on_board {
-                pieces.push(view);
-            } else {
-                captured.push(view);
-            }
-        }
+        let pieces =
+            self.pieces[..usize::from(self.len)]
+                .iter()
+                .enumerate()
+                .map(|(slot, piece)| {
+                    let on_board = piece.square != GONE;
+                    let view = PieceView {
+                        id: PieceId(slot as u32),
+                        cell: on_board.then(|| spec.cell(piece.square)),
+                        owner: piece.owner,
+                        kind: sight
+                            .sees_kind(piece.owner, piece.revealed)
+                            .then_some(KindId(piece.kind)),
+                        revealed: piece.revealed,
+                        moved: piece.moved,
+                        facing: None,
+                    };
+                    (view, on_board)
+                });
         let castle_turns = spec
             .castles
             .iter()
@@ -631,16 +630,15 @@ impl<V: Variant> Rules for Army<V> {
             .filter(|&(&square, _)| self.board[usize::from(square)] < WALL)
             .map(|(&square, turns)| (spec.cell(square), turns))
             .collect();
-        View {
-            to_move: self.outcome.is_none().then_some(self.to_move),
+        View::new(
+            self.outcome.is_none().then_some(self.to_move),
             pieces,
-            captured,
-            status: Status::Army(ArmyStatus {
+            Status::Army(ArmyStatus {
                 turns_without_battle: self.quiet_turns,
                 turn_limit: TURN_LIMIT,
                 castle_turns,
             }),
-        }
+        )
     }
 
     fn action(&self, mv: ArmyMove) -> Action {

@@ -53,6 +53,30 @@ pub struct KindSpec {
     pub note: &'static str,
 }
 
+impl KindSpec {
+    /// A ranked kind that steps one square; change `mobility` or `is_flag` with struct
+    /// update syntax for the others.
+    pub const fn ranked(
+        id: &'static str,
+        name: &'static str,
+        code: char,
+        rank: u8,
+        count: u8,
+        note: &'static str,
+    ) -> KindSpec {
+        KindSpec {
+            id,
+            name,
+            code,
+            rank: Some(rank),
+            count,
+            mobility: Mobility::Step,
+            is_flag: false,
+            note,
+        }
+    }
+}
+
 /// Everything that makes an army ruleset what it is.
 #[derive(Debug)]
 pub struct VariantData {

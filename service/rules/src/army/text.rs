@@ -4,7 +4,7 @@ use super::{Army, EMPTY, GONE, Variant, WALL};
 use crate::cell::Cell;
 use crate::describe::KindId;
 use crate::error::PositionError;
-use crate::rules::PositionText;
+use crate::rules::{PositionText, split_position};
 use crate::seat::Seat;
 
 /// Rows are written and read from the top (seat 1's edge) down.
@@ -16,19 +16,7 @@ impl<V: Variant> PositionText for Army<V> {
     fn from_position_text(text: &str) -> Result<Self, PositionError> {
         let spec = V::spec();
         let data = spec.data;
-        let (rows, seat) = text.trim().split_once(' ').ok_or(PositionError::Shape)?;
-        let to_move = match seat.trim() {
-            "0" => Seat::First,
-            "1" => Seat::Second,
-            other => return Err(PositionError::Seat(other.to_owned())),
-        };
-        let rows: Vec<&str> = rows.split('/').collect();
-        if rows.len() != data.height as usize {
-            return Err(PositionError::RowCount {
-                expected: data.height as usize,
-                found: rows.len(),
-            });
-        }
+        let (rows, to_move) = split_position(text, data.height as usize)?;
         let mut placed: Vec<(Cell, KindId, Seat)> = Vec::new();
         let width = data.width as usize;
         for (y, row) in rows_top_down(data.height).zip(&rows) {

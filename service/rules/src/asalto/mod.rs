@@ -565,8 +565,7 @@ impl<V: Variant> Rules for Siege<V> {
 
     fn view(&self, _sight: Sight) -> View {
         // Nothing is hidden in Asalto: every sight sees everything.
-        let (mut pieces, mut captured) = (Vec::new(), Vec::new());
-        for id in 0..self.piece_count {
+        let pieces = (0..self.piece_count).map(|id| {
             let s = self.square_of[usize::from(id)];
             let rebel = id < self.first_officer;
             let view = PieceView {
@@ -578,22 +577,17 @@ impl<V: Variant> Rules for Siege<V> {
                 moved: self.moved & 1 << id != 0,
                 facing: None,
             };
-            if s == GONE {
-                captured.push(view);
-            } else {
-                pieces.push(view);
-            }
-        }
-        View {
-            to_move: self.outcome.is_none().then_some(self.to_move),
+            (view, s != GONE)
+        });
+        View::new(
+            self.outcome.is_none().then_some(self.to_move),
             pieces,
-            captured,
-            status: Status::Asalto(AsaltoStatus {
+            Status::Asalto(AsaltoStatus {
                 huffable: squares(self.huffable).map(board::cell).collect(),
                 turns_without_progress: self.quiet_turns,
                 turn_limit: TURN_LIMIT,
             }),
-        }
+        )
     }
 
     fn action(&self, mv: AsaltoMove) -> Action {

@@ -5,8 +5,7 @@
 use super::board::{self, Bits, bit, square_at};
 use super::{Siege, Variant};
 use crate::error::PositionError;
-use crate::rules::PositionText;
-use crate::seat::Seat;
+use crate::rules::{PositionText, split_position};
 
 /// Rows of the cross.
 const ROWS: i8 = 7;
@@ -28,19 +27,7 @@ fn expand(row: &str) -> Vec<Option<char>> {
 
 impl<V: Variant> PositionText for Siege<V> {
     fn from_position_text(text: &str) -> Result<Self, PositionError> {
-        let (rows, seat) = text.trim().split_once(' ').ok_or(PositionError::Shape)?;
-        let to_move = match seat.trim() {
-            "0" => Seat::First,
-            "1" => Seat::Second,
-            other => return Err(PositionError::Seat(other.to_owned())),
-        };
-        let rows: Vec<&str> = rows.split('/').collect();
-        if rows.len() != ROWS as usize {
-            return Err(PositionError::RowCount {
-                expected: ROWS as usize,
-                found: rows.len(),
-            });
-        }
+        let (rows, to_move) = split_position(text, ROWS as usize)?;
         let (mut rebels, mut officers): (Bits, Bits) = (0, 0);
         for (y, row) in (0..ROWS).rev().zip(rows) {
             let points = expand(row);

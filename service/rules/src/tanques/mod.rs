@@ -837,20 +837,12 @@ impl Rules for Tanques {
 
     fn view(&self, _sight: Sight) -> View {
         // Nothing in tanques is hidden but the dice seed, which no view carries.
-        let (mut pieces, mut captured) = (Vec::new(), Vec::new());
-        for id in 0..2 * TANKS {
-            let view = self.piece_view(id);
-            if self.tanks[usize::from(id)].hex == GONE {
-                captured.push(view);
-            } else {
-                pieces.push(view);
-            }
-        }
-        View {
-            to_move: self.outcome.is_none().then_some(self.to_move),
+        let pieces =
+            (0..2 * TANKS).map(|id| (self.piece_view(id), self.tanks[usize::from(id)].hex != GONE));
+        View::new(
+            self.outcome.is_none().then_some(self.to_move),
             pieces,
-            captured,
-            status: Status::Tanques(TanquesStatus {
+            Status::Tanques(TanquesStatus {
                 round: self.round,
                 phase: self.phase,
                 maneuvers_left: self.maneuvers_left,
@@ -866,7 +858,7 @@ impl Rules for Tanques {
                 rolls: self.rolls,
                 final_turns_without_attack: self.quiet_final_turns,
             }),
-        }
+        )
     }
 
     fn action(&self, mv: TanquesMove) -> Action {
