@@ -24,7 +24,8 @@ Environment:
 
 Tokens: `new` and `join` store the seat's token in games.json of the config directory
 (~/.config/trinchera/ on Linux), readable only by you (mode 0600); later commands find it
-by game id. Tokens are printed only by `new` and `join` with --json.
+by game id (when you hold both seats of a game, --as picks one). Tokens are printed
+only by `new` and `join` with --json.
 
 Quick start, two terminals:
   A$ trinchera play frente               # creates a game and prints its id
@@ -56,6 +57,11 @@ pub struct Cli {
     /// Act with this player token instead of the one stored for the game.
     #[arg(long, global = true, env = "TRINCHERA_TOKEN", hide_env_values = true)]
     pub token: Option<String>,
+
+    /// Act as this seat when this machine holds both seats of the game (otherwise the seat
+    /// to move, or the one still to set up, is chosen).
+    #[arg(long = "as", global = true, value_name = "SEAT", value_parser = clap::value_parser!(i32).range(0..=1))]
+    pub as_seat: Option<i32>,
 
     /// Draw boards from seat 0's side even when you play seat 1 (seat 1 otherwise sees the
     /// board turned by 180°, its own pieces at the bottom).
@@ -137,7 +143,8 @@ pub enum Command {
         /// The move; words may be given as separate arguments (`move G enter f1 NE`).
         #[arg(required = true, num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true)]
         notation: Vec<String>,
-        /// Play it only if the game is at this version (safe retries, explicit races).
+        /// Play it only if the game is at this version (safe retries, explicit races);
+        /// put it before the game id, since everything after the move is the move.
         #[arg(long)]
         expect_version: Option<u64>,
     },

@@ -130,8 +130,7 @@ fn keep_token(
     ruleset: &str,
 ) -> Result<(), CliError> {
     ctx.store.update(&ctx.url, game, |record| {
-        record.seat = Some(seat);
-        record.token = Some(token.to_owned());
+        record.tokens.insert(seat, token.to_owned());
         record.ruleset = ruleset.to_owned();
         true
     })
@@ -343,8 +342,11 @@ pub async fn games(
             .collect();
         let yours = mine
             .get(&game.game_id)
-            .and_then(|record| record.seat)
-            .map(|seat| format!("  [you: seat {seat}]"))
+            .filter(|record| !record.tokens.is_empty())
+            .map(|record| {
+                let seats: Vec<String> = record.tokens.keys().map(i32::to_string).collect();
+                format!("  [yours: seat {}]", seats.join(" and "))
+            })
             .unwrap_or_default();
         println!(
             "{}  {:<10} {:<20} {:<20} {}{yours}",
@@ -443,7 +445,7 @@ fn template_seed() -> u64 {
 
 /// `setup`.
 pub async fn setup(ctx: &Ctx, game: &str, how: &SetupHow) -> Result<(), CliError> {
-    let token = ctx.token(game)?;
+    let token = ctx.token(game).await?;
     let (view, ruleset) = view_with_ruleset(ctx, game, Some(&token)).await?;
     let seat = view
         .viewer_seat
@@ -471,7 +473,7 @@ pub async fn setup(ctx: &Ctx, game: &str, how: &SetupHow) -> Result<(), CliError
 
 /// `show`.
 pub async fn show(ctx: &Ctx, game: &str) -> Result<(), CliError> {
-    let token = ctx.optional_token(game)?;
+    let token = ctx.optional_token(game).await?;
     let (view, ruleset) = view_with_ruleset(ctx, game, token.as_deref()).await?;
     if ctx.json {
         return ctx.print_message(&pb::GetViewResponse { view: Some(view) });
@@ -510,7 +512,7 @@ pub fn moves_text(view: &pb::GameView) -> String {
 
 /// `moves`.
 pub async fn moves(ctx: &Ctx, game: &str) -> Result<(), CliError> {
-    let token = ctx.token(game)?;
+    let token = ctx.token(game).await?;
     let (view, ruleset) = view_with_ruleset(ctx, game, Some(&token)).await?;
     if ctx.json {
         let full = json::to_json(&view)?;
@@ -580,7 +582,7 @@ pub async fn make_move(
     notation: &[String],
     expect_version: Option<u64>,
 ) -> Result<(), CliError> {
-    let token = ctx.token(game)?;
+    let token = ctx.token(game).await?;
     let reply = play_move(ctx, game, &token, &notation.join(" "), expect_version).await?;
     if ctx.json {
         return ctx.print_message(&reply);
@@ -597,7 +599,7 @@ pub async fn make_move(
 
 /// `resign`.
 pub async fn resign(ctx: &Ctx, game: &str) -> Result<(), CliError> {
-    let token = ctx.token(game)?;
+    let token = ctx.token(game).await?;
     let reply = ctx.server().await?.resign(game, &token).await?;
     if ctx.json {
         return ctx.print_message(&reply);
@@ -615,7 +617,7 @@ pub async fn resign(ctx: &Ctx, game: &str) -> Result<(), CliError> {
 /// `watch`: follows the game until it ends, reconnecting after the last version seen if
 /// the stream breaks.
 pub async fn watch(ctx: &Ctx, game: &str, after: Option<u64>) -> Result<(), CliError> {
-    let token = ctx.optional_token(game)?;
+    let token = ctx.optional_token(game).await?;
     let server = ctx.server().await?;
     let mut ruleset: Option<pb::Ruleset> = None;
     let mut last = after;
@@ -703,7 +705,7 @@ fn history_document(
 
 /// `history`.
 pub async fn history(ctx: &Ctx, game: &str) -> Result<(), CliError> {
-    let token = ctx.optional_token(game)?;
+    let token = ctx.optional_token(game).await?;
     let server = ctx.server().await?;
     let history = server.history(game, token.as_deref()).await?;
     let ruleset = server.ruleset(&history.ruleset).await?;
@@ -765,7 +767,7 @@ pub async fn verify(ctx: &Ctx, game: Option<&str>, file: Option<&Path>) -> Resul
             (history, ruleset)
         }
         (Some(game), None) => {
-            let token = ctx.optional_token(game)?;
+            let token = ctx.optional_token(game).await?;
             let server = ctx.server().await?;
             let history = server.history(game, token.as_deref()).await?;
             let ruleset = server.ruleset(&history.ruleset).await?;

@@ -29,6 +29,8 @@ pub struct Ctx {
     pub store: Store,
     /// `--token`.
     token: Option<String>,
+    /// `--as`.
+    as_seat: Option<i32>,
     /// `--no-flip`.
     pub no_flip: bool,
     server: OnceCell<Server>,
@@ -49,6 +51,7 @@ impl Ctx {
             terminal: terminal && !cli.json,
             store: Store::open()?,
             token: cli.token.clone().filter(|t| !t.is_empty()),
+            as_seat: cli.as_seat,
             no_flip: cli.no_flip,
             server: OnceCell::new(),
         })
@@ -62,8 +65,8 @@ impl Ctx {
     }
 
     /// The token to act in `game` with: `--token`, else the stored one.
-    pub fn token(&self, game: &str) -> Result<String, CliError> {
-        self.optional_token(game)?.ok_or_else(|| {
+    pub async fn token(&self, game: &str) -> Result<String, CliError> {
+        self.optional_token(game).await?.ok_or_else(|| {
             CliError::Usage(format!(
                 "you have no seat in game {game} on this machine: `trinchera join {game}` \
                  takes the free seat, or pass --token / TRINCHERA_TOKEN"
@@ -71,15 +74,46 @@ impl Ctx {
         })
     }
 
-    /// The token for `game` if there is one (commands that spectators may use too).
-    pub fn optional_token(&self, game: &str) -> Result<Option<String>, CliError> {
+    /// The token for `game` if there is one (commands that spectators may use too). When
+    /// this machine holds both seats, `--as` decides, else the seat to move or the only one
+    /// still to set up.
+    pub async fn optional_token(&self, game: &str) -> Result<Option<String>, CliError> {
         if let Some(token) = &self.token {
             return Ok(Some(token.clone()));
         }
-        Ok(self
+        let tokens = self
             .store
             .game(&self.url, game)?
-            .and_then(|record| record.token))
+            .map(|record| record.tokens)
+            .unwrap_or_default();
+        if let Some(seat) = self.as_seat {
+            return match tokens.get(&seat) {
+                Some(token) => Ok(Some(token.clone())),
+                None => Err(CliError::Usage(format!(
+                    "this machine holds no token for seat {seat} of game {game}"
+                ))),
+            };
+        }
+        if tokens.len() < 2 {
+            return Ok(tokens.into_values().next());
+        }
+        let view = self.server().await?.view(game, None).await?;
+        let pending: Vec<i32> = view
+            .players
+            .iter()
+            .filter(|p| !p.setup_done)
+            .map(|p| p.seat)
+            .collect();
+        let seat = match (view.to_move, pending.as_slice()) {
+            (Some(seat), _) => seat,
+            (None, [seat]) => *seat,
+            _ => {
+                return Err(CliError::Usage(format!(
+                    "this machine holds both seats of game {game}: say which with --as 0 or --as 1"
+                )));
+            }
+        };
+        Ok(tokens.get(&seat).cloned())
     }
 
     /// Records the commitments of `view`; a failure only warns (the command still works).

@@ -83,7 +83,7 @@ pub async fn play(ctx: &Ctx, args: &PlayArgs) -> Result<(), CliError> {
         (joined.game_id, joined.player_token)
     } else {
         let game = args.resume.clone().unwrap_or_default();
-        let token = ctx.token(&game)?;
+        let token = ctx.token(&game).await?;
         (game, token)
     };
     let server = ctx.server().await?;

@@ -1,5 +1,5 @@
-//! What this machine remembers about games: the player token and seat of every game joined
-//! from here, and the fairness commitments seen in that game's views while it was played
+//! What this machine remembers about games: the player token of every seat taken from here
+//! (both seats of a game may be held on one machine), and the fairness commitments seen in that game's views while it was played
 //! (so that `verify` can hold the final reveal against what was published at the time).
 //!
 //! One JSON file, `games.json`, in `$TRINCHERA_CONFIG_DIR` or the platform's config
@@ -23,12 +23,9 @@ pub const CONFIG_DIR_ENV: &str = "TRINCHERA_CONFIG_DIR";
 /// What is known here about one game of one server.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
-    /// The seat taken from this machine.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub seat: Option<i32>,
-    /// Its secret token.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub token: Option<String>,
+    /// The secret token of each seat taken from this machine.
+    #[serde(default)]
+    pub tokens: BTreeMap<i32, String>,
     /// The ruleset id.
     #[serde(default)]
     pub ruleset: String,
@@ -240,8 +237,7 @@ mod tests {
         let store = Store::at(dir.path());
         store
             .update("http://s", "g", |record| {
-                record.token = Some("secret".into());
-                record.seat = Some(0);
+                record.tokens.insert(0, "secret".into());
                 true
             })
             .expect("writes");
@@ -252,7 +248,7 @@ mod tests {
             .remember_view("http://s", &view_with_commitment("bb"))
             .expect("remembers");
         let record = store.game("http://s", "g").expect("reads").expect("known");
-        assert_eq!(record.token.as_deref(), Some("secret"));
+        assert_eq!(record.tokens.get(&0).map(String::as_str), Some("secret"));
         assert_eq!(record.ruleset, "frente");
         assert_eq!(
             record.setup_commitments.get(&1).map(String::as_str),
@@ -269,7 +265,7 @@ mod tests {
         let store = Store::at(&dir.path().join("nested"));
         store
             .update("http://s", "g", |record| {
-                record.token = Some("secret".into());
+                record.tokens.insert(1, "secret".into());
                 true
             })
             .expect("writes");
