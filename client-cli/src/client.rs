@@ -47,7 +47,8 @@ impl Server {
     pub async fn connect(url: &str) -> Result<Server, CliError> {
         let endpoint = Endpoint::from_shared(url.to_owned())
             .map_err(|e| CliError::Usage(format!("--server {url:?} is not a valid URL: {e}")))?
-            .connect_timeout(CONNECT_TIMEOUT);
+            .connect_timeout(CONNECT_TIMEOUT)
+            .tcp_nodelay(true);
         let channel = endpoint
             .connect()
             .await

@@ -474,10 +474,12 @@ pub async fn setup(ctx: &Ctx, game: &str, how: &SetupHow) -> Result<(), CliError
 /// `show`.
 pub async fn show(ctx: &Ctx, game: &str) -> Result<(), CliError> {
     let token = ctx.optional_token(game).await?;
-    let (view, ruleset) = view_with_ruleset(ctx, game, token.as_deref()).await?;
     if ctx.json {
+        let view = ctx.server().await?.view(game, token.as_deref()).await?;
+        ctx.remember(&view);
         return ctx.print_message(&pb::GetViewResponse { view: Some(view) });
     }
+    let (view, ruleset) = view_with_ruleset(ctx, game, token.as_deref()).await?;
     print!("{}", ctx.draw(&ruleset, &view));
     if view.viewer_seat.is_some() {
         println!("{}", next_steps(&ruleset, &view));
@@ -513,8 +515,9 @@ pub fn moves_text(view: &pb::GameView) -> String {
 /// `moves`.
 pub async fn moves(ctx: &Ctx, game: &str) -> Result<(), CliError> {
     let token = ctx.token(game).await?;
-    let (view, ruleset) = view_with_ruleset(ctx, game, Some(&token)).await?;
     if ctx.json {
+        let view = ctx.server().await?.view(game, Some(&token)).await?;
+        ctx.remember(&view);
         let full = json::to_json(&view)?;
         let mut doc = serde_json::Map::new();
         for key in [
@@ -532,6 +535,7 @@ pub async fn moves(ctx: &Ctx, game: &str) -> Result<(), CliError> {
         }
         return ctx.print_json(&serde_json::Value::Object(doc));
     }
+    let (view, ruleset) = view_with_ruleset(ctx, game, Some(&token)).await?;
     let names = Names::new(&ruleset);
     if view.legal_moves.is_empty() {
         match view.to_move {

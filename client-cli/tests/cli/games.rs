@@ -7,9 +7,10 @@ use serde_json::Value;
 
 use crate::harness::{Game, Lcg, Server, User};
 
-/// Most moves a test game may take before the player to move resigns; random army games
-/// that wander for longer end by resignation (the end is still a real end).
-const MOVE_LIMIT: usize = 1500;
+/// Most moves a test game may take before the player to move resigns: most games end
+/// sooner, but a random army game can wander for hundreds of moves at ~50 ms each (two
+/// processes per move in a debug build), and a resignation is a real end too.
+const MOVE_LIMIT: usize = 200;
 
 /// The rows of a `c4-c5` step, if the notation is one.
 fn step_rows(notation: &str) -> Option<(i32, i32)> {
@@ -22,8 +23,17 @@ fn step_rows(notation: &str) -> Option<(i32, i32)> {
     Some((row(from)?, row(to)?))
 }
 
+/// Whether `notation` heads toward the enemy: a step to a row farther from one's own edge,
+/// a tank maneuver of two steps forward, a tank entering with its cannon forward.
+fn toward_enemy(notation: &str, seat: i64) -> bool {
+    let ahead = if seat == 0 { " N" } else { " S" };
+    step_rows(notation).is_some_and(|(from, to)| if seat == 0 { to > from } else { to < from })
+        || notation.ends_with(" FF")
+        || (notation.starts_with("enter") && notation.contains(ahead))
+}
+
 /// A move choice that ends games sooner than a uniform one: attacks and captures first,
-/// then steps toward the enemy, and tank turns that end now and then.
+/// then mostly moves toward the enemy, tank phases that end now and then.
 fn choose<'a>(legal: &[&'a str], seat: i64, rng: &mut Lcg) -> &'a str {
     let attacks: Vec<&str> = legal
         .iter()
@@ -33,24 +43,22 @@ fn choose<'a>(legal: &[&'a str], seat: i64, rng: &mut Lcg) -> &'a str {
     if !attacks.is_empty() {
         return attacks[rng.below(attacks.len())];
     }
-    if legal.contains(&"end") && rng.below(3) == 0 {
-        return "end";
-    }
     let forward: Vec<&str> = legal
         .iter()
         .copied()
-        .filter(|m| {
-            step_rows(m).is_some_and(|(from, to)| if seat == 0 { to > from } else { to < from })
-        })
+        .filter(|m| toward_enemy(m, seat))
         .collect();
-    if !forward.is_empty() && rng.below(5) != 0 {
+    if !forward.is_empty() && rng.below(8) != 0 {
         return forward[rng.below(forward.len())];
+    }
+    if legal.contains(&"end") && rng.below(2) == 0 {
+        return "end";
     }
     legal[rng.below(legal.len())]
 }
 
 /// Plays `game` to its end; returns the number of moves and the final view.
-fn play_out(game: &Game, rng: &mut Lcg) -> (usize, Value) {
+pub fn play_out(game: &Game, rng: &mut Lcg) -> (usize, Value) {
     let mut to_move = game.players[0].json(&["moves", &game.id])["to_move"].as_i64();
     let mut count = 0;
     while let Some(seat) = to_move {

@@ -96,10 +96,20 @@ pub struct User {
 impl User {
     /// A new user of `server`.
     pub fn new(server: &Server) -> User {
+        User::of(&server.url)
+    }
+
+    /// A new user of the server at `url`.
+    pub fn of(url: &str) -> User {
         User {
-            url: server.url.clone(),
+            url: url.to_owned(),
             config: tempfile::tempdir().expect("temp dir"),
         }
+    }
+
+    /// A user that lives as long as the test (for one-off commands in tables).
+    pub fn leak(server: &Server) -> &'static User {
+        Box::leak(Box::new(User::new(server)))
     }
 
     /// Where this user's tokens live.
