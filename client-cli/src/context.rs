@@ -75,8 +75,8 @@ impl Ctx {
     }
 
     /// The token for `game` if there is one (commands that spectators may use too). When
-    /// this machine holds both seats, `--as` decides, else the seat to move or the only one
-    /// still to set up.
+    /// this machine holds both seats, `--as` decides, else the seat to move, the only one
+    /// still to set up, or (after the end) seat 0.
     pub async fn optional_token(&self, game: &str) -> Result<Option<String>, CliError> {
         if let Some(token) = &self.token {
             return Ok(Some(token.clone()));
@@ -107,6 +107,8 @@ impl Ctx {
         let seat = match (view.to_move, pending.as_slice()) {
             (Some(seat), _) => seat,
             (None, [seat]) => *seat,
+            // After the end everything is public: either seat sees the same.
+            _ if view.phase() == pb::Phase::Finished => 0,
             _ => {
                 return Err(CliError::Usage(format!(
                     "this machine holds both seats of game {game}: say which with --as 0 or --as 1"

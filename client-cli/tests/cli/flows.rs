@@ -324,3 +324,35 @@ fn completions_are_generated_for_shells() {
     assert!(help.contains("Exit codes:"), "{help}");
     assert!(help.contains("5  verify: the game was NOT fair"), "{help}");
 }
+
+#[test]
+fn the_documented_jq_script_plays_a_game() {
+    if std::process::Command::new("jq")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("jq is not installed: the script test has nothing to run with");
+        return;
+    }
+    let server = Server::start();
+    let user = User::new(&server);
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/play-random.sh");
+    let output = std::process::Command::new("bash")
+        .arg(script)
+        .arg("tacticas")
+        .env("TRINCHERA_BIN", env!("CARGO_BIN_EXE_trinchera"))
+        .env("TRINCHERA_SERVER", &server.url)
+        .env("TRINCHERA_CONFIG_DIR", user.config_dir())
+        .env("MAX_MOVES", "20")
+        .output()
+        .expect("bash runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("result: "), "{stdout}");
+    assert!(stdout.trim_end().ends_with("fair"), "{stdout}");
+}
