@@ -1,0 +1,273 @@
+//! The command line: global options and one subcommand per task.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Help text after the command list: exit codes, environment, files.
+const AFTER_HELP: &str = "\
+Exit codes:
+  0  success (verify: the game was fair)
+  1  local failure: a file could not be read or written, a malformed history file,
+     a game that is not over yet and so cannot be verified
+  2  usage error: bad arguments, a setup file with a syntax error, no token for the game
+  3  the server refused the request (its message is printed; with --json the document
+     {\"error\": {...}} on stdout carries the gRPC status and the ErrorInfo reason)
+  4  no server answered at --server, or the connection broke
+  5  verify: the game was NOT fair
+
+Environment:
+  TRINCHERA_SERVER      server address (--server)
+  TRINCHERA_TOKEN       player token (--token)
+  TRINCHERA_CONFIG_DIR  where tokens are kept instead of the platform config directory
+  NO_COLOR              no colours even on a terminal
+
+Tokens: `new` and `join` store the seat's token in games.json of the config directory
+(~/.config/trinchera/ on Linux), readable only by you (mode 0600); later commands find it
+by game id (when you hold both seats of a game, --as picks one). Tokens are printed
+only by `new` and `join` with --json.
+
+Quick start, two terminals:
+  A$ trinchera play frente               # creates a game and prints its id
+  B$ trinchera play --join GAME_ID       # the second player joins it
+Against the server's bot:  trinchera play frente --bot random";
+
+/// Play, script and audit Trinchera games from a terminal.
+///
+/// A thin client of a Trinchera server: the server knows the rules, lists the legal moves
+/// and keeps the games; this program draws boards, keeps your tokens and checks fairness.
+/// Every command takes --json for scripts (one JSON document per command; `watch` prints
+/// one JSON object per line), in the proto3 JSON mapping with the .proto field names.
+#[derive(Debug, Parser)]
+#[command(name = "trinchera", version, after_long_help = AFTER_HELP)]
+pub struct Cli {
+    /// The server's address.
+    #[arg(
+        long,
+        global = true,
+        env = "TRINCHERA_SERVER",
+        default_value = "http://127.0.0.1:50051"
+    )]
+    pub server: String,
+
+    /// Machine-readable output: one JSON document on stdout (errors too, as {"error": ...}).
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    /// Act with this player token instead of the one stored for the game.
+    #[arg(long, global = true, env = "TRINCHERA_TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
+
+    /// Act as this seat when this machine holds both seats of the game (otherwise the seat
+    /// to move, or the one still to set up, is chosen).
+    #[arg(long = "as", global = true, value_name = "SEAT", value_parser = clap::value_parser!(i32).range(0..=1))]
+    pub as_seat: Option<i32>,
+
+    /// Draw boards from seat 0's side even when you play seat 1 (seat 1 otherwise sees the
+    /// board turned by 180°, its own pieces at the bottom).
+    #[arg(long, global = true)]
+    pub no_flip: bool,
+
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List the rulesets the server hosts, or describe one with its board drawn.
+    Rulesets {
+        /// Describe one ruleset.
+        #[command(subcommand)]
+        show: Option<RulesetsCommand>,
+    },
+    /// Create a game and take a seat in it; prints the game id to give your opponent.
+    New(NewArgs),
+    /// Take the free seat of a game waiting for a player.
+    Join {
+        /// The game id.
+        game: String,
+        /// Your display name.
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// List games, newest first.
+    Games {
+        /// Only games in this phase.
+        #[arg(long, value_enum)]
+        phase: Option<PhaseArg>,
+        /// Only games of this ruleset.
+        #[arg(long)]
+        ruleset: Option<String>,
+        /// At most this many games.
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+    },
+    /// Submit your secret setup: random, or a layout file of your setup zone.
+    ///
+    /// The layout file has one line per row of your setup zone: the row number, then one
+    /// piece code (PieceKind.code, either case) per cell of the zone in that row, from the
+    /// leftmost column as seat 0 sees the board (a, b, c...); `.` leaves a cell empty.
+    /// Rows may come in any order; lines starting with `#` are comments. Example (frente,
+    /// seat 0, first of four rows):
+    ///
+    ///     4  S S R T C . ...
+    ///
+    /// `--template` prints a complete random layout to edit. Only the syntax is checked
+    /// locally; the server checks the rules and lists every problem at once.
+    Setup {
+        /// The game id.
+        game: String,
+        /// How to set up.
+        #[command(flatten)]
+        how: SetupHow,
+    },
+    /// Draw the board as you see it, with the turn, phase, result and last event.
+    ///
+    /// Your pieces are in upper case, the opponent's in lower case, `?` is a piece whose
+    /// kind you do not know; the legend under the board explains the terrain marks.
+    Show {
+        /// The game id.
+        game: String,
+    },
+    /// List your legal moves in notation (empty when it is not your turn).
+    Moves {
+        /// The game id.
+        game: String,
+    },
+    /// Play one move in notation, e.g. `a4-a5`, `d5xd3xf3`, `enter f1 NE`, `end`.
+    Move {
+        /// The game id.
+        game: String,
+        /// The move; words may be given as separate arguments (`move G enter f1 NE`).
+        #[arg(required = true, num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true)]
+        notation: Vec<String>,
+        /// Play it only if the game is at this version (safe retries, explicit races);
+        /// put it before the game id, since everything after the move is the move.
+        #[arg(long)]
+        expect_version: Option<u64>,
+    },
+    /// Give up: the other seat wins.
+    Resign {
+        /// The game id.
+        game: String,
+    },
+    /// Follow a game live until it ends: redraws on a terminal, one line per event
+    /// otherwise (one JSON object per line with --json).
+    Watch {
+        /// The game id.
+        game: String,
+        /// Start after this version instead of with a snapshot of the present.
+        #[arg(long)]
+        after: Option<u64>,
+    },
+    /// Every event of a game; after the end also the revealed setups and dice seed. With
+    /// --json this is the file `verify --history` reads.
+    History {
+        /// The game id.
+        game: String,
+    },
+    /// Check a finished game: re-derive the setup commitments and every die roll and say
+    /// plainly whether the game was fair (exit code 5 when it was not).
+    Verify {
+        /// The game id.
+        #[arg(required_unless_present = "history", conflicts_with = "history")]
+        game: Option<String>,
+        /// Check a saved `history --json` file instead of asking the server.
+        #[arg(long, value_name = "FILE")]
+        history: Option<PathBuf>,
+    },
+    /// Play interactively: create or join a game, set up, then move at the prompt until
+    /// the game ends. Type `help` at the prompt for the commands.
+    Play(PlayArgs),
+    /// Print a shell completion script, e.g. `trinchera completions bash > ~/.local/share/bash-completion/completions/trinchera`.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+}
+
+/// `rulesets show`.
+#[derive(Debug, Subcommand)]
+pub enum RulesetsCommand {
+    /// Describe a ruleset: seats, pieces, setup zones, notation, and its board.
+    Show {
+        /// The ruleset id, e.g. frente.
+        id: String,
+    },
+}
+
+/// `new`.
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The ruleset id (see `trinchera rulesets`).
+    pub ruleset: String,
+    /// Your seat: 0 moves first.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(i32).range(0..=1))]
+    pub seat: i32,
+    /// Your display name.
+    #[arg(long)]
+    pub name: Option<String>,
+    /// The game's display name (default: the ruleset's name).
+    #[arg(long)]
+    pub game_name: Option<String>,
+    /// Let the server play the other seat at this level (levels: random).
+    #[arg(long, value_name = "LEVEL")]
+    pub bot: Option<String>,
+    /// A ruleset option as KEY=VALUE. No hosted ruleset defines options yet, so any
+    /// option is refused with a usage error.
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+}
+
+/// `play`.
+#[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("target").required(true).args(["ruleset", "join", "resume"]))]
+pub struct PlayArgs {
+    /// Create a new game of this ruleset.
+    pub ruleset: Option<String>,
+    /// Join this game instead.
+    #[arg(long, value_name = "GAME")]
+    pub join: Option<String>,
+    /// Go on with a game you already have a seat in.
+    #[arg(long, value_name = "GAME")]
+    pub resume: Option<String>,
+    /// Your seat when creating: 0 moves first.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(i32).range(0..=1))]
+    pub seat: i32,
+    /// Your display name.
+    #[arg(long)]
+    pub name: Option<String>,
+    /// When creating: let the server play the other seat at this level (levels: random).
+    #[arg(long, value_name = "LEVEL")]
+    pub bot: Option<String>,
+}
+
+/// How `setup` places the pieces.
+#[derive(Debug, Args)]
+#[group(required = true, multiple = false)]
+pub struct SetupHow {
+    /// Let the server make a random legal setup.
+    #[arg(long)]
+    pub random: bool,
+    /// Read the layout from this file (`-` for standard input).
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// Print a random layout of your zone to edit, without submitting anything.
+    #[arg(long)]
+    pub template: bool,
+}
+
+/// Game phases for `games --phase`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PhaseArg {
+    /// Waiting for a player.
+    Waiting,
+    /// Waiting for setups.
+    Setup,
+    /// Being played.
+    Playing,
+    /// Over.
+    Finished,
+}

@@ -1,0 +1,837 @@
+//! One function per command (except `play`, in its own module).
+
+use std::io::Read;
+use std::path::Path;
+
+use tokio_stream::StreamExt;
+use trinchera_proto::v1 as pb;
+
+use crate::cli::{NewArgs, PhaseArg, SetupHow};
+use crate::context::Ctx;
+use crate::error::CliError;
+use crate::json;
+use crate::layout::Zone;
+use crate::render::{self, Drawing, Names, Paint};
+use crate::verify::{self, Evidence};
+use crate::words;
+
+/// The key under which `history --json` carries the ruleset description.
+const RULESET_KEY: &str = "ruleset_description";
+
+/// `rulesets`: every hosted ruleset in one line each.
+pub async fn rulesets(ctx: &Ctx) -> Result<(), CliError> {
+    let list = ctx.server().await?.rulesets().await?;
+    if ctx.json {
+        return ctx.print_message(&list);
+    }
+    for ruleset in &list.rulesets {
+        let seats: Vec<&str> = ruleset.seats.iter().map(|s| s.name.as_str()).collect();
+        println!(
+            "{:<10} {:<28} {:<14} {}",
+            ctx.style.paint(&ruleset.id, Paint::Bold),
+            ruleset.name,
+            board_size(ruleset),
+            seats.join(" vs ")
+        );
+    }
+    println!("\n`trinchera rulesets show ID` describes one and draws its board.");
+    Ok(())
+}
+
+/// "square 10×10", "hex 91 cells", "cross 33 points".
+fn board_size(ruleset: &pb::Ruleset) -> String {
+    let Some(board) = &ruleset.board else {
+        return String::new();
+    };
+    match board.shape() {
+        pb::BoardShape::Hex => format!("hex, {} hexes", board.cells.len()),
+        pb::BoardShape::Cross => format!("cross, {} points", board.cells.len()),
+        pb::BoardShape::Square | pb::BoardShape::Unspecified => {
+            format!("square {}×{}", board.width, board.height)
+        }
+    }
+}
+
+/// `rulesets show ID`: the full description with the empty board and setup zones.
+pub async fn ruleset_show(ctx: &Ctx, id: &str) -> Result<(), CliError> {
+    let ruleset = ctx.server().await?.ruleset(id).await?;
+    if ctx.json {
+        return ctx.print_message(&ruleset);
+    }
+    let names = Names::new(&ruleset);
+    let style = ctx.style;
+    println!(
+        "{}",
+        style.paint(&format!("{} ({})", ruleset.name, ruleset.id), Paint::Bold)
+    );
+    println!("{}\n", ruleset.description);
+    for seat in &ruleset.seats {
+        println!(
+            "Seat {}: {} — {}",
+            seat.seat,
+            style.paint(&seat.name, Paint::Seat(seat.seat)),
+            seat.role
+        );
+    }
+    println!();
+    let drawing = Drawing {
+        names: &names,
+        view: None,
+        no_flip: true,
+    };
+    print!("{}", render::board(&drawing, style));
+    println!("\nPieces (code, name, rank, count, moves):");
+    for kind in &ruleset.piece_kinds {
+        let owner = kind
+            .seat
+            .map(|seat| format!(" [{}]", names.seat(seat)))
+            .unwrap_or_default();
+        println!(
+            "  {:<2} {:<24} {:>5} ×{:<2} {}{owner}{}",
+            kind.code,
+            kind.name,
+            kind.rank
+                .map(|r| r.to_string())
+                .unwrap_or_else(|| "-".into()),
+            kind.count,
+            if kind.movable { "moves" } else { "immovable" },
+            if kind.note.is_empty() {
+                String::new()
+            } else {
+                format!(" — {}", kind.note)
+            }
+        );
+    }
+    for zone in &ruleset.setup_zones {
+        println!(
+            "\n{} sets up on {} cells{}.",
+            names.seat(zone.seat),
+            zone.cells.len(),
+            if zone.hidden {
+                ", in secret"
+            } else {
+                ", in the open"
+            }
+        );
+    }
+    if ruleset.setup_zones.is_empty() {
+        println!("\nNo setup: play starts when both seats are taken.");
+    }
+    println!("\nNotation: {}", ruleset.notation_help);
+    Ok(())
+}
+
+/// Stores the token of a seat just taken.
+fn keep_token(
+    ctx: &Ctx,
+    game: &str,
+    seat: i32,
+    token: &str,
+    ruleset: &str,
+) -> Result<(), CliError> {
+    ctx.store.update(&ctx.url, game, |record| {
+        record.tokens.insert(seat, token.to_owned());
+        record.ruleset = ruleset.to_owned();
+        true
+    })
+}
+
+/// What a player should do next, for people.
+fn next_steps(ruleset: &pb::Ruleset, view: &pb::GameView) -> String {
+    let names = Names::new(ruleset);
+    let game = &view.game_id;
+    let me = view.viewer_seat.unwrap_or(0);
+    let mine = view.players.iter().find(|p| p.seat == me);
+    match view.phase() {
+        pb::Phase::Waiting => {
+            format!("Waiting for an opponent. They join with:\n  trinchera join {game}")
+        }
+        pb::Phase::Setup if mine.is_some_and(|p| !p.setup_done) => format!(
+            "Set up your pieces:\n  trinchera setup {game} --random\n  \
+             trinchera setup {game} --template > army.txt   (edit it, then)\n  \
+             trinchera setup {game} --file army.txt"
+        ),
+        pb::Phase::Setup => format!("Waiting for {} to set up.", names.seat(1 - me)),
+        pb::Phase::Playing if view.to_move == Some(me) => format!(
+            "Your turn: trinchera moves {game} lists your moves; trinchera move {game} MOVE plays one."
+        ),
+        pb::Phase::Playing => format!(
+            "{}'s turn. trinchera watch {game} follows the game.",
+            names.seat(1 - me)
+        ),
+        pb::Phase::Finished | pb::Phase::Unspecified => {
+            format!("The game is over. trinchera verify {game} checks that it was fair.")
+        }
+    }
+}
+
+/// Refuses ruleset options: no hosted ruleset defines any yet.
+fn check_options(ruleset: &str, options: &[String]) -> Result<(), CliError> {
+    match options.first() {
+        None => Ok(()),
+        Some(option) => {
+            let key = option.split('=').next().unwrap_or_default();
+            Err(CliError::Usage(format!(
+                "ruleset {ruleset} has no option {key:?} (no ruleset defines options yet)"
+            )))
+        }
+    }
+}
+
+/// `new`: creates a game and keeps the token.
+pub async fn new_game(ctx: &Ctx, args: &NewArgs) -> Result<pb::CreateGameResponse, CliError> {
+    check_options(&args.ruleset, &args.options)?;
+    let server = ctx.server().await?;
+    let created = server
+        .create(pb::CreateGameRequest {
+            ruleset: args.ruleset.clone(),
+            seat: Some(args.seat),
+            name: args.game_name.clone().unwrap_or_default(),
+            player_name: args.name.clone().unwrap_or_default(),
+            bot: args.bot.clone().unwrap_or_default(),
+        })
+        .await?;
+    keep_token(
+        ctx,
+        &created.game_id,
+        created.seat,
+        &created.player_token,
+        &args.ruleset,
+    )?;
+    if let Some(view) = &created.view {
+        ctx.remember(view);
+    }
+    Ok(created)
+}
+
+/// `new`, printed.
+pub async fn new(ctx: &Ctx, args: &NewArgs) -> Result<(), CliError> {
+    let created = new_game(ctx, args).await?;
+    if ctx.json {
+        return ctx.print_message(&created);
+    }
+    let ruleset = ctx.server().await?.ruleset(&args.ruleset).await?;
+    let view = created.view.clone().unwrap_or_default();
+    seated_message(ctx, &ruleset, &view, "Created");
+    if let Some(level) = &args.bot {
+        let bot = view.players.iter().find(|p| p.seat != created.seat);
+        if bot.is_some_and(|p| p.bot.is_empty()) {
+            eprintln!(
+                "warning: this server did not take the bot request ({level}); the other seat waits for a player"
+            );
+        }
+    }
+    Ok(())
+}
+
+/// "Created game X of frente: you play Rojo (seat 0)." and the next steps.
+fn seated_message(ctx: &Ctx, ruleset: &pb::Ruleset, view: &pb::GameView, verb: &str) {
+    let names = Names::new(ruleset);
+    let seat = view.viewer_seat.unwrap_or(0);
+    println!(
+        "{verb} game {} ({}): you play {} (seat {seat}).",
+        ctx.style.paint(&view.game_id, Paint::Bold),
+        ruleset.id,
+        ctx.style.paint(&names.seat(seat), Paint::Seat(seat)),
+    );
+    if let Some(bot) = view.players.iter().find(|p| !p.bot.is_empty()) {
+        println!(
+            "The server plays {} ({} bot).",
+            names.seat(bot.seat),
+            bot.bot
+        );
+    }
+    println!("{}", next_steps(ruleset, view));
+}
+
+/// `join`: takes the free seat and keeps the token.
+pub async fn join_game(
+    ctx: &Ctx,
+    game: &str,
+    name: Option<&str>,
+) -> Result<pb::JoinGameResponse, CliError> {
+    let joined = ctx
+        .server()
+        .await?
+        .join(pb::JoinGameRequest {
+            game_id: game.to_owned(),
+            player_name: name.unwrap_or_default().to_owned(),
+        })
+        .await?;
+    let ruleset = joined
+        .view
+        .as_ref()
+        .map(|v| v.ruleset.clone())
+        .unwrap_or_default();
+    keep_token(
+        ctx,
+        &joined.game_id,
+        joined.seat,
+        &joined.player_token,
+        &ruleset,
+    )?;
+    if let Some(view) = &joined.view {
+        ctx.remember(view);
+    }
+    Ok(joined)
+}
+
+/// `join`, printed.
+pub async fn join(ctx: &Ctx, game: &str, name: Option<&str>) -> Result<(), CliError> {
+    let joined = join_game(ctx, game, name).await?;
+    if ctx.json {
+        return ctx.print_message(&joined);
+    }
+    let view = joined.view.unwrap_or_default();
+    let ruleset = ctx.server().await?.ruleset(&view.ruleset).await?;
+    seated_message(ctx, &ruleset, &view, "Joined");
+    Ok(())
+}
+
+/// `games`.
+pub async fn games(
+    ctx: &Ctx,
+    phase: Option<PhaseArg>,
+    ruleset: Option<&str>,
+    limit: usize,
+) -> Result<(), CliError> {
+    let server = ctx.server().await?;
+    let phase = match phase {
+        None => pb::Phase::Unspecified,
+        Some(PhaseArg::Waiting) => pb::Phase::Waiting,
+        Some(PhaseArg::Setup) => pb::Phase::Setup,
+        Some(PhaseArg::Playing) => pb::Phase::Playing,
+        Some(PhaseArg::Finished) => pb::Phase::Finished,
+    };
+    let mut all = pb::ListGamesResponse::default();
+    loop {
+        let page = server
+            .list(pb::ListGamesRequest {
+                phase: phase as i32,
+                ruleset: ruleset.unwrap_or_default().to_owned(),
+                page_size: (limit - all.games.len()).clamp(1, 100) as i32,
+                page_token: all.next_page_token.clone(),
+            })
+            .await?;
+        all.games.extend(page.games);
+        all.next_page_token = page.next_page_token;
+        if all.next_page_token.is_empty() || all.games.len() >= limit {
+            break;
+        }
+    }
+    all.games.truncate(limit);
+    if ctx.json {
+        return ctx.print_message(&all);
+    }
+    if all.games.is_empty() {
+        println!("No games.");
+        return Ok(());
+    }
+    let mine = ctx.store.games(&ctx.url)?;
+    for game in &all.games {
+        let players: Vec<String> = game
+            .players
+            .iter()
+            .map(|p| {
+                if p.joined {
+                    p.name.clone()
+                } else {
+                    "(free)".to_owned()
+                }
+            })
+            .collect();
+        let yours = mine
+            .get(&game.game_id)
+            .filter(|record| !record.tokens.is_empty())
+            .map(|record| {
+                let seats: Vec<String> = record.tokens.keys().map(i32::to_string).collect();
+                format!("  [yours: seat {}]", seats.join(" and "))
+            })
+            .unwrap_or_default();
+        println!(
+            "{}  {:<10} {:<20} {:<20} {}{yours}",
+            game.game_id,
+            game.ruleset,
+            words::phase(game.phase()),
+            players.join(" vs "),
+            game.name,
+        );
+    }
+    if !all.next_page_token.is_empty() {
+        println!("(more: raise --limit)");
+    }
+    Ok(())
+}
+
+/// The game as the caller sees it, with its ruleset; commitments recorded.
+pub async fn view_with_ruleset(
+    ctx: &Ctx,
+    game: &str,
+    token: Option<&str>,
+) -> Result<(pb::GameView, pb::Ruleset), CliError> {
+    let server = ctx.server().await?;
+    let view = server.view(game, token).await?;
+    ctx.remember(&view);
+    let ruleset = server.ruleset(&view.ruleset).await?;
+    Ok((view, ruleset))
+}
+
+/// Reads a setup file (`-`: standard input).
+fn read_layout(path: &Path) -> Result<String, CliError> {
+    if path == Path::new("-") {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| CliError::file("cannot read", "standard input", e))?;
+        return Ok(text);
+    }
+    std::fs::read_to_string(path).map_err(|e| CliError::file("cannot read", path, e))
+}
+
+/// What `setup` does: submit a request, or print a template to edit.
+#[derive(Debug)]
+pub enum SetupPlan {
+    /// Submit this.
+    Submit(pb::SubmitSetupRequest),
+    /// Print this layout.
+    Template(String),
+}
+
+/// The plan of `how` for the caller's seat.
+pub fn setup_plan(
+    game: &str,
+    ruleset: &pb::Ruleset,
+    seat: i32,
+    how: &SetupHow,
+) -> Result<SetupPlan, CliError> {
+    let names = Names::new(ruleset);
+    let zone = Zone::of(&names, seat).ok_or_else(|| {
+        CliError::Usage(format!(
+            "{} places no pieces in {}: there is nothing to set up",
+            names.seat(seat),
+            ruleset.id
+        ))
+    })?;
+    if how.random {
+        return Ok(SetupPlan::Submit(pb::SubmitSetupRequest {
+            game_id: game.to_owned(),
+            placements: vec![],
+            random: true,
+        }));
+    }
+    if let Some(path) = &how.file {
+        let text = read_layout(path)?;
+        let placements = zone
+            .read(&text)
+            .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
+        return Ok(SetupPlan::Submit(pb::SubmitSetupRequest {
+            game_id: game.to_owned(),
+            placements,
+            random: false,
+        }));
+    }
+    Ok(SetupPlan::Template(
+        zone.write(&zone.shuffled(template_seed())),
+    ))
+}
+
+/// A seed for template shuffles: the process's random hasher keys.
+fn template_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u32(std::process::id());
+    hasher.finish() | 1
+}
+
+/// `setup`.
+pub async fn setup(ctx: &Ctx, game: &str, how: &SetupHow) -> Result<(), CliError> {
+    let token = ctx.token(game).await?;
+    let (view, ruleset) = view_with_ruleset(ctx, game, Some(&token)).await?;
+    let seat = view
+        .viewer_seat
+        .ok_or_else(|| CliError::Usage("the token does not hold a seat of this game".into()))?;
+    let request = match setup_plan(game, &ruleset, seat, how)? {
+        SetupPlan::Submit(request) => request,
+        SetupPlan::Template(text) if ctx.json => {
+            return ctx.print_json(&serde_json::json!({ "template": text }));
+        }
+        SetupPlan::Template(text) => {
+            print!("{text}");
+            return Ok(());
+        }
+    };
+    let reply = ctx.server().await?.setup(request, &token).await?;
+    let view = reply.view.clone().unwrap_or_default();
+    ctx.remember(&view);
+    if ctx.json {
+        return ctx.print_message(&reply);
+    }
+    print!("{}", ctx.draw(&ruleset, &view));
+    println!("{}", next_steps(&ruleset, &view));
+    Ok(())
+}
+
+/// `show`.
+pub async fn show(ctx: &Ctx, game: &str) -> Result<(), CliError> {
+    let token = ctx.optional_token(game).await?;
+    if ctx.json {
+        let view = ctx.server().await?.view(game, token.as_deref()).await?;
+        ctx.remember(&view);
+        return ctx.print_message(&pb::GetViewResponse { view: Some(view) });
+    }
+    let (view, ruleset) = view_with_ruleset(ctx, game, token.as_deref()).await?;
+    print!("{}", ctx.draw(&ruleset, &view));
+    if view.viewer_seat.is_some() {
+        println!("{}", next_steps(&ruleset, &view));
+    }
+    Ok(())
+}
+
+/// The legal moves in columns, for people.
+pub fn moves_text(view: &pb::GameView) -> String {
+    let notations: Vec<&str> = view
+        .legal_moves
+        .iter()
+        .map(|m| m.notation.as_str())
+        .collect();
+    let width = notations
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(0)
+        + 2;
+    let per_line = (78 / width.max(1)).max(1);
+    let mut text = String::new();
+    for line in notations.chunks(per_line) {
+        for notation in line {
+            text.push_str(&format!("{notation:<width$}"));
+        }
+        text = text.trim_end().to_owned();
+        text.push('\n');
+    }
+    text
+}
+
+/// `moves`.
+pub async fn moves(ctx: &Ctx, game: &str) -> Result<(), CliError> {
+    let token = ctx.token(game).await?;
+    if ctx.json {
+        let view = ctx.server().await?.view(game, Some(&token)).await?;
+        ctx.remember(&view);
+        let full = json::to_json(&view)?;
+        let mut doc = serde_json::Map::new();
+        for key in [
+            "game_id",
+            "version",
+            "phase",
+            "viewer_seat",
+            "to_move",
+            "legal_moves",
+            "result",
+        ] {
+            if let Some(value) = full.get(key) {
+                doc.insert(key.to_owned(), value.clone());
+            }
+        }
+        return ctx.print_json(&serde_json::Value::Object(doc));
+    }
+    let (view, ruleset) = view_with_ruleset(ctx, game, Some(&token)).await?;
+    let names = Names::new(&ruleset);
+    if view.legal_moves.is_empty() {
+        match view.to_move {
+            Some(seat) => println!("It is {}'s turn: you have no moves now.", names.seat(seat)),
+            None => println!("Nobody moves: the game is {}.", words::phase(view.phase())),
+        }
+        return Ok(());
+    }
+    println!(
+        "{} legal moves (version {}):",
+        view.legal_moves.len(),
+        view.version
+    );
+    print!("{}", moves_text(&view));
+    Ok(())
+}
+
+/// `move`: plays and returns the reply.
+pub async fn play_move(
+    ctx: &Ctx,
+    game: &str,
+    token: &str,
+    notation: &str,
+    expect_version: Option<u64>,
+) -> Result<pb::MakeMoveResponse, CliError> {
+    let reply = ctx
+        .server()
+        .await?
+        .play(
+            pb::MakeMoveRequest {
+                game_id: game.to_owned(),
+                action: Some(pb::make_move_request::Action::Notation(notation.to_owned())),
+                expected_version: expect_version,
+            },
+            token,
+        )
+        .await?;
+    if let Some(view) = &reply.view {
+        ctx.remember(view);
+    }
+    Ok(reply)
+}
+
+/// `move`, printed.
+pub async fn make_move(
+    ctx: &Ctx,
+    game: &str,
+    notation: &[String],
+    expect_version: Option<u64>,
+) -> Result<(), CliError> {
+    let token = ctx.token(game).await?;
+    let reply = play_move(ctx, game, &token, &notation.join(" "), expect_version).await?;
+    if ctx.json {
+        return ctx.print_message(&reply);
+    }
+    let view = reply.view.clone().unwrap_or_default();
+    let ruleset = ctx.server().await?.ruleset(&view.ruleset).await?;
+    let names = Names::new(&ruleset);
+    if let Some(event) = &reply.event {
+        println!("{}", words::event(&names, Some(&view), event));
+    }
+    println!("{}", next_steps(&ruleset, &view));
+    Ok(())
+}
+
+/// `resign`.
+pub async fn resign(ctx: &Ctx, game: &str) -> Result<(), CliError> {
+    let token = ctx.token(game).await?;
+    let reply = ctx.server().await?.resign(game, &token).await?;
+    if ctx.json {
+        return ctx.print_message(&reply);
+    }
+    let view = reply.view.unwrap_or_default();
+    let ruleset = ctx.server().await?.ruleset(&view.ruleset).await?;
+    let names = Names::new(&ruleset);
+    println!("You resigned.");
+    if let Some(end) = &view.result {
+        println!("{}", words::result(&names, end));
+    }
+    Ok(())
+}
+
+/// `watch`: follows the game until it ends, reconnecting after the last version seen if
+/// the stream breaks.
+pub async fn watch(ctx: &Ctx, game: &str, after: Option<u64>) -> Result<(), CliError> {
+    let token = ctx.optional_token(game).await?;
+    let server = ctx.server().await?;
+    let mut ruleset: Option<pb::Ruleset> = None;
+    let mut last = after;
+    let mut retries = 0;
+    loop {
+        let mut stream = server.watch(game, token.as_deref(), last).await?;
+        while let Some(message) = stream.next().await {
+            let message = message.map_err(|status| server.error(status))?;
+            retries = 0;
+            last = Some(message.version);
+            let view = message.view.clone().unwrap_or_default();
+            ctx.remember(&view);
+            if ctx.json {
+                let line = serde_json::to_string(&json::to_json(&message)?)
+                    .map_err(|e| CliError::Local(format!("cannot write JSON: {e}")))?;
+                println!("{line}");
+            } else {
+                if ruleset.is_none() {
+                    ruleset = Some(server.ruleset(&view.ruleset).await?);
+                }
+                let ruleset = ruleset
+                    .as_ref()
+                    .ok_or_else(|| CliError::Local("no ruleset".into()))?;
+                print_watched(ctx, ruleset, &message, &view);
+            }
+            if view.phase() == pb::Phase::Finished {
+                return Ok(());
+            }
+        }
+        // The stream ended before the game did (e.g. the server restarted): resume.
+        retries += 1;
+        if retries > 3 {
+            return Err(CliError::Unreachable {
+                url: ctx.url.clone(),
+                detail: "the watch stream keeps ending".into(),
+            });
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    }
+}
+
+/// One watch message for people: a redraw on a terminal, a line otherwise.
+fn print_watched(
+    ctx: &Ctx,
+    ruleset: &pb::Ruleset,
+    message: &pb::WatchGameResponse,
+    view: &pb::GameView,
+) {
+    let names = Names::new(ruleset);
+    if ctx.terminal {
+        print!("\x1b[2J\x1b[H{}", ctx.draw(ruleset, view));
+        return;
+    }
+    match &message.event {
+        Some(event) => println!(
+            "{:>4}  {}",
+            message.version,
+            words::event(&names, Some(view), event)
+        ),
+        None => println!(
+            "{:>4}  {} · {}{}",
+            message.version,
+            words::phase(view.phase()),
+            view.to_move
+                .map(|seat| format!("{} to move", names.seat(seat)))
+                .unwrap_or_default(),
+            view.result
+                .as_ref()
+                .map(|r| format!(" · {}", words::result(&names, r)))
+                .unwrap_or_default()
+        ),
+    }
+}
+
+/// The history document: `GetHistoryResponse` plus the ruleset description, so that a saved
+/// file can be verified without a server.
+fn history_document(
+    history: &pb::GetHistoryResponse,
+    ruleset: &pb::Ruleset,
+) -> Result<serde_json::Value, CliError> {
+    let mut doc = json::to_json(history)?;
+    doc[RULESET_KEY] = json::to_json(ruleset)?;
+    Ok(doc)
+}
+
+/// `history`.
+pub async fn history(ctx: &Ctx, game: &str) -> Result<(), CliError> {
+    let token = ctx.optional_token(game).await?;
+    let server = ctx.server().await?;
+    let history = server.history(game, token.as_deref()).await?;
+    let ruleset = server.ruleset(&history.ruleset).await?;
+    if let Some(view) = &history.view {
+        ctx.remember(view);
+    }
+    if ctx.json {
+        return ctx.print_json(&history_document(&history, &ruleset)?);
+    }
+    let names = Names::new(&ruleset);
+    for event in &history.events {
+        println!(
+            "{:>4}  {}",
+            event.version,
+            words::event(&names, history.view.as_ref(), event)
+        );
+    }
+    if let Some(reveal) = &history.reveal {
+        println!("\nRevealed after the end:");
+        for setup in &reveal.setups {
+            println!(
+                "  setup of {}: {}",
+                names.seat(setup.seat),
+                setup.canonical_setup
+            );
+        }
+        if !reveal.dice_seed.is_empty() {
+            println!("  dice seed: {}", reveal.dice_seed);
+        }
+        println!("`trinchera verify {game}` checks them against the commitments.");
+    }
+    Ok(())
+}
+
+/// Reads a saved history document.
+fn read_history(path: &Path) -> Result<(pb::GetHistoryResponse, Option<pb::Ruleset>), CliError> {
+    let text = std::fs::read_to_string(path).map_err(|e| CliError::file("cannot read", path, e))?;
+    let malformed =
+        |e: String| CliError::Local(format!("{} is not a history file: {e}", path.display()));
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| malformed(e.to_string()))?;
+    let ruleset = match doc.as_object_mut().and_then(|o| o.remove(RULESET_KEY)) {
+        Some(value) => Some(json::from_json::<pb::Ruleset>(value).map_err(malformed)?),
+        None => None,
+    };
+    let history = json::from_json::<pb::GetHistoryResponse>(doc).map_err(malformed)?;
+    Ok((history, ruleset))
+}
+
+/// `verify`.
+pub async fn verify(ctx: &Ctx, game: Option<&str>, file: Option<&Path>) -> Result<(), CliError> {
+    let (history, ruleset) = match (game, file) {
+        (_, Some(path)) => {
+            let (history, ruleset) = read_history(path)?;
+            let ruleset = match ruleset {
+                Some(ruleset) => ruleset,
+                None => ctx.server().await?.ruleset(&history.ruleset).await?,
+            };
+            (history, ruleset)
+        }
+        (Some(game), None) => {
+            let token = ctx.optional_token(game).await?;
+            let server = ctx.server().await?;
+            let history = server.history(game, token.as_deref()).await?;
+            let ruleset = server.ruleset(&history.ruleset).await?;
+            (history, ruleset)
+        }
+        (None, None) => return Err(CliError::Usage("name a game or --history FILE".into())),
+    };
+    let game_id = history
+        .view
+        .as_ref()
+        .map(|v| v.game_id.clone())
+        .unwrap_or_default();
+    let seen = ctx
+        .store
+        .game(&ctx.url, &game_id)?
+        .filter(|record| !record.setup_commitments.is_empty() || record.dice_commitment.is_some());
+    let report = verify::verify(Evidence {
+        history: &history,
+        ruleset: &ruleset,
+        seen: seen.as_ref(),
+    })
+    .map_err(CliError::Local)?;
+    if ctx.json {
+        let checks: Vec<serde_json::Value> = report
+            .checks
+            .iter()
+            .map(|c| serde_json::json!({"check": c.name, "ok": c.ok, "detail": c.detail}))
+            .collect();
+        ctx.print_json(&serde_json::json!({
+            "game_id": game_id,
+            "ruleset": history.ruleset,
+            "fair": report.fair(),
+            "verdict": report.verdict(),
+            "commitments_from": report.commitments_from,
+            "checks": checks,
+        }))?;
+    } else {
+        println!(
+            "Game {game_id} ({}): commitments from {}.",
+            history.ruleset, report.commitments_from
+        );
+        for check in &report.checks {
+            let mark = if check.ok {
+                ctx.style.paint("ok  ", Paint::Good)
+            } else {
+                ctx.style.paint("FAIL", Paint::Bad)
+            };
+            println!("  {mark} {}: {}", check.name, check.detail);
+        }
+        let verdict = report.verdict();
+        let paint = if report.fair() {
+            Paint::Good
+        } else {
+            Paint::Bad
+        };
+        println!("{}", ctx.style.paint(&format!("Verdict: {verdict}"), paint));
+    }
+    if report.fair() {
+        Ok(())
+    } else {
+        Err(CliError::Unfair)
+    }
+}

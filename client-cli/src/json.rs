@@ -1,0 +1,122 @@
+//! `--json` documents: protobuf messages in the canonical proto3 JSON mapping (as grpcurl
+//! prints them), with the proto field names (`game_id`, `legal_moves`), enum value names
+//! (`PHASE_PLAYING`), 64-bit integers as numbers and every field present, so that `jq`
+//! scripts never meet a missing key. Only fields that have presence (`to_move`,
+//! `viewer_seat`, `result` before the end...) are left out when unset.
+
+use std::sync::OnceLock;
+
+use prost_reflect::{DescriptorPool, DeserializeOptions, DynamicMessage, SerializeOptions};
+use trinchera_proto::v1 as pb;
+
+use crate::error::CliError;
+
+/// A generated message with its fully qualified protobuf name.
+pub trait Proto: prost::Message + Default {
+    /// E.g. `trinchera.v1.GameView`.
+    const NAME: &'static str;
+}
+
+/// Implements [`Proto`] for messages of package `trinchera.v1`.
+macro_rules! proto_names {
+    ($($message:ident),* $(,)?) => {
+        $(impl Proto for pb::$message {
+            const NAME: &'static str = concat!("trinchera.v1.", stringify!($message));
+        })*
+    };
+}
+
+proto_names!(
+    CreateGameResponse,
+    GameView,
+    GetHistoryResponse,
+    GetViewResponse,
+    JoinGameResponse,
+    ListGamesResponse,
+    ListRulesetsResponse,
+    MakeMoveResponse,
+    ResignResponse,
+    Ruleset,
+    SubmitSetupResponse,
+    WatchGameResponse,
+);
+
+/// The descriptors of `trinchera.v1`, decoded once.
+fn pool() -> Result<&'static DescriptorPool, CliError> {
+    static POOL: OnceLock<Result<DescriptorPool, String>> = OnceLock::new();
+    POOL.get_or_init(|| {
+        DescriptorPool::decode(trinchera_proto::FILE_DESCRIPTOR_SET).map_err(|e| e.to_string())
+    })
+    .as_ref()
+    .map_err(|e| CliError::Local(format!("the bundled protobuf descriptors are broken: {e}")))
+}
+
+fn descriptor<M: Proto>() -> Result<prost_reflect::MessageDescriptor, CliError> {
+    pool()?
+        .get_message_by_name(M::NAME)
+        .ok_or_else(|| CliError::Local(format!("no descriptor for {}", M::NAME)))
+}
+
+/// `message` as a JSON value.
+pub fn to_json<M: Proto>(message: &M) -> Result<serde_json::Value, CliError> {
+    let dynamic = DynamicMessage::decode(descriptor::<M>()?, message.encode_to_vec().as_slice())
+        .map_err(|e| CliError::Local(format!("cannot re-read a {}: {e}", M::NAME)))?;
+    let options = SerializeOptions::new()
+        .stringify_64_bit_integers(false)
+        .use_proto_field_name(true)
+        .skip_default_fields(false);
+    dynamic
+        .serialize_with_options(serde_json::value::Serializer, &options)
+        .map_err(|e| CliError::Local(format!("cannot write a {} as JSON: {e}", M::NAME)))
+}
+
+/// Reads a message back from JSON written by [`to_json`] (or any proto3 JSON of it).
+pub fn from_json<M: Proto>(value: serde_json::Value) -> Result<M, String> {
+    let options = DeserializeOptions::new().deny_unknown_fields(false);
+    let dynamic = DynamicMessage::deserialize_with_options(
+        descriptor::<M>().map_err(|e| e.to_string())?,
+        value,
+        &options,
+    )
+    .map_err(|e| e.to_string())?;
+    dynamic.transcode_to::<M>().map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn views_round_trip_with_proto_names_and_enum_names() {
+        let view = pb::GameView {
+            game_id: "g1".into(),
+            version: 7,
+            phase: pb::Phase::Playing as i32,
+            to_move: Some(1),
+            legal_moves: vec![pb::LegalMove {
+                notation: "a4-a5".into(),
+                r#move: None,
+            }],
+            ..Default::default()
+        };
+        let json = to_json(&view).expect("serializes");
+        assert_eq!(json["game_id"], "g1");
+        assert_eq!(json["version"], 7);
+        assert_eq!(json["phase"], "PHASE_PLAYING");
+        assert_eq!(json["to_move"], 1);
+        assert_eq!(json["legal_moves"][0]["notation"], "a4-a5");
+        assert_eq!(json["captured"], serde_json::json!([]));
+        assert!(
+            json.get("viewer_seat").is_none(),
+            "unset optional fields stay out"
+        );
+        let back: pb::GameView = from_json(json).expect("deserializes");
+        assert_eq!(back, view);
+    }
+
+    #[test]
+    fn malformed_json_is_an_error() {
+        let error = from_json::<pb::GameView>(serde_json::json!({"version": "many"}));
+        assert!(error.is_err());
+    }
+}

@@ -1,0 +1,99 @@
+//! `trinchera`: the command-line client of a Trinchera game server.
+//!
+//! A thin client: it depends on the public contract (`trinchera-proto`) only. The server
+//! knows the rules and lists the legal moves; this program draws what `ListRulesets`
+//! describes, keeps the player's tokens, and checks the fairness commitments after a game.
+
+mod cli;
+mod client;
+mod commands;
+mod context;
+mod error;
+mod json;
+mod layout;
+mod play;
+mod render;
+mod store;
+mod verify;
+mod words;
+
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser};
+
+use crate::cli::{Cli, Command, RulesetsCommand};
+use crate::context::Ctx;
+use crate::error::CliError;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let json = cli.json;
+    let outcome = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::Local(format!("cannot start the async runtime: {e}")))
+        .and_then(|runtime| runtime.block_on(run(cli)));
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        // `verify` has already printed its report and verdict.
+        Err(error @ CliError::Unfair) => error.exit_code(),
+        Err(error) => {
+            if json {
+                println!("{}", error.to_json());
+            }
+            eprintln!("trinchera: {error}");
+            if let CliError::Refused {
+                reason: Some(reason),
+                ..
+            } = &error
+                && !json
+            {
+                eprintln!("(server reason: {reason})");
+            }
+            error.exit_code()
+        }
+    }
+}
+
+/// Runs the parsed command.
+async fn run(cli: Cli) -> Result<(), CliError> {
+    if let Command::Completions { shell } = &cli.command {
+        clap_complete::generate(
+            *shell,
+            &mut Cli::command(),
+            "trinchera",
+            &mut std::io::stdout(),
+        );
+        return Ok(());
+    }
+    let ctx = Ctx::new(&cli)?;
+    match &cli.command {
+        Command::Rulesets { show: None } => commands::rulesets(&ctx).await,
+        Command::Rulesets {
+            show: Some(RulesetsCommand::Show { id }),
+        } => commands::ruleset_show(&ctx, id).await,
+        Command::New(args) => commands::new(&ctx, args).await,
+        Command::Join { game, name } => commands::join(&ctx, game, name.as_deref()).await,
+        Command::Games {
+            phase,
+            ruleset,
+            limit,
+        } => commands::games(&ctx, *phase, ruleset.as_deref(), *limit).await,
+        Command::Setup { game, how } => commands::setup(&ctx, game, how).await,
+        Command::Show { game } => commands::show(&ctx, game).await,
+        Command::Moves { game } => commands::moves(&ctx, game).await,
+        Command::Move {
+            game,
+            notation,
+            expect_version,
+        } => commands::make_move(&ctx, game, notation, *expect_version).await,
+        Command::Resign { game } => commands::resign(&ctx, game).await,
+        Command::Watch { game, after } => commands::watch(&ctx, game, *after).await,
+        Command::History { game } => commands::history(&ctx, game).await,
+        Command::Verify { game, history } => {
+            commands::verify(&ctx, game.as_deref(), history.as_deref()).await
+        }
+        Command::Play(args) => play::play(&ctx, args).await,
+        Command::Completions { .. } => Ok(()),
+    }
+}

@@ -1,0 +1,316 @@
+//! `play`: the interactive loop for a person at a terminal (or anything writing to its
+//! standard input): create or join, set up, then show the board and prompt for moves until
+//! the game ends. The opponent's moves arrive over a watch stream while waiting.
+
+use std::io::Write;
+
+use tokio::io::{AsyncBufReadExt, BufReader, Lines, Stdin};
+use tokio_stream::StreamExt;
+use trinchera_proto::v1 as pb;
+
+use crate::cli::{NewArgs, PlayArgs, SetupHow};
+use crate::commands::{self, SetupPlan};
+use crate::context::Ctx;
+use crate::error::CliError;
+use crate::render::Names;
+use crate::words;
+
+/// Prompt help while playing.
+const MOVE_HELP: &str = "\
+Type a move in notation (e.g. a4-a5, d5xd3xf3, enter f1 NE, end), or:
+  moves (or ?)   list your legal moves
+  board          draw the board again
+  resign         give up (asks first)
+  quit           leave; the game goes on (trinchera play --resume GAME)
+  help           this text";
+
+/// Lines typed by the player.
+struct Input {
+    lines: Lines<BufReader<Stdin>>,
+}
+
+impl Input {
+    /// Prints `prompt` and reads a trimmed line; `None` at the end of input.
+    async fn ask(&mut self, prompt: &str) -> Result<Option<String>, CliError> {
+        print!("{prompt}");
+        std::io::stdout()
+            .flush()
+            .map_err(|e| CliError::file("cannot write to", "standard output", e))?;
+        let line = self
+            .lines
+            .next_line()
+            .await
+            .map_err(|e| CliError::file("cannot read", "standard input", e))?;
+        Ok(line.map(|l| l.trim().to_owned()))
+    }
+}
+
+/// The game being played.
+struct Session<'a> {
+    ctx: &'a Ctx,
+    game: String,
+    token: String,
+    seat: i32,
+    ruleset: pb::Ruleset,
+    view: pb::GameView,
+    /// The last version whose event was shown to the player.
+    shown: u64,
+}
+
+/// `play`.
+pub async fn play(ctx: &Ctx, args: &PlayArgs) -> Result<(), CliError> {
+    if ctx.json {
+        return Err(CliError::Usage(
+            "play is interactive; scripts use new, join, setup, moves and move with --json".into(),
+        ));
+    }
+    let (game, token) = if let Some(ruleset) = &args.ruleset {
+        let created = commands::new_game(
+            ctx,
+            &NewArgs {
+                ruleset: ruleset.clone(),
+                seat: args.seat,
+                name: args.name.clone(),
+                game_name: None,
+                bot: args.bot.clone(),
+                options: vec![],
+            },
+        )
+        .await?;
+        (created.game_id, created.player_token)
+    } else if let Some(game) = &args.join {
+        let joined = commands::join_game(ctx, game, args.name.as_deref()).await?;
+        (joined.game_id, joined.player_token)
+    } else {
+        let game = args.resume.clone().unwrap_or_default();
+        let token = ctx.token(&game).await?;
+        (game, token)
+    };
+    let server = ctx.server().await?;
+    let view = server.view(&game, Some(&token)).await?;
+    let ruleset = server.ruleset(&view.ruleset).await?;
+    let seat = view
+        .viewer_seat
+        .ok_or_else(|| CliError::Usage("the token does not hold a seat of this game".into()))?;
+    let names = Names::new(&ruleset);
+    println!(
+        "Game {game} ({}): you play {} (seat {seat}). Type `help` at a prompt for commands.",
+        ruleset.name,
+        names.seat(seat)
+    );
+    let mut session = Session {
+        ctx,
+        game,
+        token,
+        seat,
+        shown: view.version,
+        ruleset,
+        view,
+    };
+    let mut input = Input {
+        lines: BufReader::new(tokio::io::stdin()).lines(),
+    };
+    session.run(&mut input).await
+}
+
+impl Session<'_> {
+    async fn run(&mut self, input: &mut Input) -> Result<(), CliError> {
+        loop {
+            self.ctx.remember(&self.view);
+            if self.view.version > self.shown {
+                // Events the player has not seen yet (a bot's reply to a move, say).
+                let target = self.view.version;
+                self.follow(|_, version| version >= target).await?;
+            }
+            let names = Names::new(&self.ruleset);
+            let carry_on = match self.view.phase() {
+                pb::Phase::Waiting => {
+                    println!(
+                        "Waiting for an opponent: they run `trinchera play --join {}`.",
+                        self.game
+                    );
+                    self.wait().await?;
+                    true
+                }
+                pb::Phase::Setup if !self.my_setup_done() => self.set_up(input).await?,
+                pb::Phase::Setup => {
+                    println!("Waiting for {} to set up.", names.seat(1 - self.seat));
+                    self.wait().await?;
+                    true
+                }
+                pb::Phase::Playing if self.view.to_move == Some(self.seat) => {
+                    print!("{}", self.ctx.draw(&self.ruleset, &self.view));
+                    self.take_turn(input).await?
+                }
+                pb::Phase::Playing => {
+                    print!("{}", self.ctx.draw(&self.ruleset, &self.view));
+                    println!("Waiting for {}...", names.seat(1 - self.seat));
+                    self.wait().await?;
+                    true
+                }
+                pb::Phase::Finished | pb::Phase::Unspecified => {
+                    print!("{}", self.ctx.draw(&self.ruleset, &self.view));
+                    println!(
+                        "The game is over. `trinchera verify {}` checks that it was fair.",
+                        self.game
+                    );
+                    return Ok(());
+                }
+            };
+            if !carry_on {
+                println!(
+                    "Leaving; the game goes on. Come back with `trinchera play --resume {}`.",
+                    self.game
+                );
+                return Ok(());
+            }
+        }
+    }
+
+    fn my_setup_done(&self) -> bool {
+        self.view
+            .players
+            .iter()
+            .any(|p| p.seat == self.seat && p.setup_done)
+    }
+
+    /// Waits until something concerns the player: the phase changes, their turn comes,
+    /// or the game ends.
+    async fn wait(&mut self) -> Result<(), CliError> {
+        let (phase, seat) = (self.view.phase(), self.seat);
+        self.follow(|view, _| view.phase() != phase || view.to_move == Some(seat))
+            .await
+    }
+
+    /// Prints the events after the last one shown until `done` says so of a view and its
+    /// version (or the game ends).
+    async fn follow(&mut self, done: impl Fn(&pb::GameView, u64) -> bool) -> Result<(), CliError> {
+        let server = self.ctx.server().await?;
+        let mut stream = server
+            .watch(&self.game, Some(&self.token), Some(self.shown))
+            .await?;
+        let names = Names::new(&self.ruleset);
+        while let Some(message) = stream.next().await {
+            let message = message.map_err(|status| server.error(status))?;
+            let Some(view) = message.view else { continue };
+            if let Some(event) = &message.event {
+                println!("{}", words::event(&names, Some(&view), event));
+            }
+            self.shown = message.version;
+            self.view = view;
+            if done(&self.view, message.version) || self.view.phase() == pb::Phase::Finished {
+                return Ok(());
+            }
+        }
+        // The stream ended (the server is shutting down): take a fresh look.
+        self.view = server.view(&self.game, Some(&self.token)).await?;
+        self.shown = self.view.version;
+        Ok(())
+    }
+
+    /// Asks for a setup until one is accepted; `false` if the player leaves.
+    async fn set_up(&mut self, input: &mut Input) -> Result<bool, CliError> {
+        loop {
+            let Some(answer) = input
+                .ask("Set up: `random`, `file PATH`, or `template` (prints a layout to edit): ")
+                .await?
+            else {
+                return Ok(false);
+            };
+            let how = match answer.split_once(' ') {
+                _ if answer == "random" => SetupHow {
+                    random: true,
+                    file: None,
+                    template: false,
+                },
+                _ if answer == "template" => SetupHow {
+                    random: false,
+                    file: None,
+                    template: true,
+                },
+                Some(("file", path)) => SetupHow {
+                    random: false,
+                    file: Some(path.trim().into()),
+                    template: false,
+                },
+                _ if answer == "quit" => return Ok(false),
+                _ => {
+                    println!("Answer `random`, `file PATH`, `template` or `quit`.");
+                    continue;
+                }
+            };
+            let request = match commands::setup_plan(&self.game, &self.ruleset, self.seat, &how) {
+                Ok(SetupPlan::Submit(request)) => request,
+                Ok(SetupPlan::Template(text)) => {
+                    print!("{text}");
+                    continue;
+                }
+                Err(error @ (CliError::Usage(_) | CliError::File { .. })) => {
+                    println!("{error}");
+                    continue;
+                }
+                Err(error) => return Err(error),
+            };
+            let server = self.ctx.server().await?;
+            match server.setup(request, &self.token).await {
+                Ok(reply) => {
+                    self.view = reply.view.unwrap_or_default();
+                    print!("{}", self.ctx.draw(&self.ruleset, &self.view));
+                    return Ok(true);
+                }
+                Err(CliError::Refused { message, .. }) => println!("Refused: {message}"),
+                Err(error) => return Err(error),
+            }
+        }
+    }
+
+    /// Prompts until a move is played; `false` if the player leaves.
+    async fn take_turn(&mut self, input: &mut Input) -> Result<bool, CliError> {
+        let names = Names::new(&self.ruleset);
+        loop {
+            let Some(line) = input.ask("Your move: ").await? else {
+                return Ok(false);
+            };
+            match line.as_str() {
+                "" => continue,
+                "help" => println!("{MOVE_HELP}"),
+                "?" | "moves" => print!("{}", commands::moves_text(&self.view)),
+                "board" | "show" => print!("{}", self.ctx.draw(&self.ruleset, &self.view)),
+                "quit" | "exit" => return Ok(false),
+                "resign" => {
+                    let sure = input.ask("Really resign? (yes/no): ").await?;
+                    if sure.as_deref() == Some("yes") {
+                        let server = self.ctx.server().await?;
+                        let reply = server.resign(&self.game, &self.token).await?;
+                        self.view = reply.view.unwrap_or_default();
+                        return Ok(true);
+                    }
+                }
+                notation => {
+                    match commands::play_move(
+                        self.ctx,
+                        &self.game,
+                        &self.token,
+                        notation,
+                        Some(self.view.version),
+                    )
+                    .await
+                    {
+                        Ok(reply) => {
+                            if let Some(event) = &reply.event {
+                                println!("{}", words::event(&names, reply.view.as_ref(), event));
+                                self.shown = event.version;
+                            }
+                            self.view = reply.view.unwrap_or_default();
+                            return Ok(true);
+                        }
+                        Err(CliError::Refused { message, .. }) => {
+                            println!("Refused: {message} (`moves` lists the legal ones)");
+                        }
+                        Err(error) => return Err(error),
+                    }
+                }
+            }
+        }
+    }
+}

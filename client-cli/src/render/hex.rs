@@ -1,0 +1,135 @@
+//! Hex boards (pointy-top, axial coordinates): each row shifted by half a hex from the next,
+//! the row number at both ends of each row. Letters count from the left end of each row as
+//! seat 0 sees it (rules.md), so they are not printed as columns.
+
+use trinchera_proto::v1 as pb;
+
+use super::{Canvas, Cells, Drawing, Paint};
+
+/// Columns per half hex: a hex is four characters and two spaces wide.
+const HALF: i32 = 3;
+/// Columns before the leftmost hex (its row number).
+const MARGIN: i32 = 4;
+
+/// Draws a hex board.
+pub(super) fn draw(drawing: &Drawing<'_>, board: &pb::Board, cells: &Cells<'_>) -> Canvas {
+    let sign = if drawing.flipped() { -1 } else { 1 };
+    // Screen position in half hexes and lines, before shifting to the top-left corner.
+    let place = |q: i32, r: i32| (sign * (2 * q + r), -sign * r);
+    let placed: Vec<((i32, i32), (i32, i32))> = board
+        .cells
+        .iter()
+        .filter_map(|info| info.cell.as_ref())
+        .map(|cell| ((cell.x, cell.y), place(cell.x, cell.y)))
+        .collect();
+    let left = placed.iter().map(|(_, (x, _))| *x).min().unwrap_or(0);
+    let top = placed.iter().map(|(_, (_, y))| *y).min().unwrap_or(0);
+    let mut canvas = Canvas::new();
+    let mut rows: std::collections::BTreeMap<i32, (i32, i32, i32)> = Default::default();
+    for ((q, r), (x, y)) in placed {
+        let Some(cell) = cells.at(q, r) else { continue };
+        let column = MARGIN + (x - left) * HALF;
+        let line = y - top;
+        canvas.put_cell(column as usize, line as usize, cell);
+        let row = rows.entry(r).or_insert((line, column, column));
+        row.1 = row.1.min(column);
+        row.2 = row.2.max(column);
+    }
+    for (r, (line, first, last)) in rows {
+        let label = cells.row_label(r);
+        canvas.put(
+            (first - MARGIN).max(0) as usize,
+            line as usize,
+            &format!("{label:>3}"),
+            Paint::Dim,
+        );
+        canvas.put((last + 5) as usize, line as usize, &label, Paint::Dim);
+    }
+    canvas
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Drawing, Names, Style, board};
+    use trinchera_proto::v1 as pb;
+
+    /// A hexagon of side 2 (7 hexes): centre b2, an entry hex of seat 0 at a1.
+    fn small_hexagon() -> pb::Ruleset {
+        let mut cells = Vec::new();
+        for r in -1..=1 {
+            let qs: Vec<i32> = (-1..=1).filter(|q: &i32| (q + r).abs() <= 1).collect();
+            for (i, q) in qs.iter().enumerate() {
+                let label = format!("{}{}", (b'a' + i as u8) as char, r + 2);
+                let (terrain, entry_seat) = if label == "a1" {
+                    (pb::Terrain::Entry, Some(0))
+                } else if label == "b2" {
+                    (pb::Terrain::Urban, None)
+                } else {
+                    (pb::Terrain::Open, None)
+                };
+                cells.push(pb::CellInfo {
+                    cell: Some(pb::Cell { x: *q, y: r }),
+                    label,
+                    terrain: terrain as i32,
+                    entry_seat,
+                });
+            }
+        }
+        pb::Ruleset {
+            id: "hexes".into(),
+            board: Some(pb::Board {
+                shape: pb::BoardShape::Hex as i32,
+                width: 3,
+                height: 3,
+                cells,
+                links: vec![],
+            }),
+            piece_kinds: vec![pb::PieceKind {
+                id: "tanque".into(),
+                name: "Tanque".into(),
+                code: "T".into(),
+                count: 1,
+                movable: true,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn rows_are_offset_and_tanks_show_their_facing() {
+        let ruleset = small_hexagon();
+        let names = Names::new(&ruleset);
+        let view = pb::GameView {
+            viewer_seat: Some(0),
+            pieces: vec![pb::Piece {
+                cell: Some(pb::Cell { x: 1, y: 0 }),
+                owner: 1,
+                kind: "tanque".into(),
+                revealed: true,
+                facing: Some(pb::Facing::W as i32),
+                ..Default::default()
+            }],
+            status: Some(pb::game_view::Status::Tanks(pb::TanksStatus {
+                control: vec![pb::UrbanControl {
+                    cell: Some(pb::Cell { x: 0, y: 0 }),
+                    seat: Some(1),
+                }],
+                ..Default::default()
+            })),
+            ..Default::default()
+        };
+        let drawing = Drawing {
+            names: &names,
+            view: Some(&view),
+            no_flip: false,
+        };
+        let text = board(&drawing, Style::plain());
+        let expected = concat!(
+            "     3  .     .   3\n",
+            "  2  .    [.1]   t←  2\n",
+            "     1  0     .   1\n",
+        );
+        assert!(text.starts_with(expected), "{text}");
+    }
+}

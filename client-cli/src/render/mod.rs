@@ -1,0 +1,674 @@
+//! Drawing boards as text, from the ruleset description alone: one module per board shape,
+//! sharing what a cell looks like (this module) and the colours.
+//!
+//! Every cell is four characters: a left mark, the glyph, a second mark and a right mark.
+//! The outer marks show terrain (`[ ]` castle, urban hex or fortress point, `( )` trench or
+//! swamp, `~~~~` lake); the glyph is a piece code, `?` for a piece whose kind the viewer may
+//! not know, `.` for an empty cell (a seat digit on an empty entry hex or, in ruleset
+//! drawings, in a setup zone). The second mark is a tank's facing arrow, `*` on a player's
+//! own piece whose kind the opponent knows, the owner's seat digit on a spectator's `?`, or
+//! the controller's digit on an empty urban hex.
+//!
+//! Case tells the sides apart: the viewer's own pieces are in upper case and the opponent's
+//! in lower case; a spectator sees seat 0 in upper case. Boards are drawn from the viewer's
+//! side: seat 1 sees them turned by 180°.
+
+mod cross;
+mod hex;
+mod square;
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::IsTerminal;
+
+use trinchera_proto::v1 as pb;
+
+/// How text is coloured: ANSI colours on a terminal, plain otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Style {
+    color: bool,
+}
+
+/// What a piece of text is, for colouring.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Paint {
+    /// Nothing special.
+    Plain,
+    /// Something of a seat (its pieces, its name).
+    Seat(i32),
+    /// A lake.
+    Water,
+    /// Castles, trenches, fortress, urban hexes: terrain that changes the rules.
+    Terrain,
+    /// Swamps.
+    Swamp,
+    /// Labels and other secondary text.
+    Dim,
+    /// Headlines.
+    Bold,
+    /// Good news (a passed check).
+    Good,
+    /// Bad news (a failed check).
+    Bad,
+}
+
+impl Style {
+    /// Colour on standard output only if it is a terminal and `NO_COLOR` is not set.
+    pub fn detect() -> Style {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        Style {
+            color: !no_color && std::io::stdout().is_terminal(),
+        }
+    }
+
+    /// Never colour.
+    pub const fn plain() -> Style {
+        Style { color: false }
+    }
+
+    /// `text` in the colour of `paint`.
+    pub fn paint(self, text: &str, paint: Paint) -> String {
+        let code = match paint {
+            Paint::Plain => return text.to_owned(),
+            Paint::Seat(0) => "1;31",
+            Paint::Seat(_) => "1;34",
+            Paint::Water => "36",
+            Paint::Terrain => "33",
+            Paint::Swamp => "32",
+            Paint::Dim => "2",
+            Paint::Bold => "1",
+            Paint::Good => "32",
+            Paint::Bad => "1;31",
+        };
+        if self.color && !text.is_empty() {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_owned()
+        }
+    }
+}
+
+/// Names of things in a ruleset, for words and drawings.
+#[derive(Debug)]
+pub struct Names<'a> {
+    /// The ruleset.
+    pub ruleset: &'a pb::Ruleset,
+    labels: HashMap<(i32, i32), &'a str>,
+    kinds: HashMap<&'a str, &'a pb::PieceKind>,
+}
+
+impl<'a> Names<'a> {
+    /// The names of `ruleset`.
+    pub fn new(ruleset: &'a pb::Ruleset) -> Names<'a> {
+        let cells = ruleset.board.as_ref().map_or(&[][..], |b| &b.cells[..]);
+        Names {
+            ruleset,
+            labels: cells
+                .iter()
+                .filter_map(|info| {
+                    let cell = info.cell.as_ref()?;
+                    Some(((cell.x, cell.y), info.label.as_str()))
+                })
+                .collect(),
+            kinds: ruleset
+                .piece_kinds
+                .iter()
+                .map(|kind| (kind.id.as_str(), kind))
+                .collect(),
+        }
+    }
+
+    /// The label of `cell`, e.g. `e5` (`(x,y)` if off the board).
+    pub fn label(&self, cell: Option<&pb::Cell>) -> String {
+        match cell {
+            Some(cell) => self
+                .labels
+                .get(&(cell.x, cell.y))
+                .map_or_else(|| format!("({},{})", cell.x, cell.y), |l| (*l).to_owned()),
+            None => "off the board".to_owned(),
+        }
+    }
+
+    /// The label of `(x, y)`, if it is a cell.
+    pub fn label_at(&self, x: i32, y: i32) -> Option<&'a str> {
+        self.labels.get(&(x, y)).copied()
+    }
+
+    /// The kind with id `id`.
+    pub fn kind(&self, id: &str) -> Option<&'a pb::PieceKind> {
+        self.kinds.get(id).copied()
+    }
+
+    /// The display name of kind `id` (the id itself if unknown, "a hidden piece" if empty).
+    pub fn kind_name(&self, id: &str) -> String {
+        match self.kind(id) {
+            Some(kind) => kind.name.clone(),
+            None if id.is_empty() => "a hidden piece".to_owned(),
+            None => id.to_owned(),
+        }
+    }
+
+    /// The kind whose code is `code` (either case).
+    pub fn kind_by_code(&self, code: &str) -> Option<&'a pb::PieceKind> {
+        self.ruleset
+            .piece_kinds
+            .iter()
+            .find(|kind| kind.code.eq_ignore_ascii_case(code))
+    }
+
+    /// The display name of a seat, e.g. "Rojo".
+    pub fn seat(&self, seat: i32) -> String {
+        self.ruleset
+            .seats
+            .iter()
+            .find(|s| s.seat == seat)
+            .map_or_else(|| format!("seat {seat}"), |s| s.name.clone())
+    }
+
+    /// Whether some seat sets up in secret (so "known to the opponent" matters).
+    fn hidden_setups(&self) -> bool {
+        self.ruleset.setup_zones.iter().any(|zone| zone.hidden)
+    }
+}
+
+/// What to draw.
+#[derive(Clone, Copy, Debug)]
+pub struct Drawing<'a> {
+    /// The ruleset names.
+    pub names: &'a Names<'a>,
+    /// The game, or `None` for an empty board with its setup zones.
+    pub view: Option<&'a pb::GameView>,
+    /// Draw from seat 0's side whatever the viewer.
+    pub no_flip: bool,
+}
+
+impl Drawing<'_> {
+    /// The viewer's seat (None: spectator or a ruleset drawing).
+    fn viewer(&self) -> Option<i32> {
+        self.view.and_then(|view| view.viewer_seat)
+    }
+
+    /// Whether the board is turned by 180°.
+    fn flipped(&self) -> bool {
+        !self.no_flip && self.viewer() == Some(1)
+    }
+
+    /// Screen position of a grid cell: columns grow right, lines grow down.
+    fn grid_position(&self, x: i32, y: i32, height: i32, width: i32) -> (i32, i32) {
+        if self.flipped() {
+            (width - 1 - x, y)
+        } else {
+            (x, height - 1 - y)
+        }
+    }
+}
+
+/// Draws the board of `drawing` with a legend line.
+pub fn board(drawing: &Drawing<'_>, style: Style) -> String {
+    let Some(board) = drawing.names.ruleset.board.as_ref() else {
+        return "(the ruleset has no board)\n".to_owned();
+    };
+    let cells = Cells::new(drawing, board);
+    let canvas = match board.shape() {
+        pb::BoardShape::Hex => hex::draw(drawing, board, &cells),
+        pb::BoardShape::Cross => cross::draw(drawing, board, &cells),
+        pb::BoardShape::Square | pb::BoardShape::Unspecified => {
+            square::draw(drawing, board, &cells)
+        }
+    };
+    let mut text = canvas.render(style);
+    text.push_str(&style.paint(&legend(drawing), Paint::Dim));
+    text.push('\n');
+    text
+}
+
+/// The legend under a board.
+fn legend(drawing: &Drawing<'_>) -> String {
+    let names = drawing.names;
+    let mut parts = Vec::new();
+    match (drawing.view, drawing.viewer()) {
+        (None, _) => parts.push("digits: setup zones of seats 0 and 1".to_owned()),
+        (Some(_), Some(seat)) => {
+            parts.push(format!(
+                "UPPER: yours ({}), lower: {}",
+                names.seat(seat),
+                names.seat(1 - seat)
+            ));
+            parts.push("?: unknown kind".to_owned());
+            if names.hidden_setups() {
+                parts.push("*: known to the opponent".to_owned());
+            }
+        }
+        (Some(_), None) => {
+            parts.push(format!(
+                "UPPER: {}, lower: {}",
+                names.seat(0),
+                names.seat(1)
+            ));
+            parts.push("?0/?1: unknown kind of seat 0/1".to_owned());
+        }
+    }
+    let terrains: Vec<pb::Terrain> = drawing
+        .names
+        .ruleset
+        .board
+        .iter()
+        .flat_map(|b| b.cells.iter().map(|c| c.terrain()))
+        .collect();
+    for (terrain, text) in [
+        (pb::Terrain::Lake, "~~: lake"),
+        (pb::Terrain::Castle, "[ ]: castle"),
+        (pb::Terrain::Trench, "( ): trench"),
+        (pb::Terrain::Urban, "[ ]: urban (digit: controller)"),
+        (pb::Terrain::Swamp, "( ): swamp"),
+        (pb::Terrain::Entry, "0/1: entry hexes"),
+        (pb::Terrain::Fortress, "[ ]: fortress"),
+    ] {
+        if terrains.contains(&terrain) {
+            parts.push(text.to_owned());
+        }
+    }
+    if drawing.flipped() {
+        parts.push("seen from seat 1".to_owned());
+    }
+    parts.join(" · ")
+}
+
+/// The cells of the board with what stands on them.
+#[derive(Debug)]
+struct Cells<'a> {
+    /// Each cell's description by coordinates.
+    info: BTreeMap<(i32, i32), &'a pb::CellInfo>,
+    /// The four characters and paint of each cell.
+    text: HashMap<(i32, i32), CellText>,
+}
+
+/// A drawn cell: the terrain marks around a two-character middle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct CellText {
+    left: char,
+    middle: [char; 2],
+    right: char,
+    middle_paint: Paint,
+    terrain_paint: Paint,
+}
+
+impl<'a> Cells<'a> {
+    fn new(drawing: &Drawing<'_>, board: &'a pb::Board) -> Cells<'a> {
+        let mut pieces: HashMap<(i32, i32), &pb::Piece> = HashMap::new();
+        if let Some(view) = drawing.view {
+            for piece in &view.pieces {
+                if let Some(cell) = &piece.cell {
+                    pieces.insert((cell.x, cell.y), piece);
+                }
+            }
+        }
+        let control: HashMap<(i32, i32), i32> = match drawing.view.and_then(|v| v.status.as_ref()) {
+            Some(pb::game_view::Status::Tanks(tanks)) => tanks
+                .control
+                .iter()
+                .filter_map(|c| Some(((c.cell.as_ref()?.x, c.cell.as_ref()?.y), c.seat?)))
+                .collect(),
+            _ => HashMap::new(),
+        };
+        let zones: HashMap<(i32, i32), i32> = if drawing.view.is_none() {
+            drawing
+                .names
+                .ruleset
+                .setup_zones
+                .iter()
+                .flat_map(|zone| zone.cells.iter().map(|c| ((c.x, c.y), zone.seat)))
+                .collect()
+        } else {
+            HashMap::new()
+        };
+        let mut info = BTreeMap::new();
+        let mut text = HashMap::new();
+        for cell_info in &board.cells {
+            let Some(cell) = &cell_info.cell else {
+                continue;
+            };
+            let key = (cell.x, cell.y);
+            info.insert(key, cell_info);
+            let extra = EmptyMark {
+                zone: zones.get(&key).copied(),
+                control: control.get(&key).copied(),
+            };
+            text.insert(
+                key,
+                cell_text(drawing, cell_info, pieces.get(&key).copied(), extra),
+            );
+        }
+        Cells { info, text }
+    }
+
+    /// The drawn cell at `(x, y)`, if it exists.
+    fn at(&self, x: i32, y: i32) -> Option<&CellText> {
+        self.text.get(&(x, y))
+    }
+
+    /// Every row number present, with the row label read off the cells' labels.
+    fn row_label(&self, y: i32) -> String {
+        self.info
+            .iter()
+            .find(|((_, row), _)| *row == y)
+            .map(|(_, info)| {
+                info.label
+                    .trim_start_matches(|c: char| c.is_alphabetic())
+                    .to_owned()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The column letters of column `x`, read off the cells' labels.
+    fn column_label(&self, x: i32) -> String {
+        self.info
+            .iter()
+            .find(|((column, _), _)| *column == x)
+            .map(|(_, info)| {
+                info.label
+                    .trim_end_matches(|c: char| c.is_ascii_digit())
+                    .to_owned()
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// What an empty cell may show besides its terrain.
+#[derive(Clone, Copy, Debug, Default)]
+struct EmptyMark {
+    /// The seat whose setup zone holds it (ruleset drawings).
+    zone: Option<i32>,
+    /// The seat that controls it (urban hexes).
+    control: Option<i32>,
+}
+
+/// The arrow of a facing, turned by 180° when the board is.
+fn facing_arrow(facing: pb::Facing, flipped: bool) -> char {
+    const ARROWS: [char; 6] = ['→', '↗', '↖', '←', '↙', '↘'];
+    let index = match facing {
+        pb::Facing::E | pb::Facing::Unspecified => 0,
+        pb::Facing::Ne => 1,
+        pb::Facing::Nw => 2,
+        pb::Facing::W => 3,
+        pb::Facing::Sw => 4,
+        pb::Facing::Se => 5,
+    };
+    ARROWS[(index + if flipped { 3 } else { 0 }) % 6]
+}
+
+fn seat_digit(seat: i32) -> char {
+    char::from_digit(seat.unsigned_abs(), 10).unwrap_or('#')
+}
+
+/// How one cell looks.
+fn cell_text(
+    drawing: &Drawing<'_>,
+    info: &pb::CellInfo,
+    piece: Option<&pb::Piece>,
+    extra: EmptyMark,
+) -> CellText {
+    let (left, right, terrain_paint) = match info.terrain() {
+        pb::Terrain::Castle | pb::Terrain::Urban | pb::Terrain::Fortress => {
+            ('[', ']', Paint::Terrain)
+        }
+        pb::Terrain::Trench => ('(', ')', Paint::Terrain),
+        pb::Terrain::Swamp => ('(', ')', Paint::Swamp),
+        pb::Terrain::Lake => {
+            return CellText {
+                left: '~',
+                middle: ['~', '~'],
+                right: '~',
+                middle_paint: Paint::Water,
+                terrain_paint: Paint::Water,
+            };
+        }
+        pb::Terrain::Open | pb::Terrain::Entry | pb::Terrain::Unspecified => {
+            (' ', ' ', Paint::Plain)
+        }
+    };
+    let (middle, middle_paint) = match piece {
+        Some(piece) => (piece_chars(drawing, piece), Paint::Seat(piece.owner)),
+        None => empty_chars(info, extra),
+    };
+    CellText {
+        left,
+        middle,
+        right,
+        middle_paint,
+        terrain_paint,
+    }
+}
+
+/// The glyph and mark of a piece.
+fn piece_chars(drawing: &Drawing<'_>, piece: &pb::Piece) -> [char; 2] {
+    let viewer = drawing.viewer();
+    let upper_seat = viewer.unwrap_or(0);
+    let code = drawing
+        .names
+        .kind(&piece.kind)
+        .and_then(|kind| kind.code.chars().next());
+    let glyph = match code {
+        Some(code) if piece.owner == upper_seat => code.to_ascii_uppercase(),
+        Some(code) => code.to_ascii_lowercase(),
+        None => '?',
+    };
+    let mark = if let Some(facing) = piece.facing {
+        facing_arrow(
+            pb::Facing::try_from(facing).unwrap_or_default(),
+            drawing.flipped(),
+        )
+    } else if code.is_none() && viewer.is_none() {
+        seat_digit(piece.owner)
+    } else if viewer == Some(piece.owner) && piece.revealed && drawing.names.hidden_setups() {
+        '*'
+    } else {
+        ' '
+    };
+    [glyph, mark]
+}
+
+/// The glyph and mark of an empty cell.
+fn empty_chars(info: &pb::CellInfo, extra: EmptyMark) -> ([char; 2], Paint) {
+    if let Some(seat) = extra.zone {
+        return ([seat_digit(seat), ' '], Paint::Seat(seat));
+    }
+    if info.terrain() == pb::Terrain::Entry
+        && let Some(seat) = info.entry_seat
+    {
+        return ([seat_digit(seat), ' '], Paint::Seat(seat));
+    }
+    match extra.control {
+        Some(seat) => (['.', seat_digit(seat)], Paint::Seat(seat)),
+        None => (['.', ' '], Paint::Dim),
+    }
+}
+
+/// A grid of painted characters that shapes draw on.
+#[derive(Debug)]
+struct Canvas {
+    lines: Vec<Vec<(char, Paint)>>,
+}
+
+impl Canvas {
+    fn new() -> Canvas {
+        Canvas { lines: Vec::new() }
+    }
+
+    /// Writes `text` at column `x` of line `y`, growing the canvas as needed.
+    fn put(&mut self, x: usize, y: usize, text: &str, paint: Paint) {
+        if self.lines.len() <= y {
+            self.lines.resize_with(y + 1, Vec::new);
+        }
+        let line = &mut self.lines[y];
+        for (i, c) in text.chars().enumerate() {
+            if line.len() <= x + i {
+                line.resize(x + i + 1, (' ', Paint::Plain));
+            }
+            line[x + i] = (c, paint);
+        }
+    }
+
+    /// The character at column `x` of line `y`.
+    fn get(&self, x: usize, y: usize) -> char {
+        self.lines
+            .get(y)
+            .and_then(|line| line.get(x))
+            .map_or(' ', |(c, _)| *c)
+    }
+
+    /// Writes a drawn cell with its left mark at column `x`.
+    fn put_cell(&mut self, x: usize, y: usize, cell: &CellText) {
+        self.put(x, y, &cell.left.to_string(), cell.terrain_paint);
+        let middle: String = cell.middle.iter().collect();
+        self.put(x + 1, y, &middle, cell.middle_paint);
+        self.put(x + 3, y, &cell.right.to_string(), cell.terrain_paint);
+    }
+
+    /// The text, coloured by `style`, without trailing spaces.
+    fn render(&self, style: Style) -> String {
+        let mut text = String::new();
+        for line in &self.lines {
+            let end = line
+                .iter()
+                .rposition(|(c, _)| *c != ' ')
+                .map_or(0, |i| i + 1);
+            let mut run = String::new();
+            let mut run_paint = Paint::Plain;
+            for &(c, paint) in &line[..end] {
+                if paint != run_paint && !run.is_empty() {
+                    text.push_str(&style.paint(&run, run_paint));
+                    run.clear();
+                }
+                run_paint = paint;
+                run.push(c);
+            }
+            text.push_str(&style.paint(&run, run_paint));
+            text.push('\n');
+        }
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tiny square ruleset: 3 columns, 2 rows, a lake at b2, one kind "soldado" S.
+    pub(super) fn tiny_ruleset() -> pb::Ruleset {
+        let mut cells = Vec::new();
+        for y in 0..2 {
+            for x in 0..3 {
+                let label = format!("{}{}", (b'a' + x as u8) as char, y + 1);
+                let terrain = if (x, y) == (1, 1) {
+                    pb::Terrain::Lake
+                } else {
+                    pb::Terrain::Open
+                };
+                cells.push(pb::CellInfo {
+                    cell: Some(pb::Cell { x, y }),
+                    label,
+                    terrain: terrain as i32,
+                    entry_seat: None,
+                });
+            }
+        }
+        pb::Ruleset {
+            id: "tiny".into(),
+            seats: vec![
+                pb::SeatInfo {
+                    seat: 0,
+                    name: "Rojo".into(),
+                    role: String::new(),
+                },
+                pb::SeatInfo {
+                    seat: 1,
+                    name: "Azul".into(),
+                    role: String::new(),
+                },
+            ],
+            board: Some(pb::Board {
+                shape: pb::BoardShape::Square as i32,
+                width: 3,
+                height: 2,
+                cells,
+                links: vec![],
+            }),
+            piece_kinds: vec![pb::PieceKind {
+                id: "soldado".into(),
+                name: "Soldado".into(),
+                code: "S".into(),
+                count: 1,
+                movable: true,
+                ..Default::default()
+            }],
+            setup_zones: vec![pb::SetupZone {
+                seat: 0,
+                cells: vec![pb::Cell { x: 0, y: 0 }],
+                hidden: true,
+                pieces: vec![],
+            }],
+            ..Default::default()
+        }
+    }
+
+    fn piece(owner: i32, kind: &str, x: i32, y: i32, revealed: bool) -> pb::Piece {
+        pb::Piece {
+            id: 0,
+            cell: Some(pb::Cell { x, y }),
+            owner,
+            kind: kind.into(),
+            revealed,
+            moved: false,
+            facing: None,
+        }
+    }
+
+    #[test]
+    fn pieces_show_by_side_and_knowledge() {
+        let ruleset = tiny_ruleset();
+        let names = Names::new(&ruleset);
+        let view = pb::GameView {
+            viewer_seat: Some(0),
+            pieces: vec![
+                piece(0, "soldado", 0, 0, true),
+                piece(1, "", 2, 1, false),
+                piece(1, "soldado", 2, 0, true),
+            ],
+            ..Default::default()
+        };
+        let drawing = Drawing {
+            names: &names,
+            view: Some(&view),
+            no_flip: false,
+        };
+        let text = board(&drawing, Style::plain());
+        assert!(text.contains(" S* "), "{text}");
+        assert!(text.contains(" ?  "), "{text}");
+        assert!(text.contains(" s  "), "{text}");
+        assert!(text.contains("~~~~"), "{text}");
+    }
+
+    #[test]
+    fn spectators_see_the_owner_of_unknown_pieces() {
+        let ruleset = tiny_ruleset();
+        let names = Names::new(&ruleset);
+        let view = pb::GameView {
+            pieces: vec![piece(0, "", 0, 0, false), piece(1, "", 2, 1, false)],
+            ..Default::default()
+        };
+        let drawing = Drawing {
+            names: &names,
+            view: Some(&view),
+            no_flip: false,
+        };
+        let text = board(&drawing, Style::plain());
+        assert!(text.contains("?0") && text.contains("?1"), "{text}");
+    }
+
+    #[test]
+    fn colour_wraps_only_when_asked() {
+        let colored = Style { color: true };
+        assert_eq!(colored.paint("S", Paint::Seat(1)), "\x1b[1;34mS\x1b[0m");
+        assert_eq!(Style::plain().paint("S", Paint::Seat(1)), "S");
+    }
+}

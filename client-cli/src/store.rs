@@ -1,0 +1,278 @@
+//! What this machine remembers about games: the player token of every seat taken from here
+//! (both seats of a game may be held on one machine), and the fairness commitments seen in that game's views while it was played
+//! (so that `verify` can hold the final reveal against what was published at the time).
+//!
+//! One JSON file, `games.json`, in `$TRINCHERA_CONFIG_DIR` or the platform's config
+//! directory (`~/.config/trinchera/` on Linux), readable by its owner only (mode 0600).
+//! Writers take an exclusive lock on `games.lock` and replace the file atomically, so two
+//! `trinchera` processes (one per seat, say) never lose each other's tokens.
+
+use std::collections::BTreeMap;
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use trinchera_proto::v1 as pb;
+
+use crate::error::CliError;
+
+/// The environment variable that overrides the config directory.
+pub const CONFIG_DIR_ENV: &str = "TRINCHERA_CONFIG_DIR";
+
+/// What is known here about one game of one server.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The secret token of each seat taken from this machine.
+    #[serde(default)]
+    pub tokens: BTreeMap<i32, String>,
+    /// The ruleset id.
+    #[serde(default)]
+    pub ruleset: String,
+    /// The first setup commitment seen for each seat.
+    #[serde(default)]
+    pub setup_commitments: BTreeMap<i32, String>,
+    /// The first dice commitment seen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dice_commitment: Option<String>,
+}
+
+impl GameRecord {
+    /// Adds the commitments of `view` not yet known; the first ones seen are kept, so a
+    /// commitment that changed during play shows up in `verify`. Returns whether it changed.
+    pub fn remember(&mut self, view: &pb::GameView) -> bool {
+        let mut changed = false;
+        if self.ruleset.is_empty() && !view.ruleset.is_empty() {
+            self.ruleset.clone_from(&view.ruleset);
+            changed = true;
+        }
+        for player in &view.players {
+            if !player.setup_commitment.is_empty() {
+                self.setup_commitments
+                    .entry(player.seat)
+                    .or_insert_with(|| {
+                        changed = true;
+                        player.setup_commitment.clone()
+                    });
+            }
+        }
+        if let Some(pb::game_view::Status::Tanks(tanks)) = &view.status
+            && !tanks.dice_commitment.is_empty()
+            && self.dice_commitment.is_none()
+        {
+            self.dice_commitment = Some(tanks.dice_commitment.clone());
+            changed = true;
+        }
+        changed
+    }
+}
+
+/// The whole file.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct StateFile {
+    /// Server URL → game id → record.
+    #[serde(default)]
+    servers: BTreeMap<String, BTreeMap<String, GameRecord>>,
+}
+
+/// The local state directory.
+#[derive(Clone, Debug)]
+pub struct Store {
+    dir: PathBuf,
+}
+
+impl Store {
+    /// The store in `$TRINCHERA_CONFIG_DIR`, else `<config dir>/trinchera`.
+    pub fn open() -> Result<Store, CliError> {
+        let dir = match std::env::var_os(CONFIG_DIR_ENV) {
+            Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+            _ => dirs::config_dir()
+                .ok_or_else(|| {
+                    CliError::Local(format!(
+                        "cannot find a config directory; set {CONFIG_DIR_ENV}"
+                    ))
+                })?
+                .join("trinchera"),
+        };
+        Ok(Store { dir })
+    }
+
+    /// The store in `dir` (tests).
+    #[cfg(test)]
+    pub fn at(dir: &Path) -> Store {
+        Store {
+            dir: dir.to_owned(),
+        }
+    }
+
+    fn file(&self) -> PathBuf {
+        self.dir.join("games.json")
+    }
+
+    /// The record of `game` on `server`, if any.
+    pub fn game(&self, server: &str, game: &str) -> Result<Option<GameRecord>, CliError> {
+        Ok(self
+            .read()?
+            .servers
+            .get(server)
+            .and_then(|games| games.get(game))
+            .cloned())
+    }
+
+    /// The games of `server` known here.
+    pub fn games(&self, server: &str) -> Result<BTreeMap<String, GameRecord>, CliError> {
+        Ok(self.read()?.servers.remove(server).unwrap_or_default())
+    }
+
+    /// Changes the record of `game` on `server` under the lock; writes only if `change`
+    /// says it changed something.
+    pub fn update(
+        &self,
+        server: &str,
+        game: &str,
+        change: impl FnOnce(&mut GameRecord) -> bool,
+    ) -> Result<(), CliError> {
+        create_private_dir(&self.dir)?;
+        let lock_path = self.dir.join("games.lock");
+        let lock = open_private(&lock_path, false)
+            .map_err(|e| CliError::file("cannot open", &lock_path, e))?;
+        lock.lock()
+            .map_err(|e| CliError::file("cannot lock", &lock_path, e))?;
+        let mut state = self.read()?;
+        let record = state
+            .servers
+            .entry(server.to_owned())
+            .or_default()
+            .entry(game.to_owned())
+            .or_default();
+        if change(record) {
+            self.write(&state)?;
+        }
+        Ok(())
+    }
+
+    /// Records the commitments visible in `view`.
+    pub fn remember_view(&self, server: &str, view: &pb::GameView) -> Result<(), CliError> {
+        let known = self.game(server, &view.game_id)?.unwrap_or_default();
+        if known.clone().remember(view) {
+            self.update(server, &view.game_id, |record| record.remember(view))?;
+        }
+        Ok(())
+    }
+
+    fn read(&self) -> Result<StateFile, CliError> {
+        let path = self.file();
+        match fs::read_to_string(&path) {
+            Ok(text) => serde_json::from_str(&text).map_err(|e| {
+                CliError::Local(format!(
+                    "{} is not a valid trinchera state file: {e}",
+                    path.display()
+                ))
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(StateFile::default()),
+            Err(e) => Err(CliError::file("cannot read", path, e)),
+        }
+    }
+
+    fn write(&self, state: &StateFile) -> Result<(), CliError> {
+        let path = self.file();
+        let temp = self.dir.join("games.json.tmp");
+        let text = serde_json::to_string_pretty(state)
+            .map_err(|e| CliError::Local(format!("cannot encode the state file: {e}")))?;
+        let mut file =
+            open_private(&temp, true).map_err(|e| CliError::file("cannot write", &temp, e))?;
+        file.write_all(text.as_bytes())
+            .and_then(|()| file.sync_all())
+            .map_err(|e| CliError::file("cannot write", &temp, e))?;
+        fs::rename(&temp, &path).map_err(|e| CliError::file("cannot replace", &path, e))
+    }
+}
+
+/// Opens (creating) a file only its owner may read; `truncate` empties it.
+fn open_private(path: &Path, truncate: bool) -> std::io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.write(true).create(true).truncate(truncate);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options.open(path)
+}
+
+/// Creates `dir` (and parents) so that only its owner may enter it.
+fn create_private_dir(dir: &Path) -> Result<(), CliError> {
+    let mut builder = fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder
+        .create(dir)
+        .map_err(|e| CliError::file("cannot create", dir, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view_with_commitment(commitment: &str) -> pb::GameView {
+        pb::GameView {
+            game_id: "g".into(),
+            ruleset: "frente".into(),
+            players: vec![pb::Player {
+                seat: 1,
+                setup_commitment: commitment.into(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn records_survive_and_keep_the_first_commitment() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::at(dir.path());
+        store
+            .update("http://s", "g", |record| {
+                record.tokens.insert(0, "secret".into());
+                true
+            })
+            .expect("writes");
+        store
+            .remember_view("http://s", &view_with_commitment("aa"))
+            .expect("remembers");
+        store
+            .remember_view("http://s", &view_with_commitment("bb"))
+            .expect("remembers");
+        let record = store.game("http://s", "g").expect("reads").expect("known");
+        assert_eq!(record.tokens.get(&0).map(String::as_str), Some("secret"));
+        assert_eq!(record.ruleset, "frente");
+        assert_eq!(
+            record.setup_commitments.get(&1).map(String::as_str),
+            Some("aa")
+        );
+        assert!(store.game("http://other", "g").expect("reads").is_none());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_file_is_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::at(&dir.path().join("nested"));
+        store
+            .update("http://s", "g", |record| {
+                record.tokens.insert(1, "secret".into());
+                true
+            })
+            .expect("writes");
+        let mode = fs::metadata(store.file())
+            .expect("exists")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+}

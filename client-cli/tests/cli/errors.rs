@@ -1,0 +1,145 @@
+//! Every error path: usage errors (2), server refusals (3) with the server's words and
+//! reason, an unreachable server (4) with the hint, unverifiable games (1).
+
+use crate::harness::{Game, Server, User, file_with};
+
+#[test]
+fn usage_errors_exit_with_2() {
+    let server = Server::start();
+    let user = User::new(&server);
+    let unknown = user.run(&["frobnicate"]);
+    assert_eq!(unknown.code, 2, "{unknown:?}");
+    let no_notation = user.run(&["move", "1"]);
+    assert_eq!(no_notation.code, 2, "{no_notation:?}");
+    let option = user.run(&["new", "frente", "--option", "speed=fast"]);
+    assert_eq!(option.code, 2, "{option:?}");
+    assert!(
+        option
+            .stderr
+            .contains("ruleset frente has no option \"speed\""),
+        "{option:?}"
+    );
+    let game = Game::start(&server, "frente");
+    let stranger = User::new(&server);
+    let no_seat = stranger.run(&["--json", "move", &game.id, "a4-a5"]);
+    assert_eq!(no_seat.code, 2, "{no_seat:?}");
+    assert_eq!(no_seat.json()["error"]["kind"], "usage");
+    assert!(
+        no_seat.stderr.contains("you have no seat in game"),
+        "{no_seat:?}"
+    );
+    let (_dir, layout) = file_with("4 S S S\n");
+    let bad_layout =
+        game.players[0].run(&["setup", &game.id, "--file", layout.to_str().expect("utf-8")]);
+    assert_eq!(bad_layout.code, 2, "{bad_layout:?}");
+    assert!(
+        bad_layout
+            .stderr
+            .contains("line 1: row 4 of your zone has 10 cells, the line gives 3"),
+        "{bad_layout:?}"
+    );
+    let nothing_to_set_up = Game::start(&server, "tanques");
+    let tanks = nothing_to_set_up.players[0].run(&["setup", &nothing_to_set_up.id, "--random"]);
+    assert_eq!(tanks.code, 2, "{tanks:?}");
+    assert!(tanks.stderr.contains("nothing to set up"), "{tanks:?}");
+}
+
+#[test]
+fn refusals_exit_with_3_and_say_why() {
+    let server = Server::start();
+    let game = Game::start(&server, "frente");
+    let [rojo, azul] = &game.players;
+    // A rule problem in a well-formed layout: the server lists it.
+    let (_dir, layout) = file_with(
+        "4  S S S S S S S S S S\n3  S S S S S S S S S S\n2  S S S S S S S S S S\n1  S S S S S S S S S S\n",
+    );
+    let setup = rojo.run(&["setup", &game.id, "--file", layout.to_str().expect("utf-8")]);
+    assert_eq!(setup.code, 3, "{setup:?}");
+    assert!(setup.stderr.contains("BAD_SETUP"), "{setup:?}");
+    game.random_setups();
+    let cases: [(&User, Vec<&str>, &str, &str); 5] = [
+        (
+            azul,
+            vec!["move", &game.id, "a7-a6"],
+            "FAILED_PRECONDITION",
+            "NOT_YOUR_TURN",
+        ),
+        (
+            rojo,
+            vec!["move", &game.id, "a1-j10"],
+            "FAILED_PRECONDITION",
+            "ILLEGAL_MOVE",
+        ),
+        (
+            rojo,
+            vec!["move", &game.id, "hello"],
+            "INVALID_ARGUMENT",
+            "BAD_NOTATION",
+        ),
+        (rojo, vec!["show", "999999"], "NOT_FOUND", "GAME_NOT_FOUND"),
+        (
+            User::leak(&server),
+            vec!["join", &game.id],
+            "FAILED_PRECONDITION",
+            "SEAT_TAKEN",
+        ),
+    ];
+    for (user, args, status, reason) in cases {
+        let mut json_args = vec!["--json"];
+        json_args.extend(args.iter());
+        let run = user.run(&json_args);
+        assert_eq!(run.code, 3, "{args:?}: {run:?}");
+        let error = &run.json()["error"];
+        assert_eq!(error["status"], status, "{args:?}: {error}");
+        assert_eq!(error["reason"], reason, "{args:?}: {error}");
+        assert!(!error["message"].as_str().unwrap_or_default().is_empty());
+        let human = user.run(&args);
+        assert_eq!(human.code, 3);
+        assert!(
+            human
+                .stderr
+                .contains(error["message"].as_str().expect("message")),
+            "{human:?}"
+        );
+        assert!(human.stdout.is_empty(), "errors go to stderr: {human:?}");
+    }
+    let forged = rojo.run(&["--token", "tr1_forged", "moves", &game.id]);
+    assert_eq!(forged.code, 3, "{forged:?}");
+    assert!(forged.stderr.contains("BAD_TOKEN"), "{forged:?}");
+}
+
+#[test]
+fn an_absent_server_exits_with_4_and_a_hint() {
+    // A port that was just free: bind, note it, release it.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("free port")
+        .port();
+    let url = format!("http://127.0.0.1:{port}");
+    let user = User::of(&url);
+    let run = user.run(&["rulesets"]);
+    assert_eq!(run.code, 4, "{run:?}");
+    assert!(
+        run.stderr
+            .contains(&format!("no Trinchera server at {url}")),
+        "{run:?}"
+    );
+    assert!(
+        run.stderr.contains(
+            "start it with `cargo run --release -p trinchera-service --bin trinchera-server`"
+        ),
+        "{run:?}"
+    );
+    let json = user.run(&["--json", "games"]);
+    assert_eq!(json.code, 4);
+    assert_eq!(json.json()["error"]["kind"], "unreachable");
+}
+
+#[test]
+fn an_unfinished_game_cannot_be_verified_yet() {
+    let server = Server::start();
+    let game = Game::start(&server, "frente");
+    let run = game.players[0].run(&["verify", &game.id]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.stderr.contains("the game is not over yet"), "{run:?}");
+}

@@ -1,0 +1,235 @@
+//! A real server in this process (port 0, temporary data directory) and the real
+//! `trinchera` binary run against it, one config directory per simulated user.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use serde_json::Value;
+use tempfile::TempDir;
+use tokio::sync::oneshot;
+use trinchera_service::store::{SledOptions, SledStore};
+use trinchera_service::{Games, Limits};
+
+/// A server on its own thread and runtime.
+pub struct Server {
+    pub url: String,
+    stop: Option<oneshot::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+    _data: TempDir,
+}
+
+impl Server {
+    /// Starts a server on 127.0.0.1 and a free port.
+    pub fn start() -> Server {
+        let data = tempfile::tempdir().expect("temp dir");
+        let path = data.path().to_owned();
+        let (address_tx, address_rx) = std::sync::mpsc::channel();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .enable_all()
+                .build()
+                .expect("runtime");
+            runtime.block_on(async move {
+                let store = SledStore::open(&path, SledOptions::default()).expect("store");
+                let games = Games::new(Arc::new(store), Limits::default()).expect("games");
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                    .await
+                    .expect("bind");
+                address_tx
+                    .send(listener.local_addr().expect("address"))
+                    .expect("test waits");
+                trinchera_service::run(listener, games, async {
+                    let _ = stopped.await;
+                })
+                .await
+                .expect("server ran");
+            });
+        });
+        let address = address_rx.recv().expect("server started");
+        Server {
+            url: format!("http://{address}"),
+            stop: Some(stop),
+            thread: Some(thread),
+            _data: data,
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// What a run of the binary left.
+#[derive(Debug)]
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// Stdout as JSON.
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {self:?}"))
+    }
+}
+
+/// A person with their own config directory, talking to one server.
+pub struct User {
+    pub url: String,
+    config: TempDir,
+}
+
+impl User {
+    /// A new user of `server`.
+    pub fn new(server: &Server) -> User {
+        User::of(&server.url)
+    }
+
+    /// A new user of the server at `url`.
+    pub fn of(url: &str) -> User {
+        User {
+            url: url.to_owned(),
+            config: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+
+    /// A user that lives as long as the test (for one-off commands in tables).
+    pub fn leak(server: &Server) -> &'static User {
+        Box::leak(Box::new(User::new(server)))
+    }
+
+    /// Where this user's tokens live.
+    pub fn config_dir(&self) -> &Path {
+        self.config.path()
+    }
+
+    /// A command for the binary with this user's environment.
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_trinchera"));
+        command
+            .arg("--server")
+            .arg(&self.url)
+            .args(args)
+            .env("TRINCHERA_CONFIG_DIR", self.config.path())
+            .env("NO_COLOR", "1")
+            .env_remove("TRINCHERA_SERVER")
+            .env_remove("TRINCHERA_TOKEN")
+            .stdin(Stdio::null());
+        command
+    }
+
+    /// Runs the binary with `args` and `stdin`.
+    pub fn run_with_input(&self, args: &[&str], stdin: &str) -> Run {
+        let mut child = self
+            .command(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(stdin.as_bytes())
+            .expect("writes stdin");
+        let output = child.wait_with_output().expect("the binary ends");
+        Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
+    /// Runs the binary with `args`.
+    pub fn run(&self, args: &[&str]) -> Run {
+        let output = self.command(args).output().expect("the binary runs");
+        Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
+    /// Runs `--json args`, asserts success and returns the document.
+    pub fn json(&self, args: &[&str]) -> Value {
+        let mut all = vec!["--json"];
+        all.extend_from_slice(args);
+        let run = self.run(&all);
+        assert_eq!(run.code, 0, "{args:?} failed: {run:?}");
+        run.json()
+    }
+
+    /// Runs `args`, asserts success and returns stdout.
+    pub fn ok(&self, args: &[&str]) -> String {
+        let run = self.run(args);
+        assert_eq!(run.code, 0, "{args:?} failed: {run:?}");
+        run.stdout
+    }
+}
+
+/// A game between two users: `players[seat]`.
+pub struct Game {
+    pub id: String,
+    pub players: [User; 2],
+}
+
+impl Game {
+    /// Creates a game of `ruleset` by a first user (seat 0) and joins a second (seat 1).
+    pub fn start(server: &Server, ruleset: &str) -> Game {
+        let players = [User::new(server), User::new(server)];
+        let created = players[0].json(&["new", ruleset, "--name", "Ana"]);
+        let id = created["game_id"].as_str().expect("game id").to_owned();
+        let joined = players[1].json(&["join", &id, "--name", "Beto"]);
+        assert_eq!(joined["seat"], 1);
+        Game { id, players }
+    }
+
+    /// Random setups for every seat that sets up.
+    pub fn random_setups(&self) {
+        for player in &self.players {
+            let view = player.json(&["show", &self.id]);
+            let seat = view["view"]["viewer_seat"].as_i64().expect("seat");
+            let done = view["view"]["players"][seat as usize]["setup_done"] == true;
+            if !done {
+                player.json(&["setup", &self.id, "--random"]);
+            }
+        }
+    }
+}
+
+/// A file with `text` in a fresh directory (kept alive by the returned guard).
+pub fn file_with(text: &str) -> (TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("file.txt");
+    std::fs::write(&path, text).expect("writes");
+    (dir, path)
+}
+
+/// A small deterministic generator for move choices.
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    /// A number below `n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}

@@ -1,0 +1,7 @@
+//! Tests of the `trinchera` binary against a real server started by each test.
+
+mod errors;
+mod flows;
+mod games;
+mod harness;
+mod show;

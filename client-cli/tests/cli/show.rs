@@ -1,0 +1,110 @@
+//! `show` of each board shape, from each side and a spectator's, against snapshots in
+//! `tests/snapshots/` (`UPDATE_SNAPSHOTS=1` rewrites them; review the diff).
+
+use std::path::PathBuf;
+
+use crate::harness::{Game, Server, User, file_with};
+
+/// Compares `text` with the snapshot `name`.
+fn assert_snapshot(name: &str, text: &str) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/snapshots")
+        .join(format!("{name}.txt"));
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("snapshot dir");
+        std::fs::write(&path, text).expect("snapshot written");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "no snapshot {} ({e}); run with UPDATE_SNAPSHOTS=1",
+            path.display()
+        )
+    });
+    assert_eq!(text, expected, "snapshot {name} differs; got:\n{text}");
+}
+
+/// A frente army, rows from seat 0's far side: the same for both seats.
+const ARMY_ROWS: [&str; 4] = [
+    "S S S S S S S S A A",
+    "A A A R R R R T T T",
+    "T C C C C M M M O O",
+    "G L E B B B B B B F",
+];
+
+#[test]
+fn square_boards_from_both_sides_and_a_spectators() {
+    let server = Server::start();
+    let game = Game::start(&server, "frente");
+    let rojo = ARMY_ROWS
+        .iter()
+        .zip(["4", "3", "2", "1"])
+        .map(|(codes, row)| format!("{row} {codes}\n"));
+    let azul = ARMY_ROWS
+        .iter()
+        .zip(["7", "8", "9", "10"])
+        .map(|(codes, row)| format!("{row} {codes}\n"));
+    for (player, rows) in game
+        .players
+        .iter()
+        .zip([rojo.collect::<String>(), azul.collect()])
+    {
+        let (_dir, path) = file_with(&rows);
+        player.ok(&["setup", &game.id, "--file", path.to_str().expect("utf-8")]);
+    }
+    let [rojo, azul] = &game.players;
+    rojo.ok(&["move", &game.id, "a4-a5"]);
+    azul.ok(&["move", &game.id, "a7-a6"]);
+    rojo.ok(&["move", &game.id, "b4-b5"]);
+    azul.ok(&["move", &game.id, "e7-e6"]);
+    let battle = rojo.ok(&["move", &game.id, "a5xa6"]);
+    assert!(
+        battle.contains("Soldado (Rojo) attacked Soldado (Azul) on a6: both fell."),
+        "{battle}"
+    );
+    assert_snapshot("square_seat0", &rojo.ok(&["show", &game.id]));
+    assert_snapshot("square_seat1", &azul.ok(&["show", &game.id]));
+    assert_snapshot(
+        "square_seat1_no_flip",
+        &azul.ok(&["--no-flip", "show", &game.id]),
+    );
+    assert_snapshot(
+        "square_spectator",
+        &User::new(&server).ok(&["show", &game.id]),
+    );
+}
+
+#[test]
+fn hex_boards_show_tanks_with_their_facing() {
+    let server = Server::start();
+    let game = Game::start(&server, "tanques");
+    let [rojo, azul] = &game.players;
+    rojo.ok(&["move", &game.id, "enter", "b1", "NE"]);
+    rojo.ok(&["move", &game.id, "enter e1 NW"]);
+    assert_snapshot("hex_seat0", &rojo.ok(&["show", &game.id]));
+    assert_snapshot("hex_seat1", &azul.ok(&["show", &game.id]));
+}
+
+#[test]
+fn cross_boards_show_points_and_lines() {
+    let server = Server::start();
+    let game = Game::start(&server, "tacticas");
+    let [rebels, officers] = &game.players;
+    let (_dir, path) = file_with("# officers\n7 . . .\n6 O . O\n5 . . .\n");
+    officers.ok(&["setup", &game.id, "--file", path.to_str().expect("utf-8")]);
+    rebels.ok(&["move", &game.id, "b5-c5"]);
+    assert_snapshot("cross_seat0", &rebels.ok(&["show", &game.id]));
+    assert_snapshot("cross_seat1", &officers.ok(&["show", &game.id]));
+}
+
+#[test]
+fn rulesets_show_draws_every_board_with_its_zones() {
+    let server = Server::start();
+    let user = User::new(&server);
+    for id in ["castillos", "tanques", "asalto"] {
+        assert_snapshot(
+            &format!("ruleset_{id}"),
+            &user.ok(&["rulesets", "show", id]),
+        );
+    }
+}
