@@ -4,7 +4,7 @@
 pub mod convert;
 mod watch;
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use tonic::{Request, Response, Status};
 use tracing::Instrument;
@@ -76,15 +76,15 @@ impl GameService for Api {
         &self,
         _request: Request<pb::ListRulesetsRequest>,
     ) -> Result<Response<pb::ListRulesetsResponse>, Status> {
-        handle(span("ListRulesets", ""), async {
-            Ok(pb::ListRulesetsResponse {
+        /// The descriptions never change: convert them once.
+        static RULESETS: LazyLock<pb::ListRulesetsResponse> =
+            LazyLock::new(|| pb::ListRulesetsResponse {
                 rulesets: catalog::RULESETS
                     .iter()
                     .map(|ruleset| convert::ruleset((ruleset.description)()))
                     .collect(),
-            })
-        })
-        .await
+            });
+        handle(span("ListRulesets", ""), async { Ok(RULESETS.clone()) }).await
     }
 
     async fn create_game(
