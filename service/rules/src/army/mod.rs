@@ -203,8 +203,9 @@ impl Troops {
     }
 }
 
-/// Where the pieces of the seat to move may go, for [`Army::for_each_move_set`].
+/// Where the pieces of one seat may go, for [`Army::for_each_move_set`].
 struct Targets {
+    /// Open squares without a piece.
     empty: Bits,
     /// Enemy pieces outside trenches.
     attackable: Bits,
@@ -215,7 +216,7 @@ struct Targets {
 impl Targets {
     /// Calls `f` with the sets of moves of `troops` in `direction`, one per distance: the
     /// one-square moves and attacks of all its movable pieces, then the runners' longer
-    /// moves.
+    /// moves. Inlined into each call, where `direction` is a constant.
     #[inline(always)]
     fn moves_toward(
         &self,
