@@ -2,14 +2,15 @@
 //!
 //! Padded squares run row by row with a stride of [`STRIDE`]: the columns of the widest
 //! board and one guard column, which is the wall east of a row and west of the next one.
-//! A guard row lies below and above the board. The squares of the board rows, from a1 on,
-//! are also the bits of a [`Bits`]: bit `square - A1`, so rows of the widest board fill bits
-//! `0..110` with a guard bit at the end of each row.
+//! A guard row lies below and above the board; on a narrower board the columns past its
+//! width are walls too. The squares of the board rows, from a1 on, are also the bits of a
+//! [`Bits`]: bit `square - A1`, so rows of the widest board fill bits `0..110` with a guard
+//! bit at the end of each row.
 //!
 //! Shifting a set by a direction's offset moves each of its squares one step that way.
-//! Squares pushed onto a guard column or past either end of the board land on bits that no
-//! set of board squares holds, so masking with such a set (the empty squares, say) drops
-//! them: a shift and an `and` give the one-square moves of every piece of a set at once.
+//! Squares pushed onto a wall or past either end of the board land on bits that no set of
+//! board squares holds, so masking with such a set (the empty squares, say) drops them: a
+//! shift and an `and` give the one-square moves of every piece of a set at once.
 
 /// A set of board squares: bit `square - A1` for each padded square in it.
 pub(crate) type Bits = u128;
