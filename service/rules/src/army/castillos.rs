@@ -129,6 +129,7 @@ fn battle(attacker: KindId, defender: KindId) -> BattleResult {
 }
 
 impl Variant for Castillos {
+    #[inline]
     fn spec() -> &'static Spec {
         static SPEC: LazyLock<Spec> = LazyLock::new(|| Spec::new(&DATA));
         &SPEC

@@ -109,6 +109,7 @@ fn battle(attacker: KindId, defender: KindId) -> BattleResult {
 }
 
 impl Variant for Frente {
+    #[inline]
     fn spec() -> &'static Spec {
         static SPEC: LazyLock<Spec> = LazyLock::new(|| Spec::new(&DATA));
         &SPEC

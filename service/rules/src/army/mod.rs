@@ -2,7 +2,9 @@
 //! one engine, [`Army`], parameterised by a [`Variant`].
 //!
 //! The board is a padded mailbox: every board square has a one-square wall around it, so
-//! sliding and stepping never need bounds checks. Lakes are walls too.
+//! sliding and stepping never need bounds checks. Lakes are walls too. Beside it, each
+//! seat's pieces are kept as sets of squares ([`bits`]), on which move generation works a
+//! whole set of pieces at a time.
 //!
 //! # Decisions where rules.md is silent
 //!
@@ -33,6 +35,7 @@
 //!   attack out, and a runner may pass over empty trenches and castles.
 //! - Once the game is over, [`Rules::check`] refuses everything ("the game is over").
 
+mod bits;
 mod castillos;
 mod clasico;
 mod frente;
@@ -44,6 +47,7 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::ops::ControlFlow;
 
+use bits::{Bits, DIRECTIONS};
 pub use castillos::Castillos;
 pub use clasico::Clasico;
 pub use frente::Frente;
@@ -138,7 +142,8 @@ pub struct ArmyMove {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Piece {
     kind: u8,
-    /// The kind's mobility, copied here because move generation reads it for every piece.
+    /// The kind's mobility, copied here because it says which of [`Troops`]' sets hold the
+    /// piece.
     mobility: Mobility,
     owner: Seat,
     /// Padded square, or [`GONE`].
@@ -168,6 +173,78 @@ struct Shuttle {
     count: u8,
 }
 
+/// One seat's pieces on the board as sets of squares, kept in step with the mailbox: move
+/// generation works on these.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct Troops {
+    /// Every piece.
+    occupied: Bits,
+    /// The pieces that move one square ([`Mobility::Step`]).
+    steppers: Bits,
+    /// The pieces that run along lines ([`Mobility::Long`]).
+    runners: Bits,
+}
+
+impl Troops {
+    /// Toggles `squares` in `occupied` and in the set of `mobility`, if it has one: with the
+    /// square of a piece this adds or removes it, with both of its squares it moves it.
+    fn toggle(&mut self, squares: Bits, mobility: Mobility) {
+        self.occupied ^= squares;
+        match mobility {
+            Mobility::Immovable => {}
+            Mobility::Step => self.steppers ^= squares,
+            Mobility::Long { .. } => self.runners ^= squares,
+        }
+    }
+
+    /// The pieces that can move.
+    fn movers(&self) -> Bits {
+        self.steppers | self.runners
+    }
+}
+
+/// Where the pieces of one seat may go, for [`Army::for_each_move_set`].
+struct Targets {
+    /// Open squares without a piece.
+    empty: Bits,
+    /// Enemy pieces outside trenches.
+    attackable: Bits,
+    /// Whether runners may attack at the end of a long move.
+    range_attacks: bool,
+}
+
+impl Targets {
+    /// Calls `f` with the sets of moves of `troops` in `direction`, one per distance: the
+    /// one-square moves and attacks of all its movable pieces, then the runners' longer
+    /// moves. Inlined into each call, where `direction` is a constant.
+    #[inline(always)]
+    fn moves_toward(
+        &self,
+        direction: i8,
+        troops: &Troops,
+        f: &mut impl FnMut(Bits, u8) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let step = direction as u8;
+        let reached = bits::shift(troops.movers(), direction);
+        f(reached & (self.attackable | self.empty), step)?;
+        // The squares runners reached over empty squares only, `offset` away.
+        let mut frontier = bits::shift(troops.runners, direction) & self.empty;
+        let mut offset = step;
+        while frontier != 0 {
+            offset = offset.wrapping_add(step);
+            let reached = bits::shift(frontier, direction);
+            let attacks = if self.range_attacks {
+                reached & self.attackable
+            } else {
+                0
+            };
+            frontier = reached & self.empty;
+            f(attacks | frontier, offset)?;
+        }
+        ControlFlow::Continue(())
+    }
+}
+
 /// A position of an army game in play.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Army<V: Variant> {
@@ -175,15 +252,10 @@ pub struct Army<V: Variant> {
     board: [u8; PADDED_CELLS],
     /// Pieces by slot; seat 0's slots come first.
     pieces: [Piece; MAX_PIECES],
-    /// Slots `0..split` are seat 0's, `split..len` seat 1's.
-    split: u8,
     len: u8,
     to_move: Seat,
-    /// Per seat, the slots of its movable pieces still on the board, in slot order, in
-    /// `movers[seat][..movable[seat]]`: move generation walks only these.
-    movers: BySeat<[u8; MAX_PIECES]>,
-    /// Movable pieces left per seat.
-    movable: BySeat<u8>,
+    /// Per seat, its pieces on the board as sets of squares.
+    troops: BySeat<Troops>,
     shuttle: BySeat<Option<Shuttle>>,
     /// Turns since the last battle or removal.
     quiet_turns: u32,
@@ -214,11 +286,9 @@ impl<V: Variant> Army<V> {
         Army {
             board,
             pieces: [Piece::NONE; MAX_PIECES],
-            split: 0,
             len: 0,
             to_move,
-            movers: BySeat([[0; MAX_PIECES]; 2]),
-            movable: BySeat([0, 0]),
+            troops: BySeat::default(),
             shuttle: BySeat([None, None]),
             quiet_turns: 0,
             castle_turns: [0; 2],
@@ -232,9 +302,6 @@ impl<V: Variant> Army<V> {
         let spec = V::spec();
         let square = spec.square(cell);
         let slot = self.len;
-        if owner == Seat::First {
-            self.split = slot + 1;
-        }
         let mobility = spec.kind(kind.0).mobility;
         self.pieces[usize::from(slot)] = Piece {
             kind: kind.0,
@@ -246,14 +313,12 @@ impl<V: Variant> Army<V> {
         };
         self.board[square] = slot;
         self.len += 1;
-        if mobility != Mobility::Immovable {
-            self.movers[owner][usize::from(self.movable[owner])] = slot;
-            self.movable[owner] += 1;
-        }
+        self.troops[owner].toggle(bits::bit(square as u8), mobility);
     }
 
-    /// The move onto an empty square that the repetition limit forbids to `seat` now, if
-    /// any.
+    /// The move that the repetition limit forbids to `seat` now, if any. It goes onto an
+    /// empty square: once an enemy stands there, the same squares make an attack, which is
+    /// never banned.
     fn forbidden(&self, seat: Seat) -> Option<ArmyMove> {
         let limit = V::spec().data.repetition_limit;
         self.shuttle[seat]
@@ -262,71 +327,47 @@ impl<V: Variant> Army<V> {
                 from: shuttle.to,
                 to: shuttle.from,
             })
+            .filter(|mv| self.board[usize::from(mv.to)] == EMPTY)
     }
 
-    /// Calls `f` with every legal move of `seat`, until it breaks.
-    fn for_each_move(
+    /// Calls `f` with the moves of `seat` in sets, until it breaks: `f(ends, offset)` stands
+    /// for the moves from `to - offset` to each square `to` of `ends` (squares are u8 and
+    /// offsets wrap). No move is in two sets; sets may be empty. These are the legal moves
+    /// but for the repetition limit: the [`Army::forbidden`] move is among them.
+    fn for_each_move_set(
         &self,
         seat: Seat,
-        mut f: impl FnMut(ArmyMove) -> ControlFlow<()>,
+        mut f: impl FnMut(Bits, u8) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let spec = V::spec();
-        let trench = &spec.trench;
-        // Squares are u8 and tables have 256 entries: stepping wraps, and the walls around
-        // the board stop every line before it could leave the padded area.
-        let directions = spec.directions().map(|direction| direction as u8);
-        // No real move starts on square 0 (a wall), so the stand-in never matches.
-        let forbidden = self.forbidden(seat).unwrap_or(ArmyMove {
-            from: GONE,
-            to: GONE,
-        });
-        // The enemy's slots are `first..first + count`; EMPTY and WALL lie above every slot.
-        let (first, count) = match seat {
-            Seat::First => (self.split, self.len - self.split),
-            Seat::Second => (0, self.split),
+        let (own, enemy) = (&self.troops[seat], &self.troops[!seat]);
+        let targets = Targets {
+            empty: spec.open_squares & !(own.occupied | enemy.occupied),
+            attackable: enemy.occupied & spec.exposed_squares,
+            range_attacks: spec.runners_attack_at_range,
         };
-        let attackable = |to: u8| {
-            self.board[usize::from(to)].wrapping_sub(first) < count && !trench[usize::from(to)]
-        };
-        for &slot in &self.movers[seat][..usize::from(self.movable[seat])] {
-            let piece = &self.pieces[usize::from(slot)];
-            let from = piece.square;
-            match piece.mobility {
-                Mobility::Immovable => {}
-                Mobility::Step => {
-                    for direction in directions {
-                        let to = from.wrapping_add(direction);
-                        let mv = ArmyMove { from, to };
-                        let empty = self.board[usize::from(to)] == EMPTY;
-                        if (empty && mv != forbidden) || (!empty && attackable(to)) {
-                            f(mv)?;
-                        }
-                    }
-                }
-                Mobility::Long { attack_at_range } => {
-                    for direction in directions {
-                        let mut to = from.wrapping_add(direction);
-                        while self.board[usize::from(to)] == EMPTY {
-                            let mv = ArmyMove { from, to };
-                            if mv != forbidden {
-                                f(mv)?;
-                            }
-                            to = to.wrapping_add(direction);
-                        }
-                        let adjacent = to == from.wrapping_add(direction);
-                        if (adjacent || attack_at_range) && attackable(to) {
-                            f(ArmyMove { from, to })?;
-                        }
-                    }
-                }
-            }
-        }
-        ControlFlow::Continue(())
+        // One call per direction rather than a loop, so that each one shifts by a constant.
+        let [east, west, north, south] = DIRECTIONS;
+        targets.moves_toward(east, own, &mut f)?;
+        targets.moves_toward(west, own, &mut f)?;
+        targets.moves_toward(north, own, &mut f)?;
+        targets.moves_toward(south, own, &mut f)
     }
 
     fn has_move(&self, seat: Seat) -> bool {
-        self.for_each_move(seat, |_| ControlFlow::Break(()))
-            .is_break()
+        let forbidden = self.forbidden(seat);
+        self.for_each_move_set(seat, |ends, offset| {
+            let allowed = match forbidden {
+                Some(mv) if mv.to.wrapping_sub(mv.from) == offset => ends & !bits::bit(mv.to),
+                _ => ends,
+            };
+            if allowed == 0 {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            }
+        })
+        .is_break()
     }
 
     /// Empties `square`, restarting its castle count.
@@ -341,14 +382,7 @@ impl<V: Variant> Army<V> {
     fn remove(&mut self, slot: u8) {
         let piece = self.pieces[usize::from(slot)];
         self.pieces[usize::from(slot)].square = GONE;
-        if piece.mobility != Mobility::Immovable {
-            let left = usize::from(self.movable[piece.owner]);
-            let movers = &mut self.movers[piece.owner];
-            if let Some(index) = movers[..left].iter().position(|&mover| mover == slot) {
-                movers.copy_within(index + 1..left, index);
-                self.movable[piece.owner] -= 1;
-            }
-        }
+        self.troops[piece.owner].toggle(bits::bit(piece.square), piece.mobility);
         if V::spec().kind(piece.kind).is_flag {
             let winner = !piece.owner;
             self.outcome = Some(Outcome::win(winner, EndReason::FlagCaptured));
@@ -364,6 +398,8 @@ impl<V: Variant> Army<V> {
         let piece = &mut self.pieces[usize::from(slot)];
         piece.square = to;
         piece.moved = true;
+        let (owner, mobility) = (piece.owner, piece.mobility);
+        self.troops[owner].toggle(bits::bit(from) | bits::bit(to), mobility);
     }
 
     /// The public id and the kind of the piece in `slot`. Ids are slots: the starting
@@ -404,7 +440,7 @@ impl<V: Variant> Army<V> {
         if self.outcome.is_some() {
             return;
         }
-        let stranded = self.movable.map(|movable| movable == 0);
+        let stranded = self.troops.map(|troops| troops.movers() == 0);
         self.outcome = match stranded.0 {
             [true, true] => Some(Outcome::draw(EndReason::OnlyImmovableLeft)),
             [true, false] => Some(Outcome::win(Seat::Second, EndReason::OnlyImmovableLeft)),
@@ -452,10 +488,21 @@ impl<V: Variant> Rules for Army<V> {
 
     fn legal_moves(&self, out: &mut Vec<ArmyMove>) {
         if self.outcome.is_none() {
-            let _ = self.for_each_move(self.to_move, |mv| {
-                out.push(mv);
+            let first = out.len();
+            let _ = self.for_each_move_set(self.to_move, |ends, offset| {
+                bits::squares(ends).for_each(|to| {
+                    out.push(ArmyMove {
+                        from: to.wrapping_sub(offset),
+                        to,
+                    });
+                });
                 ControlFlow::Continue(())
             });
+            if let Some(forbidden) = self.forbidden(self.to_move)
+                && let Some(index) = out[first..].iter().position(|&mv| mv == forbidden)
+            {
+                out.remove(first + index);
+            }
         }
     }
 
@@ -554,8 +601,8 @@ impl<V: Variant> Rules for Army<V> {
                 count,
             });
             self.relocate(slot, mv.to);
-            let adjacent = spec
-                .directions()
+            let adjacent = DIRECTIONS
+                .map(i16::from)
                 .contains(&(i16::from(mv.to) - i16::from(mv.from)));
             if !adjacent && !self.pieces[usize::from(slot)].revealed {
                 self.pieces[usize::from(slot)].revealed = true;

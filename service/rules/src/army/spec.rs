@@ -1,6 +1,7 @@
 //! What distinguishes one army ruleset from another, as data, and the tables derived from it
 //! once per ruleset.
 
+use super::bits::{self, Bits, MAX_SIDE, STRIDE};
 use crate::cell::Cell;
 use crate::describe::{
     BoardInfo, BoardShape, CellInfo, Description, KindId, KindInfo, SeatInfo, SetupZone, Terrain,
@@ -8,9 +9,8 @@ use crate::describe::{
 use crate::effect::BattleResult;
 use crate::seat::{BySeat, Seat};
 
-/// Padded squares: the widest board (10 columns and 10 rows, plus a wall on each side) needs
-/// 12 × 12; tables have 256 entries so that indexing them by a `u8` square needs no bounds
-/// check in move generation.
+/// Padded squares: the widest board needs 12 rows of [`STRIDE`] (see [`bits`]); tables have
+/// 256 entries so that indexing them by a `u8` square needs no bounds check.
 pub(crate) const PADDED_CELLS: usize = 256;
 /// Most pieces on a board (two armies of 40).
 pub(crate) const MAX_PIECES: usize = 80;
@@ -109,12 +109,17 @@ pub struct VariantData {
 pub struct Spec {
     /// The source data.
     pub data: &'static VariantData,
-    /// Padded width: board width plus a wall column on each side.
-    pub stride: i16,
     /// Per padded square: on the board and not a lake.
     pub open: [bool; PADDED_CELLS],
     /// Per padded square: a trench.
     pub trench: [bool; PADDED_CELLS],
+    /// The squares on the board that are not lakes.
+    pub(crate) open_squares: Bits,
+    /// The open squares that are not trenches: where an enemy piece may be attacked.
+    pub(crate) exposed_squares: Bits,
+    /// Whether the ruleset's runners ([`Mobility::Long`]; all of them alike) may attack at
+    /// the end of a long move.
+    pub(crate) runners_attack_at_range: bool,
     /// Padded squares of the castles, in `data.castles` order.
     pub castles: Vec<u8>,
     /// `battle[attacker][defender]`.
@@ -138,20 +143,50 @@ const SEATS: BySeat<SeatInfo> = BySeat([
 impl Spec {
     /// Derives the tables of `data`.
     pub fn new(data: &'static VariantData) -> Spec {
-        let stride = i16::from(data.width) + 2;
+        assert!(
+            (1..=MAX_SIDE as i8).contains(&data.width)
+                && (1..=MAX_SIDE as i8).contains(&data.height),
+            "{}: boards have at most {MAX_SIDE} columns and rows",
+            data.id
+        );
+        let runner_ranges = data.kinds.iter().filter_map(|kind| match kind.mobility {
+            Mobility::Long { attack_at_range } => Some(attack_at_range),
+            _ => None,
+        });
+        let runners_attack_at_range = runner_ranges.clone().any(|range| range);
+        assert!(
+            runner_ranges
+                .clone()
+                .all(|range| range == runners_attack_at_range),
+            "{}: all runners attack alike",
+            data.id
+        );
         let mut spec = Spec {
             data,
-            stride,
             open: [false; PADDED_CELLS],
             trench: [false; PADDED_CELLS],
+            open_squares: 0,
+            exposed_squares: 0,
+            runners_attack_at_range,
             castles: Vec::new(),
             battle: Vec::new(),
             description: describe(data),
         };
         for info in &spec.description.board.cells {
             let square = spec.square(info.cell);
-            spec.open[square] = info.terrain != Terrain::Lake;
-            spec.trench[square] = info.terrain == Terrain::Trench;
+            let (open, trench) = (
+                info.terrain != Terrain::Lake,
+                info.terrain == Terrain::Trench,
+            );
+            spec.open[square] = open;
+            spec.trench[square] = trench;
+            let bit = bits::bit(square as u8);
+            if open {
+                spec.open_squares |= bit;
+            }
+            if open && !trench {
+                spec.exposed_squares |= bit;
+            }
         }
         spec.castles = data.castles.iter().map(|&c| spec.square(c) as u8).collect();
         let kinds = 0..data.kinds.len() as u8;
@@ -169,16 +204,13 @@ impl Spec {
 
     /// The padded square of a board cell.
     pub fn square(&self, cell: Cell) -> usize {
-        ((i16::from(cell.y) + 1) * self.stride + i16::from(cell.x) + 1) as usize
+        usize::from(bits::A1) + cell.y as usize * usize::from(STRIDE) + cell.x as usize
     }
 
     /// The board cell of a padded square.
     pub fn cell(&self, square: u8) -> Cell {
-        let square = i16::from(square);
-        Cell::new(
-            (square % self.stride - 1) as i8,
-            (square / self.stride - 1) as i8,
-        )
+        let index = square - bits::A1;
+        Cell::new((index % STRIDE) as i8, (index / STRIDE) as i8)
     }
 
     /// The padded square of `cell` if it is on the board (lakes included).
@@ -186,11 +218,6 @@ impl Spec {
         let on_board =
             (0..self.data.width).contains(&cell.x) && (0..self.data.height).contains(&cell.y);
         on_board.then(|| self.square(cell))
-    }
-
-    /// The four orthogonal square offsets.
-    pub fn directions(&self) -> [i16; 4] {
-        [1, -1, self.stride, -self.stride]
     }
 
     /// The kind's spec.
