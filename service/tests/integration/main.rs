@@ -6,6 +6,7 @@ mod crash;
 mod durability;
 mod errors;
 mod harness;
+mod hostile;
 mod leaks;
 mod lifecycle;
 mod watching;
