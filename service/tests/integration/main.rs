@@ -9,4 +9,5 @@ mod harness;
 mod hostile;
 mod leaks;
 mod lifecycle;
+mod races;
 mod watching;
