@@ -393,6 +393,28 @@ pub async fn try_play_random_move(
     players: &[Player; 2],
     rng: &mut ChaCha8Rng,
 ) -> Result<Option<pb::MakeMoveResponse>, Status> {
+    try_play_move_among(client, players, rng, |_| true).await
+}
+
+/// Plays one random listed move that attacks nothing (no `x` in its notation) if there is
+/// one, so that twenty moves cannot end a game by chance; `None` if the game is over.
+pub async fn play_quiet_move(
+    client: &mut Client,
+    players: &[Player; 2],
+    rng: &mut ChaCha8Rng,
+) -> Option<pb::MakeMoveResponse> {
+    try_play_move_among(client, players, rng, |legal| !legal.notation.contains('x'))
+        .await
+        .expect("a listed move is accepted")
+}
+
+/// Plays one random listed move of the seat to move, among those `preferred` keeps if any.
+async fn try_play_move_among(
+    client: &mut Client,
+    players: &[Player; 2],
+    rng: &mut ChaCha8Rng,
+    preferred: impl Fn(&pb::LegalMove) -> bool,
+) -> Result<Option<pb::MakeMoveResponse>, Status> {
     let spectator = try_spectator_view(client, &players[0].game).await?;
     let Some(to_move) = spectator.to_move else {
         return Ok(None);
@@ -400,7 +422,15 @@ pub async fn try_play_random_move(
     let player = &players[to_move as usize];
     let view = try_view_of(client, player).await?;
     assert!(!view.legal_moves.is_empty(), "the mover has legal moves");
-    let choice = &view.legal_moves[rng.random_range(0..view.legal_moves.len())];
+    let mut candidates: Vec<&pb::LegalMove> = view
+        .legal_moves
+        .iter()
+        .filter(|legal| preferred(legal))
+        .collect();
+    if candidates.is_empty() {
+        candidates = view.legal_moves.iter().collect();
+    }
+    let choice = candidates[rng.random_range(0..candidates.len())];
     // Alternate the two forms of a move.
     let action = if rng.random_bool(0.5) {
         pb::make_move_request::Action::Move(choice.r#move.clone().expect("move"))
