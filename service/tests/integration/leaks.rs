@@ -399,6 +399,11 @@ impl Table {
             .await
             .expect("list")
             .into_inner();
+        if self.ruleset.setup_zones.iter().any(|zone| zone.hidden) {
+            let words = kind_words(&self.ruleset);
+            let text = format!("{listing:?}");
+            assert_names_none(&text, &words.keys().collect::<Vec<_>>(), &words);
+        }
         self.delivered.message(Receiver::Anyone, &listing);
     }
 }

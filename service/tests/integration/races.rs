@@ -41,14 +41,14 @@ struct Tally {
 }
 
 /// One racer: reads views and plays random listed moves for the seats it holds, with or
-/// without `expected_version`, and resigns now and then, until the game ends or its turns
-/// run out.
+/// without `expected_version`, and resigns once in `resign_one_in` turns, until the game
+/// ends or its turns run out.
 async fn racer(
     mut client: Client,
     players: [Player; 2],
     seats: Vec<usize>,
     seed: u64,
-    turns: usize,
+    (turns, resign_one_in): (usize, u32),
     acks: Acks,
 ) -> Tally {
     let mut rng = rng(seed);
@@ -69,7 +69,7 @@ async fn racer(
         if view.phase == pb::Phase::Finished as i32 {
             break;
         }
-        if rng.random_ratio(1, 400) {
+        if rng.random_ratio(1, resign_one_in) {
             let request = pb::ResignRequest {
                 game_id: player.game.clone(),
             };
@@ -173,12 +173,15 @@ async fn race(games: usize, racers: usize, turns: usize, rulesets: &[&str]) {
                 1 => vec![1],
                 _ => vec![0, 1],
             };
+            // About one resignation per game over the whole race: games usually last, and
+            // some racers race on a game that just ended.
+            let resign_one_in = (racers * turns) as u32;
             tasks.push(tokio::spawn(racer(
                 server.client().await,
                 players.clone(),
                 seats,
                 (index * racers + racer_index) as u64,
-                turns,
+                (turns, resign_one_in),
                 Arc::clone(&acks),
             )));
         }
