@@ -450,6 +450,24 @@ async fn try_play_move_among(
     Ok(Some(response.into_inner()))
 }
 
+/// The history of `game` as a spectator gets it; checks that its versions run 1, 2, ...
+/// without a gap and end at its view's version.
+pub async fn gapless_history(client: &mut Client, game: &str) -> pb::GetHistoryResponse {
+    let history = client
+        .get_history(pb::GetHistoryRequest {
+            game_id: game.into(),
+        })
+        .await
+        .unwrap_or_else(|status| panic!("game {game} does not load: {status:?}"))
+        .into_inner();
+    let versions: Vec<u64> = history.events.iter().map(|e| e.version).collect();
+    let last = versions.len() as u64;
+    assert_eq!(versions, (1..=last).collect::<Vec<_>>(), "game {game}");
+    let view = history.view.as_ref().expect("view");
+    assert_eq!(view.version, last, "game {game}");
+    history
+}
+
 /// A game read straight from a store: its log and the state replayed from it.
 pub struct Stored {
     /// The log, oldest first.

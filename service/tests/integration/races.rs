@@ -10,12 +10,13 @@ use rand::RngExt;
 use tokio_stream::StreamExt;
 use tonic::Code;
 use trinchera_proto::v1 as pb;
+use trinchera_rules::catalog;
 use trinchera_service::Limits;
 use trinchera_service::ids::GameId;
 
 use crate::harness::{
-    Client, Player, TestServer, assert_refused, authed, new_game, random_setups, rng, scaled,
-    spectator_view, stored_games, view_of,
+    Client, Player, TestServer, assert_refused, authed, gapless_history, new_game, random_setups,
+    rng, scaled, spectator_view, stored_games, view_of,
 };
 
 /// What racers saw acknowledged on one game: version → notation ("" for a resignation).
@@ -196,20 +197,8 @@ async fn race(games: usize, racers: usize, turns: usize, rulesets: &[&str]) {
             total.aborted += tally.aborted;
             total.late += tally.late;
         }
-        let history = client
-            .get_history(pb::GetHistoryRequest {
-                game_id: players[0].game.clone(),
-            })
-            .await
-            .expect("history")
-            .into_inner();
-        let versions: Vec<u64> = history.events.iter().map(|e| e.version).collect();
-        let last = versions.len() as u64;
-        assert_eq!(
-            versions,
-            (1..=last).collect::<Vec<_>>(),
-            "one gapless history"
-        );
+        let history = gapless_history(&mut client, &players[0].game).await;
+        let last = history.events.len() as u64;
         for (version, notation) in acks.lock().unwrap_or_else(|e| e.into_inner()).iter() {
             let event = &history.events[*version as usize - 1];
             let resigned = event.r#type == pb::EventType::Resigned as i32;
@@ -273,15 +262,7 @@ async fn many_clients_race_on_one_game() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn many_clients_race_on_many_games() {
-    let rulesets = [
-        "frente",
-        "clasico",
-        "castillos",
-        "asalto",
-        "tacticas",
-        "tanques",
-    ];
-    race(scaled(12, 60), 3, scaled(100, 500), &rulesets).await;
+    race(scaled(12, 60), 3, scaled(100, 500), &catalog::ids()).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
