@@ -15,7 +15,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tonic::{Code, Status};
 use trinchera_proto::v1 as pb;
-use trinchera_rules::Seat;
+use trinchera_rules::{Seat, catalog};
 use trinchera_service::MAX_REQUEST_BYTES;
 use trinchera_service::grpc::convert;
 use trinchera_service::ids::{GameId, TokenHash};
@@ -143,7 +143,10 @@ async fn still_serving(client: &mut Client) {
         .await
         .expect("no hang")
         .expect("the server still serves");
-    assert_eq!(rulesets.into_inner().rulesets.len(), 6);
+    assert_eq!(
+        rulesets.into_inner().rulesets.len(),
+        catalog::RULESETS.len()
+    );
 }
 
 const MAKE_MOVE: &str = "/trinchera.v1.GameService/MakeMove";
