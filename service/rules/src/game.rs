@@ -169,20 +169,22 @@ impl<R: Rules> Match<R> {
         let fixed = R::fixed_pieces();
         let mut pieces = Vec::new();
         let mut next_id = 0;
-        let mut push = |owner: Seat, cell: Cell, kind: KindId, id: u32| {
+        // `revealed` as in play: whether the opponent knows the kind. Fixed pieces and
+        // pieces of a public setup are known to everybody.
+        let mut push = |owner: Seat, cell: Cell, kind: KindId, id: u32, revealed: bool| {
             pieces.push(PieceView {
                 id: PieceId(id),
                 cell: Some(cell),
                 owner,
                 kind: Some(kind),
-                revealed: false,
+                revealed,
                 moved: false,
                 facing: None,
             });
         };
         for seat in Seat::BOTH {
             for &(_, cell, kind) in fixed.iter().filter(|(owner, ..)| *owner == seat) {
-                push(seat, cell, kind, next_id);
+                push(seat, cell, kind, next_id, true);
                 next_id += 1;
             }
             let Some(zone) = description.setup_zone(seat) else {
@@ -193,7 +195,7 @@ impl<R: Rules> Match<R> {
                 .filter(|_| sight.sees_kind(seat, !zone.hidden))
             {
                 for (&(cell, kind), id) in setup.pieces.iter().zip(next_id..) {
-                    push(seat, cell, kind, id);
+                    push(seat, cell, kind, id, !zone.hidden);
                 }
             }
             next_id += zone

@@ -1,23 +1,30 @@
 //! Starting real servers (in-process or as a child process) and driving games through the
 //! generated client.
 
+use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tempfile::TempDir;
-use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::io::{AsyncBufReadExt, BufReader, Lines};
+use tokio::process::ChildStderr;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tonic::transport::Channel;
 use tonic::{Code, Request, Status};
 use trinchera_proto::v1 as pb;
 use trinchera_proto::v1::game_service_client::GameServiceClient;
-use trinchera_service::store::{SledOptions, SledStore};
+use trinchera_rules::{Seat, Viewer};
+use trinchera_service::grpc::convert;
+use trinchera_service::ids::GameId;
+use trinchera_service::records::EventRecord;
+use trinchera_service::state::GameState;
+use trinchera_service::store::{SledOptions, SledStore, Store};
 use trinchera_service::{Games, Limits};
 
 /// The generated client.
@@ -49,19 +56,7 @@ impl TestServer {
 
     /// A server on `dir`, which `temp` (if any) keeps alive.
     pub async fn start_in(dir: &Path, temp: Option<TempDir>, limits: Limits) -> TestServer {
-        let mut attempts = 0;
-        let store = loop {
-            // The previous server in this process may still be releasing the directory.
-            match SledStore::open(dir, SledOptions::default()) {
-                Ok(store) => break store,
-                Err(error) if attempts < 50 => {
-                    attempts += 1;
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                    let _ = error;
-                }
-                Err(error) => panic!("cannot open the store: {error}"),
-            }
-        };
+        let store = open_store(dir).await;
         let games = Games::new(Arc::new(store), limits).expect("games");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
@@ -101,6 +96,23 @@ impl TestServer {
     }
 }
 
+/// The store in `dir`, once the previous server in this process has released it (its
+/// connections and streams may hold it for a moment after it stopped).
+pub async fn open_store(dir: &Path) -> SledStore {
+    let mut attempts = 0;
+    loop {
+        match SledStore::open(dir, SledOptions::default()) {
+            Ok(store) => return store,
+            Err(error) if attempts < 50 => {
+                attempts += 1;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                let _ = error;
+            }
+            Err(error) => panic!("cannot open the store: {error}"),
+        }
+    }
+}
+
 /// A client of the server at `addr`.
 pub async fn connect(addr: SocketAddr) -> Client {
     let channel = Channel::from_shared(format!("http://{addr}"))
@@ -111,19 +123,106 @@ pub async fn connect(addr: SocketAddr) -> Client {
     GameServiceClient::new(channel)
 }
 
+/// Whether the heavy reliability suites were asked for (`TRINCHERA_HEAVY=1`).
+pub fn heavy() -> bool {
+    std::env::var_os("TRINCHERA_HEAVY").is_some_and(|value| value != "0" && !value.is_empty())
+}
+
+/// `light` in the default run, `heavy` with `TRINCHERA_HEAVY=1`.
+pub fn scaled(light: usize, heavy_count: usize) -> usize {
+    if heavy() { heavy_count } else { light }
+}
+
+/// Everything a child server wrote to stderr so far, one entry per line.
+#[derive(Clone, Default)]
+pub struct Logs(Arc<Mutex<Vec<String>>>);
+
+impl Logs {
+    /// A copy of the lines so far.
+    pub fn lines(&self) -> Vec<String> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    fn push(&self, line: String) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).push(line);
+    }
+}
+
 /// The `trinchera-server` binary running as a child process.
 pub struct ChildServer {
     pub addr: SocketAddr,
     child: tokio::process::Child,
+    logs: Logs,
+}
+
+/// A `trinchera-server` process that has been started but may not be ready yet.
+pub struct Starting {
+    child: tokio::process::Child,
+    lines: Lines<BufReader<ChildStderr>>,
+    logs: Logs,
+}
+
+impl Starting {
+    /// Waits until the server listens, then keeps collecting its stderr.
+    pub async fn ready(self) -> ChildServer {
+        let Starting {
+            child,
+            mut lines,
+            logs,
+        } = self;
+        let addr = tokio::time::timeout(Duration::from_secs(30), async {
+            while let Some(line) = lines.next_line().await.expect("reads stderr") {
+                logs.push(line.clone());
+                if let Some(rest) = line.split("address=").nth(1) {
+                    let addr = rest.split_whitespace().next().expect("address");
+                    return addr.parse::<SocketAddr>().expect("socket address");
+                }
+            }
+            panic!(
+                "the server exited before it was ready:\n{}",
+                logs.lines().join("\n")
+            );
+        })
+        .await
+        .expect("server ready in time");
+        // Keep draining stderr so that the child never blocks on a full pipe.
+        let collected = logs.clone();
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = lines.next_line().await {
+                collected.push(line);
+            }
+        });
+        ChildServer { addr, child, logs }
+    }
+
+    /// Kills the process with SIGKILL, whatever it was doing (it may be opening the store);
+    /// tells whether it had already said it was ready.
+    pub async fn kill(mut self) -> bool {
+        self.child.start_kill().expect("kill");
+        self.child.wait().await.expect("reaped");
+        while let Ok(Some(line)) = self.lines.next_line().await {
+            self.logs.push(line);
+        }
+        self.logs
+            .lines()
+            .iter()
+            .any(|line| line.contains("trinchera-server ready"))
+    }
 }
 
 impl ChildServer {
     /// Starts the binary on `dir` and a free port; waits until it is ready.
     pub async fn start(dir: &Path) -> ChildServer {
+        ChildServer::spawn(dir, "info").ready().await
+    }
+
+    /// Starts the binary on `dir` and a free port with the log filter `log` (`RUST_LOG`);
+    /// does not wait for it.
+    pub fn spawn(dir: &Path, log: &str) -> Starting {
         let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_trinchera-server"))
             .args(["--listen", "127.0.0.1:0", "--data-dir"])
             .arg(dir)
-            .env("RUST_LOG", "info")
+            .env("RUST_LOG", log)
             .env("NO_COLOR", "1")
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -131,21 +230,16 @@ impl ChildServer {
             .spawn()
             .expect("server binary starts");
         let stderr = child.stderr.take().expect("stderr");
-        let mut lines = BufReader::new(stderr).lines();
-        let addr = tokio::time::timeout(Duration::from_secs(30), async {
-            while let Some(line) = lines.next_line().await.expect("reads stderr") {
-                if let Some(rest) = line.split("address=").nth(1) {
-                    let addr = rest.split_whitespace().next().expect("address");
-                    return addr.parse::<SocketAddr>().expect("socket address");
-                }
-            }
-            panic!("the server exited before it was ready");
-        })
-        .await
-        .expect("server ready in time");
-        // Keep draining stderr so that the child never blocks on a full pipe.
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-        ChildServer { addr, child }
+        Starting {
+            child,
+            lines: BufReader::new(stderr).lines(),
+            logs: Logs::default(),
+        }
+    }
+
+    /// What the server logged so far.
+    pub fn logs(&self) -> &Logs {
+        &self.logs
     }
 
     /// Kills the process with SIGKILL: no shutdown, no final flush.
@@ -175,25 +269,30 @@ pub struct Player {
 
 /// Creates a game of `ruleset` (creator in seat 0) and joins seat 1.
 pub async fn new_game(client: &mut Client, ruleset: &str) -> [Player; 2] {
+    try_new_game(client, ruleset)
+        .await
+        .expect("created and joined")
+}
+
+/// [`new_game`], passing on a refusal or a transport failure.
+pub async fn try_new_game(client: &mut Client, ruleset: &str) -> Result<[Player; 2], Status> {
     let created = client
         .create_game(pb::CreateGameRequest {
             ruleset: ruleset.into(),
             player_name: "Ana".into(),
             ..Default::default()
         })
-        .await
-        .expect("created")
+        .await?
         .into_inner();
     let joined = client
         .join_game(pb::JoinGameRequest {
             game_id: created.game_id.clone(),
             player_name: "Beto".into(),
         })
-        .await
-        .expect("joined")
+        .await?
         .into_inner();
     assert_eq!((created.seat, joined.seat), (0, 1));
-    [
+    Ok([
         Player {
             game: created.game_id.clone(),
             seat: 0,
@@ -204,19 +303,30 @@ pub async fn new_game(client: &mut Client, ruleset: &str) -> [Player; 2] {
             seat: 1,
             token: joined.player_token,
         },
-    ]
+    ])
 }
 
 /// Submits random setups for every seat that needs one.
 pub async fn random_setups(client: &mut Client, players: &[Player; 2]) {
-    let view = view_of(client, &players[0]).await;
+    try_random_setups(client, players)
+        .await
+        .expect("setup accepted");
+}
+
+/// [`random_setups`], passing on a refusal or a transport failure; returns the responses.
+pub async fn try_random_setups(
+    client: &mut Client,
+    players: &[Player; 2],
+) -> Result<Vec<pb::SubmitSetupResponse>, Status> {
+    let view = try_view_of(client, &players[0]).await?;
+    let mut responses = Vec::new();
     for player in players {
         let ready = view
             .players
             .iter()
             .any(|p| p.seat == player.seat && p.setup_done);
         if !ready {
-            client
+            let response = client
                 .submit_setup(authed(
                     pb::SubmitSetupRequest {
                         game_id: player.game.clone(),
@@ -225,39 +335,44 @@ pub async fn random_setups(client: &mut Client, players: &[Player; 2]) {
                     },
                     &player.token,
                 ))
-                .await
-                .expect("setup accepted");
+                .await?;
+            responses.push(response.into_inner());
         }
     }
+    Ok(responses)
 }
 
 /// The game as `player` sees it.
 pub async fn view_of(client: &mut Client, player: &Player) -> pb::GameView {
-    client
+    try_view_of(client, player).await.expect("view")
+}
+
+/// [`view_of`], passing on a refusal or a transport failure.
+pub async fn try_view_of(client: &mut Client, player: &Player) -> Result<pb::GameView, Status> {
+    let response = client
         .get_view(authed(
             pb::GetViewRequest {
                 game_id: player.game.clone(),
             },
             &player.token,
         ))
-        .await
-        .expect("view")
-        .into_inner()
-        .view
-        .expect("view present")
+        .await?;
+    Ok(response.into_inner().view.expect("view present"))
 }
 
 /// The game as a spectator sees it.
 pub async fn spectator_view(client: &mut Client, game: &str) -> pb::GameView {
-    client
+    try_spectator_view(client, game).await.expect("view")
+}
+
+/// [`spectator_view`], passing on a refusal or a transport failure.
+pub async fn try_spectator_view(client: &mut Client, game: &str) -> Result<pb::GameView, Status> {
+    let response = client
         .get_view(pb::GetViewRequest {
             game_id: game.into(),
         })
-        .await
-        .expect("view")
-        .into_inner()
-        .view
-        .expect("view present")
+        .await?;
+    Ok(response.into_inner().view.expect("view present"))
 }
 
 /// Plays one random legal move for the seat to move; returns the response, or `None` if
@@ -267,12 +382,55 @@ pub async fn play_random_move(
     players: &[Player; 2],
     rng: &mut ChaCha8Rng,
 ) -> Option<pb::MakeMoveResponse> {
-    let spectator = spectator_view(client, &players[0].game).await;
-    let to_move = spectator.to_move?;
+    try_play_random_move(client, players, rng)
+        .await
+        .expect("a listed move is accepted")
+}
+
+/// [`play_random_move`], passing on a refusal or a transport failure.
+pub async fn try_play_random_move(
+    client: &mut Client,
+    players: &[Player; 2],
+    rng: &mut ChaCha8Rng,
+) -> Result<Option<pb::MakeMoveResponse>, Status> {
+    try_play_move_among(client, players, rng, |_| true).await
+}
+
+/// Plays one random listed move that attacks nothing (no `x` in its notation) if there is
+/// one, so that twenty moves cannot end a game by chance; `None` if the game is over.
+pub async fn play_quiet_move(
+    client: &mut Client,
+    players: &[Player; 2],
+    rng: &mut ChaCha8Rng,
+) -> Option<pb::MakeMoveResponse> {
+    try_play_move_among(client, players, rng, |legal| !legal.notation.contains('x'))
+        .await
+        .expect("a listed move is accepted")
+}
+
+/// Plays one random listed move of the seat to move, among those `preferred` keeps if any.
+async fn try_play_move_among(
+    client: &mut Client,
+    players: &[Player; 2],
+    rng: &mut ChaCha8Rng,
+    preferred: impl Fn(&pb::LegalMove) -> bool,
+) -> Result<Option<pb::MakeMoveResponse>, Status> {
+    let spectator = try_spectator_view(client, &players[0].game).await?;
+    let Some(to_move) = spectator.to_move else {
+        return Ok(None);
+    };
     let player = &players[to_move as usize];
-    let view = view_of(client, player).await;
+    let view = try_view_of(client, player).await?;
     assert!(!view.legal_moves.is_empty(), "the mover has legal moves");
-    let choice = &view.legal_moves[rng.random_range(0..view.legal_moves.len())];
+    let mut candidates: Vec<&pb::LegalMove> = view
+        .legal_moves
+        .iter()
+        .filter(|legal| preferred(legal))
+        .collect();
+    if candidates.is_empty() {
+        candidates = view.legal_moves.iter().collect();
+    }
+    let choice = candidates[rng.random_range(0..candidates.len())];
     // Alternate the two forms of a move.
     let action = if rng.random_bool(0.5) {
         pb::make_move_request::Action::Move(choice.r#move.clone().expect("move"))
@@ -288,10 +446,68 @@ pub async fn play_random_move(
             },
             &player.token,
         ))
+        .await?;
+    Ok(Some(response.into_inner()))
+}
+
+/// The history of `game` as a spectator gets it; checks that its versions run 1, 2, ...
+/// without a gap and end at its view's version.
+pub async fn gapless_history(client: &mut Client, game: &str) -> pb::GetHistoryResponse {
+    let history = client
+        .get_history(pb::GetHistoryRequest {
+            game_id: game.into(),
+        })
         .await
-        .expect("a listed move is accepted")
+        .unwrap_or_else(|status| panic!("game {game} does not load: {status:?}"))
         .into_inner();
-    Some(response)
+    let versions: Vec<u64> = history.events.iter().map(|e| e.version).collect();
+    let last = versions.len() as u64;
+    assert_eq!(versions, (1..=last).collect::<Vec<_>>(), "game {game}");
+    let view = history.view.as_ref().expect("view");
+    assert_eq!(view.version, last, "game {game}");
+    history
+}
+
+/// A game read straight from a store: its log and the state replayed from it.
+pub struct Stored {
+    /// The log, oldest first.
+    pub log: Vec<EventRecord>,
+    /// The game replayed from the log.
+    pub state: GameState,
+}
+
+impl Stored {
+    /// What seat 0, seat 1 and a spectator see of the replayed game, as the server sends it.
+    pub fn views(&self) -> [pb::GameView; 3] {
+        [
+            Viewer::Player(Seat::First),
+            Viewer::Player(Seat::Second),
+            Viewer::Spectator,
+        ]
+        .map(|viewer| convert::game_view(&self.state.seen(viewer)))
+    }
+}
+
+/// Every game of the store in `dir` (no server may have it open), each replayed from its
+/// log. Checks that every listed game's log replays and that its listing summary, written
+/// in the same batches as the log, is the replayed game's summary.
+pub async fn stored_games(dir: &Path) -> BTreeMap<GameId, Stored> {
+    let store = open_store(dir).await;
+    let mut games = BTreeMap::new();
+    for listed in store.summaries(None) {
+        let (id, summary) = listed.expect("a readable summary");
+        let log = store.log(id).expect("a readable log");
+        let state = GameState::replay(id, &log, |_, _| {})
+            .unwrap_or_else(|error| panic!("game {id} does not replay: {error}"));
+        assert_eq!(
+            state.summary(),
+            summary,
+            "game {id}: the listing agrees with the log"
+        );
+        games.insert(id, Stored { log, state });
+    }
+    store.close().expect("the store closes");
+    games
 }
 
 /// A deterministic RNG for a test.

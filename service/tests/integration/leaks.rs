@@ -1,18 +1,30 @@
 //! Hidden information stays hidden: views, events and histories during play never show a
 //! kind that the receiver may not know.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
 
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+use tonic::Status;
 use trinchera_proto::v1 as pb;
+use trinchera_rules::army::spec::Mobility;
+use trinchera_rules::army::{Castillos, Clasico, Frente, Variant};
 
-use crate::harness::{Client, Player, authed, spectator_view, view_of};
+use crate::harness::{
+    Client, Player, TestServer, authed, rng, scaled, spectator_view, try_random_setups, view_of,
+};
 
-/// What each piece really is, from its owner's view (owners always see their own pieces).
-fn truth(views: &[pb::GameView; 2]) -> HashMap<u32, (i32, String, bool)> {
+/// Each piece's owner, kind and whether it is revealed, by id.
+type Truth = HashMap<u32, (i32, String, bool)>;
+
+/// What each piece really is, from its owners' views (owners always see their own pieces).
+fn truth<'a>(owners: impl IntoIterator<Item = &'a pb::GameView>) -> Truth {
     let mut truth = HashMap::new();
-    for (seat, view) in views.iter().enumerate() {
+    for view in owners {
+        let seat = view.viewer_seat.expect("an owner's view");
         for piece in view.pieces.iter().chain(&view.captured) {
-            if piece.owner == seat as i32 {
+            if piece.owner == seat {
                 assert!(!piece.kind.is_empty(), "owners see their pieces' kinds");
                 truth.insert(piece.id, (piece.owner, piece.kind.clone(), piece.revealed));
             }
@@ -22,13 +34,14 @@ fn truth(views: &[pb::GameView; 2]) -> HashMap<u32, (i32, String, bool)> {
 }
 
 /// Checks one receiver's view: kinds of others' pieces only when revealed and true.
-fn check_view(
-    view: &pb::GameView,
-    receiver: Option<i32>,
-    truth: &HashMap<u32, (i32, String, bool)>,
-) {
+fn check_view(view: &pb::GameView, receiver: Option<i32>, truth: &Truth) {
     for piece in view.pieces.iter().chain(&view.captured) {
-        let (owner, kind, revealed) = &truth[&piece.id];
+        let Some((owner, kind, revealed)) = truth.get(&piece.id) else {
+            panic!(
+                "version {} shows piece {}, which no owner has",
+                view.version, piece.id
+            );
+        };
         assert_eq!(piece.owner, *owner);
         assert_eq!(
             piece.revealed, *revealed,
@@ -56,7 +69,7 @@ fn check_view(
 }
 
 /// Kinds named by events must belong to pieces revealed by then.
-fn check_events(events: &[pb::Event], truth: &HashMap<u32, (i32, String, bool)>) {
+fn check_events(events: &[pb::Event], truth: &Truth) {
     for event in events {
         for effect in &event.effects {
             let named = match &effect.effect {
@@ -68,7 +81,12 @@ fn check_events(events: &[pb::Event], truth: &HashMap<u32, (i32, String, bool)>)
                 _ => Vec::new(),
             };
             for (id, kind) in named {
-                let (_, real, revealed) = &truth[&id];
+                let Some((_, real, revealed)) = truth.get(&id) else {
+                    panic!(
+                        "event {} names piece {id}, which no owner has",
+                        event.version
+                    );
+                };
                 assert!(
                     *revealed,
                     "an event named the kind of unrevealed piece {id}"
@@ -110,4 +128,631 @@ pub async fn assert_no_leaks(client: &mut Client, players: &[Player; 2]) {
         assert!(history.reveal.is_none(), "no reveal before the end");
         check_events(&history.events, &truth);
     }
+}
+
+// ------------------------------------------------------------------------------------------
+// Hundreds of games: everything any receiver gets during play, checked after the end.
+
+/// Who received a response.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Receiver {
+    /// The player in this seat.
+    Seat(i32),
+    /// A spectator.
+    Spectator,
+    /// Anybody: listings.
+    Anyone,
+}
+
+impl Receiver {
+    fn seat(self) -> Option<i32> {
+        match self {
+            Receiver::Seat(seat) => Some(seat),
+            Receiver::Spectator | Receiver::Anyone => None,
+        }
+    }
+}
+
+/// Everything one game delivered to anybody before it ended.
+#[derive(Default)]
+struct Delivered {
+    /// Every response, error message and stream message, encoded.
+    bytes: Vec<(Receiver, Vec<u8>)>,
+    /// Every view inside them.
+    views: Vec<(Receiver, pb::GameView)>,
+    /// Every event inside them.
+    events: Vec<pb::Event>,
+    /// Each owner's own view, by version: what is true.
+    owners: BTreeMap<u64, [Option<pb::GameView>; 2]>,
+}
+
+impl Delivered {
+    fn message(&mut self, to: Receiver, message: &impl prost::Message) {
+        self.bytes.push((to, message.encode_to_vec()));
+    }
+
+    /// Records `view` if the game was still on (after the end, everything is public).
+    fn view(&mut self, to: Receiver, view: &pb::GameView) {
+        if finished(view) {
+            return;
+        }
+        self.events.extend(view.last_event.clone());
+        if let Receiver::Seat(seat) = to {
+            self.owners.entry(view.version).or_default()[seat as usize] = Some(view.clone());
+        }
+        self.views.push((to, view.clone()));
+    }
+
+    fn refusal(&mut self, to: Receiver, status: &Status) {
+        let mut bytes = status.message().as_bytes().to_vec();
+        bytes.extend_from_slice(status.details());
+        self.bytes.push((to, bytes));
+    }
+
+    /// What is true at `version`, if both owners' views of it were delivered.
+    fn truth(&self, version: u64) -> Option<Truth> {
+        match self.owners.get(&version)? {
+            [Some(first), Some(second)] => Some(truth([first, second])),
+            _ => None,
+        }
+    }
+}
+
+/// The words that name each piece kind of a ruleset (id and name), lowercase.
+fn kind_words(ruleset: &pb::Ruleset) -> HashMap<String, [String; 2]> {
+    ruleset
+        .piece_kinds
+        .iter()
+        .map(|kind| (kind.id.clone(), [kind.id.clone(), kind.name.to_lowercase()]))
+        .collect()
+}
+
+/// The kinds of an army ruleset that move more than one square: the rules name them in
+/// refusals of any long move ("only the General moves more than one square at a time"),
+/// whatever stands at the end of it.
+fn long_movers(ruleset: &str) -> Vec<&'static str> {
+    let spec = match ruleset {
+        "frente" => Frente::spec(),
+        "clasico" => Clasico::spec(),
+        "castillos" => Castillos::spec(),
+        _ => return Vec::new(),
+    };
+    spec.data
+        .kinds
+        .iter()
+        .filter(|kind| matches!(kind.mobility, Mobility::Long { .. }))
+        .map(|kind| kind.id)
+        .collect()
+}
+
+/// Panics if `message` names any of `kinds`.
+fn assert_names_none(message: &str, kinds: &[&String], words: &HashMap<String, [String; 2]>) {
+    let message = message.to_lowercase();
+    for kind in kinds {
+        for word in &words[*kind] {
+            assert!(
+                !message.contains(word.as_str()),
+                "a refusal names the hidden kind {kind}: {message:?}"
+            );
+        }
+    }
+}
+
+/// One game played by two players, watched by both and a spectator, recording what each
+/// receives; probes the rules with refused calls now and then.
+struct Table {
+    client: Client,
+    rng: ChaCha8Rng,
+    ruleset: pb::Ruleset,
+    players: [Player; 2],
+    delivered: Delivered,
+    /// Refusals checked against the kinds they could have named.
+    refusals: usize,
+}
+
+impl Table {
+    async fn view(&mut self, to: Receiver) -> pb::GameView {
+        let game = self.players[0].game.clone();
+        let request = pb::GetViewRequest { game_id: game };
+        let response = match to {
+            Receiver::Seat(seat) => {
+                let token = &self.players[seat as usize].token;
+                self.client.get_view(authed(request, token)).await
+            }
+            Receiver::Spectator | Receiver::Anyone => self.client.get_view(request).await,
+        }
+        .expect("view")
+        .into_inner();
+        let view = response.view.clone().expect("view");
+        if !finished(&view) {
+            self.delivered.message(to, &response);
+            self.delivered.view(to, &view);
+        }
+        view
+    }
+
+    /// `action` sent for `from` (a seat, or a spectator without token); it must be refused.
+    async fn refused(&mut self, from: Receiver, action: pb::Move) -> Status {
+        let request = pb::MakeMoveRequest {
+            game_id: self.players[0].game.clone(),
+            action: Some(pb::make_move_request::Action::Move(action)),
+            expected_version: None,
+        };
+        let result = match from {
+            Receiver::Seat(seat) => {
+                let token = &self.players[seat as usize].token;
+                self.client.make_move(authed(request, token)).await
+            }
+            Receiver::Spectator | Receiver::Anyone => self.client.make_move(request).await,
+        };
+        let status = result.expect_err("an unlisted action or an intruder is refused");
+        self.delivered.refusal(from, &status);
+        self.refusals += 1;
+        status
+    }
+
+    /// Refused calls: the other seat and a spectator send the mover's move, and in games
+    /// with hidden pieces the mover sends unlisted moves that touch hidden enemy pieces.
+    /// No refusal may name the kind of a piece its receiver cannot see.
+    async fn probe(&mut self, mover: i32, legal: &[pb::LegalMove]) {
+        let words = kind_words(&self.ruleset);
+        let all_kinds: Vec<&String> = words.keys().collect();
+        let hidden_kinds = self.ruleset.setup_zones.iter().any(|zone| zone.hidden);
+        let listed = legal[self.rng.random_range(0..legal.len())]
+            .r#move
+            .clone()
+            .expect("a move");
+        for from in [Receiver::Seat(1 - mover), Receiver::Spectator] {
+            let status = self.refused(from, listed.clone()).await;
+            if hidden_kinds {
+                assert_names_none(status.message(), &all_kinds, &words);
+            }
+        }
+        if !hidden_kinds {
+            return;
+        }
+        let views = [
+            self.view(Receiver::Seat(0)).await,
+            self.view(Receiver::Seat(1)).await,
+        ];
+        let truth = truth(&views);
+        let own = &views[mover as usize];
+        let cell_of = |piece: &pb::Piece| piece.cell.expect("on the board");
+        let enemies: Vec<&pb::Piece> = own
+            .pieces
+            .iter()
+            .filter(|p| p.owner != mover && !p.revealed)
+            .collect();
+        let mine: Vec<&pb::Piece> = own.pieces.iter().filter(|p| p.owner == mover).collect();
+        if enemies.is_empty() || mine.is_empty() {
+            return;
+        }
+        for _ in 0..3 {
+            let enemy = enemies[self.rng.random_range(0..enemies.len())];
+            let piece = mine[self.rng.random_range(0..mine.len())];
+            // Own piece onto a hidden enemy anywhere, or the hidden enemy moved one square.
+            let (from, to) = if self.rng.random_bool(0.5) {
+                (cell_of(piece), cell_of(enemy))
+            } else {
+                let at = cell_of(enemy);
+                (
+                    at,
+                    pb::Cell {
+                        x: at.x,
+                        y: at.y + 1,
+                    },
+                )
+            };
+            let action = pb::Move {
+                action: Some(pb::r#move::Action::Step(pb::Step {
+                    from: Some(from),
+                    to: Some(to),
+                })),
+            };
+            if legal.iter().any(|l| l.r#move.as_ref() == Some(&action)) {
+                continue;
+            }
+            let status = self.refused(Receiver::Seat(mover), action).await;
+            let at = |cell: pb::Cell| own.pieces.iter().find(|p| p.cell == Some(cell));
+            let own_kind = at(from).filter(|p| p.owner == mover).map(|p| &p.kind);
+            let generic = long_movers(&self.ruleset.id);
+            let hidden: Vec<&String> = [from, to]
+                .into_iter()
+                .filter_map(at)
+                .filter(|p| p.owner != mover && !p.revealed)
+                .map(|p| &truth[&p.id].1)
+                .filter(|kind| Some(*kind) != own_kind && !generic.contains(&kind.as_str()))
+                .collect();
+            assert_names_none(status.message(), &hidden, &words);
+        }
+    }
+
+    /// Histories of both seats and a spectator, and a listing: no reveal before the end.
+    async fn histories_and_listing(&mut self) {
+        for to in [Receiver::Seat(0), Receiver::Seat(1), Receiver::Spectator] {
+            let request = pb::GetHistoryRequest {
+                game_id: self.players[0].game.clone(),
+            };
+            let response = match to.seat() {
+                Some(seat) => {
+                    let token = &self.players[seat as usize].token;
+                    self.client.get_history(authed(request, token)).await
+                }
+                None => self.client.get_history(request).await,
+            }
+            .expect("history")
+            .into_inner();
+            assert!(response.reveal.is_none(), "no reveal before the end");
+            self.delivered.message(to, &response);
+            self.delivered
+                .events
+                .extend(response.events.iter().cloned());
+            self.delivered
+                .view(to, response.view.as_ref().expect("view"));
+        }
+        let listing = self
+            .client
+            .list_games(pb::ListGamesRequest {
+                ruleset: self.ruleset.id.clone(),
+                ..Default::default()
+            })
+            .await
+            .expect("list")
+            .into_inner();
+        if self.ruleset.setup_zones.iter().any(|zone| zone.hidden) {
+            let words = kind_words(&self.ruleset);
+            let text = format!("{listing:?}");
+            assert_names_none(&text, &words.keys().collect::<Vec<_>>(), &words);
+        }
+        self.delivered.message(Receiver::Anyone, &listing);
+    }
+}
+
+/// Collects a watch stream until it ends with the game.
+fn watch(
+    mut client: Client,
+    request: tonic::Request<pb::WatchGameRequest>,
+) -> tokio::task::JoinHandle<Vec<pb::WatchGameResponse>> {
+    tokio::spawn(async move {
+        let mut stream = client
+            .watch_game(request)
+            .await
+            .expect("watch")
+            .into_inner();
+        let mut messages = Vec::new();
+        while let Some(message) = stream.message().await.expect("a message") {
+            messages.push(message);
+        }
+        messages
+    })
+}
+
+/// Plays one game of `ruleset` (to the end if `full`, else resigned after a few moves),
+/// then checks everything delivered during play.
+async fn leak_free_game(client: Client, ruleset: pb::Ruleset, seed: u64, full: bool) -> Played {
+    let mut client = client;
+    let mut delivered = Delivered::default();
+    let created = client
+        .create_game(pb::CreateGameRequest {
+            ruleset: ruleset.id.clone(),
+            player_name: "Ana".into(),
+            ..Default::default()
+        })
+        .await
+        .expect("created")
+        .into_inner();
+    delivered.message(Receiver::Seat(0), &created);
+    delivered.view(Receiver::Seat(0), created.view.as_ref().expect("view"));
+    let game = created.game_id.clone();
+    let watch_request = |token: Option<&str>| {
+        let request = pb::WatchGameRequest {
+            game_id: game.clone(),
+            after_version: None,
+        };
+        match token {
+            Some(token) => authed(request, token),
+            None => tonic::Request::new(request),
+        }
+    };
+    let mut watchers = vec![
+        (
+            Receiver::Spectator,
+            watch(client.clone(), watch_request(None)),
+        ),
+        (
+            Receiver::Seat(0),
+            watch(client.clone(), watch_request(Some(&created.player_token))),
+        ),
+    ];
+    let joined = client
+        .join_game(pb::JoinGameRequest {
+            game_id: game.clone(),
+            player_name: "Beto".into(),
+        })
+        .await
+        .expect("joined")
+        .into_inner();
+    delivered.message(Receiver::Seat(1), &joined);
+    delivered.view(Receiver::Seat(1), joined.view.as_ref().expect("view"));
+    watchers.push((
+        Receiver::Seat(1),
+        watch(client.clone(), watch_request(Some(&joined.player_token))),
+    ));
+    let players = [
+        Player {
+            game: game.clone(),
+            seat: 0,
+            token: created.player_token,
+        },
+        Player {
+            game: game.clone(),
+            seat: 1,
+            token: joined.player_token,
+        },
+    ];
+    for response in try_random_setups(&mut client, &players)
+        .await
+        .expect("setups")
+    {
+        let view = response.view.clone().expect("view");
+        let seat = view.viewer_seat.expect("a player's view");
+        delivered.message(Receiver::Seat(seat), &response);
+        delivered.view(Receiver::Seat(seat), &view);
+    }
+    let mut table = Table {
+        client,
+        rng: rng(seed),
+        ruleset,
+        players,
+        delivered,
+        refusals: 0,
+    };
+    let limit = if full {
+        usize::MAX
+    } else {
+        table.rng.random_range(0..30)
+    };
+    let mut moves = 0;
+    let mut start = None;
+    loop {
+        let spectator = table.view(Receiver::Spectator).await;
+        let Some(mover) = spectator.to_move else {
+            break;
+        };
+        let own = table.view(Receiver::Seat(mover)).await;
+        start.get_or_insert(own.version);
+        if moves == limit {
+            let seat = table.rng.random_range(0..2);
+            let request = pb::ResignRequest {
+                game_id: game.clone(),
+            };
+            let token = table.players[seat].token.clone();
+            table
+                .client
+                .resign(authed(request, &token))
+                .await
+                .expect("resigns");
+            break;
+        }
+        if table.rng.random_ratio(1, 5) {
+            table.probe(mover, &own.legal_moves).await;
+        }
+        if table.rng.random_ratio(1, 10) {
+            table.histories_and_listing().await;
+        }
+        let choice = &own.legal_moves[table.rng.random_range(0..own.legal_moves.len())];
+        let request = pb::MakeMoveRequest {
+            game_id: game.clone(),
+            action: Some(pb::make_move_request::Action::Notation(
+                choice.notation.clone(),
+            )),
+            expected_version: Some(own.version),
+        };
+        let token = table.players[mover as usize].token.clone();
+        let response = table
+            .client
+            .make_move(authed(request, &token))
+            .await
+            .expect("a listed move")
+            .into_inner();
+        let view = response.view.as_ref().expect("view");
+        if view.phase != pb::Phase::Finished as i32 {
+            table.delivered.message(Receiver::Seat(mover), &response);
+            table.delivered.events.extend(response.event.clone());
+            table.delivered.view(Receiver::Seat(mover), view);
+        }
+        moves += 1;
+    }
+    let Table {
+        mut client,
+        ruleset,
+        mut delivered,
+        refusals,
+        ..
+    } = table;
+    for (to, watcher) in watchers {
+        let messages = tokio::time::timeout(std::time::Duration::from_secs(30), watcher)
+            .await
+            .expect("the stream ends with the game")
+            .expect("watched");
+        let last = messages.last().expect("messages");
+        assert_eq!(
+            last.view.as_ref().map(|v| v.phase),
+            Some(pb::Phase::Finished as i32)
+        );
+        for message in messages
+            .iter()
+            .filter(|m| !m.view.as_ref().is_some_and(finished))
+        {
+            delivered.message(to, message);
+            delivered.events.extend(message.event.clone());
+            delivered.view(to, message.view.as_ref().expect("view"));
+        }
+    }
+    // After the end: the secrets, and whether anything before it showed them.
+    let history = client
+        .get_history(pb::GetHistoryRequest { game_id: game })
+        .await
+        .expect("history")
+        .into_inner();
+    let reveal = history.reveal.expect("the reveal after the end");
+    let seed = hex::decode(&reveal.dice_seed).expect("a hex seed");
+    assert_eq!(seed.len(), 32);
+    let mut secrets: Vec<(Option<i32>, Vec<u8>)> = vec![
+        (None, seed.clone()),
+        (None, reveal.dice_seed.as_bytes().to_vec()),
+        (None, reveal.dice_seed.to_uppercase().into_bytes()),
+    ];
+    for setup in &reveal.setups {
+        let salt = hex::decode(&setup.salt).expect("a hex salt");
+        for secret in [
+            salt,
+            setup.salt.clone().into_bytes(),
+            setup.canonical_setup.clone().into_bytes(),
+        ] {
+            secrets.push((Some(setup.seat), secret));
+        }
+    }
+    for (to, bytes) in &delivered.bytes {
+        for (owner, secret) in &secrets {
+            if owner.is_some() && *owner == to.seat() {
+                continue;
+            }
+            assert!(
+                !bytes.windows(secret.len()).any(|w| w == secret.as_slice()),
+                "{}: a response to {to:?} during play holds a secret of {owner:?}",
+                ruleset.id
+            );
+        }
+    }
+    // Every view and event delivered during play against the owners' truth at its version.
+    // Only the creation comes before both seats can see their own pieces; then a kind
+    // shown to anybody but its owner must be a revealed one.
+    for (to, view) in &delivered.views {
+        match delivered.truth(view.version) {
+            Some(truth) => check_view(view, to.seat(), &truth),
+            None => {
+                assert_eq!(
+                    view.version, 1,
+                    "{}: both owners saw every version",
+                    ruleset.id
+                );
+                for piece in view.pieces.iter().filter(|p| Some(p.owner) != to.seat()) {
+                    assert!(
+                        piece.kind.is_empty() || piece.revealed,
+                        "{piece:?} to {to:?}"
+                    );
+                }
+            }
+        }
+    }
+    for event in &delivered.events {
+        let truth = delivered.truth(event.version).unwrap_or_default();
+        check_events(std::slice::from_ref(event), &truth);
+    }
+    let hidden = ruleset.setup_zones.iter().any(|zone| zone.hidden);
+    let starts = match start.and_then(|version| delivered.truth(version)) {
+        Some(truth) if hidden => truth
+            .into_iter()
+            .map(|(id, (owner, kind, _))| (owner, id, kind))
+            .collect(),
+        _ => Vec::new(),
+    };
+    Played { starts, refusals }
+}
+
+/// What a game of [`leak_free_game`] reports.
+struct Played {
+    /// What each piece id was at the start, by owner, in games with hidden setups.
+    starts: Vec<(i32, u32, String)>,
+    /// Refused calls whose messages were checked.
+    refusals: usize,
+}
+
+fn finished(view: &pb::GameView) -> bool {
+    view.phase == pb::Phase::Finished as i32
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn hundreds_of_games_leak_nothing() {
+    let games = scaled(60, 400);
+    let started = std::time::Instant::now();
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+    let rulesets = client
+        .list_rulesets(pb::ListRulesetsRequest {})
+        .await
+        .expect("rulesets")
+        .into_inner()
+        .rulesets;
+    // Short games of every ruleset, and whole games of the shorter rulesets (of all of
+    // them in the heavy run).
+    let mut plan: Vec<(pb::Ruleset, bool)> = (0..games)
+        .map(|index| (rulesets[index % rulesets.len()].clone(), false))
+        .collect();
+    for ruleset in &rulesets {
+        let long = ruleset.setup_zones.iter().any(|zone| zone.hidden);
+        if !long || crate::harness::heavy() {
+            plan.push((ruleset.clone(), true));
+        }
+    }
+    let plan = Arc::new(Mutex::new(plan.into_iter().enumerate().collect::<Vec<_>>()));
+    let mut workers = Vec::new();
+    for _ in 0..4 {
+        let plan = Arc::clone(&plan);
+        let client = server.client().await;
+        workers.push(tokio::spawn(async move {
+            let (mut starts, mut refusals) = (Vec::new(), 0);
+            loop {
+                let next = plan.lock().unwrap_or_else(|e| e.into_inner()).pop();
+                let Some((index, (ruleset, full))) = next else {
+                    return (starts, refusals);
+                };
+                let id = ruleset.id.clone();
+                let played = leak_free_game(client.clone(), ruleset, index as u64, full).await;
+                refusals += played.refusals;
+                for (owner, piece, kind) in played.starts {
+                    starts.push((id.clone(), owner, piece, kind));
+                }
+            }
+        }));
+    }
+    // Piece ids tell nothing about kinds: over many games, an id is many kinds.
+    let mut kinds_by_id: BTreeMap<(String, i32, u32), Vec<String>> = BTreeMap::new();
+    let mut refusals = 0;
+    for worker in workers {
+        let (starts, refused) = worker.await.expect("worker");
+        refusals += refused;
+        for (ruleset, owner, piece, kind) in starts {
+            kinds_by_id
+                .entry((ruleset, owner, piece))
+                .or_default()
+                .push(kind);
+        }
+    }
+    assert!(
+        refusals >= games,
+        "only {refusals} refused calls were checked"
+    );
+    let mut judged = 0;
+    for ((ruleset, owner, piece), kinds) in &kinds_by_id {
+        if kinds.len() >= 8 {
+            judged += 1;
+            assert!(
+                kinds.iter().any(|kind| kind != &kinds[0]),
+                "{ruleset}: piece {piece} of seat {owner} was a {} in each of {} games",
+                kinds[0],
+                kinds.len()
+            );
+        }
+    }
+    assert!(
+        judged > 0,
+        "enough games with hidden setups to judge piece ids"
+    );
+    eprintln!(
+        "leaks: {} games ({games} short), {refusals} refusals, in {:.1?}: nothing leaked",
+        games + rulesets.len(),
+        started.elapsed()
+    );
 }

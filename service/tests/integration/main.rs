@@ -2,9 +2,12 @@
 //! driven through the generated `trinchera.v1` client.
 
 mod concurrency;
+mod crash;
 mod durability;
 mod errors;
 mod harness;
+mod hostile;
 mod leaks;
 mod lifecycle;
+mod races;
 mod watching;

@@ -4,7 +4,7 @@
 use tokio_stream::StreamExt;
 use trinchera_proto::v1 as pb;
 
-use crate::harness::{TestServer, authed, new_game, play_random_move, random_setups, rng};
+use crate::harness::{TestServer, authed, new_game, play_quiet_move, random_setups, rng};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn watchers_see_every_event_and_resume_without_gaps() {
@@ -27,7 +27,7 @@ async fn watchers_see_every_event_and_resume_without_gaps() {
     random_setups(&mut client, &players).await;
     let mut rng = rng(3);
     for _ in 0..20 {
-        play_random_move(&mut client, &players, &mut rng).await;
+        play_quiet_move(&mut client, &players, &mut rng).await;
     }
     let mut seen = Vec::new();
     while seen.len() < 22 {

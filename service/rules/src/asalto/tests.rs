@@ -164,6 +164,15 @@ fn a_served_game_starts_with_the_rebels_and_hides_nothing() {
             .setup_zone(Seat::Second)
             .expect("a zone")
             .clone();
+        // Before the officers are placed, the rebels are already known to everybody.
+        let waiting = game.view(Viewer::Player(Seat::Second));
+        assert_eq!(waiting.pieces.len(), 24);
+        assert!(
+            waiting
+                .pieces
+                .iter()
+                .all(|p| p.revealed && p.kind.is_some())
+        );
         game.submit_setup(Setup::random(&zone, 9))
             .expect("setup accepted");
         assert_eq!(game.phase(), Phase::Playing);

@@ -75,9 +75,12 @@ const fn row_offset(r: i8) -> i16 {
     offset
 }
 
-/// The hex at axial `(q, r)`, or [`OFF`].
+/// The hex at axial `(q, r)`, or [`OFF`]. Any `i8` may come from a request, so the bounds
+/// use `unsigned_abs`: `i8::MIN.abs()` overflows.
 const fn index(q: i8, r: i8) -> u8 {
-    let on_board = q.abs() <= RADIUS && r.abs() <= RADIUS && (q + r).abs() <= RADIUS;
+    const BOUND: u8 = RADIUS as u8;
+    let on_board =
+        q.unsigned_abs() <= BOUND && r.unsigned_abs() <= BOUND && (q + r).unsigned_abs() <= BOUND;
     if on_board {
         (row_offset(r) + (q - row_start(r)) as i16) as u8
     } else {
@@ -269,6 +272,11 @@ mod tests {
         }
         assert_eq!(hex(Cell::new(5, 1)), None);
         assert_eq!(hex(Cell::new(-6, 0)), None);
+        for far in [i8::MIN, i8::MIN + 1, i8::MAX] {
+            assert_eq!(hex(Cell::new(far, 0)), None, "{far}");
+            assert_eq!(hex(Cell::new(0, far)), None, "{far}");
+            assert_eq!(hex(Cell::new(far, far)), None, "{far}");
+        }
     }
 
     #[test]
