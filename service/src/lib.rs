@@ -26,6 +26,11 @@ pub use games::{Games, Limits};
 
 /// Largest request the server decodes (setups are the biggest: about 4 KiB).
 pub const MAX_REQUEST_BYTES: usize = 64 * 1024;
+/// Longest a call may take to be answered (a client that never finishes sending its
+/// request is cut off here); watch streams, once answered, are not limited.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+/// How often idle connections are pinged, so that dead peers are noticed.
+const KEEPALIVE: Duration = Duration::from_secs(30);
 
 /// Why the server stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -59,9 +64,9 @@ pub async fn run(
     let sweeper = tokio::spawn(sweep(Arc::clone(&games)));
     let stopping = Arc::clone(&games);
     let served = tonic::transport::Server::builder()
-        .layer(tower::util::MapResponseLayer::new(
-            oversize_is_resource_exhausted,
-        ))
+        .timeout(REQUEST_TIMEOUT)
+        .http2_keepalive_interval(Some(KEEPALIVE))
+        .layer(tower::util::MapResponseLayer::new(contract_status))
         .add_service(health_service)
         .add_service(reflection)
         .add_service(api)
@@ -93,24 +98,33 @@ fn incoming(
     })
 }
 
-/// tonic refuses a request above [`MAX_REQUEST_BYTES`] with `OUT_OF_RANGE`; the contract
-/// says size limits are `RESOURCE_EXHAUSTED`, with a message that names the limit.
-fn oversize_is_resource_exhausted(
+/// tonic answers two kinds of bad requests before any handler runs, with codes the
+/// contract words differently: a request above [`MAX_REQUEST_BYTES`] (tonic: `OUT_OF_RANGE`;
+/// contract: `RESOURCE_EXHAUSTED`, naming the limit) and bytes that are not the call's
+/// protobuf message (tonic: `INTERNAL`; contract: `INVALID_ARGUMENT`, a malformed request).
+fn contract_status(
     response: http::Response<tonic::body::Body>,
 ) -> http::Response<tonic::body::Body> {
-    let oversize = response
-        .extensions()
-        .get::<tonic::Status>()
-        .is_some_and(|status| {
-            status.code() == tonic::Code::OutOfRange
-                && status.message().contains("message length too large")
-        });
-    if !oversize {
+    let Some(status) = response.extensions().get::<tonic::Status>() else {
         return response;
-    }
-    let error = error::ApiError::ResourceExhausted(format!(
-        "the request is too large: the limit is {MAX_REQUEST_BYTES} bytes"
-    ));
+    };
+    let error = match status.code() {
+        tonic::Code::OutOfRange if status.message().contains("message length too large") => {
+            error::ApiError::ResourceExhausted(format!(
+                "the request is too large: the limit is {MAX_REQUEST_BYTES} bytes"
+            ))
+        }
+        tonic::Code::Internal if status.message().starts_with("failed to decode Protobuf") => {
+            error::ApiError::invalid(
+                error::Reason::BadRequest,
+                format!(
+                    "the request is not a valid message for this call ({})",
+                    status.message()
+                ),
+            )
+        }
+        _ => return response,
+    };
     tonic::Status::from(error).into_http()
 }
 

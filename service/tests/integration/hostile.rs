@@ -169,7 +169,7 @@ async fn malformed_grpc_gets_errors_and_the_server_keeps_serving() {
     for path in [MAKE_MOVE, GET_VIEW, CREATE_GAME] {
         for body in [&invalid[..], &short[..]] {
             let reply = raw(addr, path, GRPC, &[message(body)], true).await;
-            assert_eq!(reply.grpc, Some(Code::Internal), "{path}: {reply:?}");
+            assert_eq!(reply.grpc, Some(Code::InvalidArgument), "{path}: {reply:?}");
         }
     }
     // Framing errors: a truncated length prefix, fewer bytes than declared, a compressed
