@@ -38,6 +38,10 @@ struct Config {
     /// Database page cache, in MiB.
     #[arg(long, env = "TRINCHERA_CACHE_MIB", default_value_t = 64)]
     cache_mib: u64,
+    /// Microseconds a group commit keeps gathering actions before its flush (0: flush at
+    /// once). More shares each disk flush among more actions, at that cost in latency.
+    #[arg(long, env = "TRINCHERA_GROUP_WINDOW_US", default_value_t = 0)]
+    group_window_us: u64,
 }
 
 #[tokio::main]
@@ -52,6 +56,7 @@ async fn main() -> anyhow::Result<()> {
     let options = SledOptions {
         sync_data: config.sync_data,
         cache_bytes: config.cache_mib * 1024 * 1024,
+        group_window: Duration::from_micros(config.group_window_us),
     };
     let store = SledStore::open(&config.data_dir, options)
         .with_context(|| format!("opening the data directory {}", config.data_dir.display()))?;
