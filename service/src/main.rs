@@ -3,7 +3,7 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::Parser;
@@ -46,6 +46,7 @@ struct Config {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    let started = Instant::now();
     tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
@@ -60,6 +61,7 @@ async fn main() -> anyhow::Result<()> {
     };
     let store = SledStore::open(&config.data_dir, options)
         .with_context(|| format!("opening the data directory {}", config.data_dir.display()))?;
+    let opened = started.elapsed();
     let limits = Limits {
         max_open_games: config.max_open_games,
         idle_eviction: Duration::from_secs(config.idle_secs),
@@ -73,6 +75,8 @@ async fn main() -> anyhow::Result<()> {
         address = %listener.local_addr()?,
         data_dir = %config.data_dir.display(),
         sync_data = config.sync_data,
+        open_ms = opened.as_millis(),
+        startup_ms = started.elapsed().as_millis(),
         "trinchera-server ready"
     );
     trinchera_service::run(listener, games, shutdown_signal()).await?;

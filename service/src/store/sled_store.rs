@@ -3,10 +3,18 @@
 //! one flush.
 //!
 //! Keys (big-endian numbers, so scans come out in order):
-//! - `E` game(8) version(8) → [`EventRecord`]: the append-only log;
+//! - `E` game(8) chunk(4) → [`EventChunk`]: the append-only log, [`CHUNK`] entries a key
+//!   (chunk `c` holds versions `c * CHUNK + 1 ..= (c + 1) * CHUNK`);
 //! - `G` game(8) → [`SummaryRecord`]: what listings show;
 //! - `T` sha256(token)(32) → game(8): which game a token belongs to;
-//! - `format` → the storage format of the directory.
+//! - `format` → the layout of the directory, [`LAYOUT`].
+//!
+//! Layout 1 kept one key per log entry (`E` game(8) version(8) → [`EventRecord`]). sled
+//! 0.34 splits a leaf above 16 keys, so millions of entries made hundreds of thousands of
+//! pages; the page table is rebuilt from the log and the snapshot at every open, which made
+//! start-up grow with every move ever played. Chunks cut the keys (and pages) by
+//! [`CHUNK`]; an append rewrites only its chunk. Layout 1 directories are converted when
+//! opened, one game per atomic batch, so an interrupted conversion resumes.
 //!
 //! All keys live in one tree so that one action is one atomic batch (sled batches are atomic
 //! within a tree; a cross-tree transaction per move costs far more).
@@ -25,6 +33,7 @@
 //! SIGKILL during open can leave a partial `snap.*.generating` file after which every open
 //! fails with `Corruption`, so such leftovers are deleted before opening.
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -36,7 +45,12 @@ use tokio::sync::oneshot;
 
 use super::{BoxFuture, Store, StoreError, Write};
 use crate::ids::{GameId, TokenHash};
-use crate::records::{self, EventRecord, FORMAT, SummaryRecord};
+use crate::records::{self, EventChunk, EventRecord, SummaryRecord};
+
+/// The directory layout this build writes (see the module documentation).
+pub const LAYOUT: u8 = 2;
+/// Log entries per chunk key.
+pub const CHUNK: u64 = 32;
 
 const EVENT: u8 = b'E';
 const SUMMARY: u8 = b'G';
@@ -68,10 +82,18 @@ impl Default for SledOptions {
 
 type Waiter = oneshot::Sender<Result<(), String>>;
 
+/// One action's writes.
+struct Pairs {
+    /// The log entry: game, version, and the entry.
+    event: (GameId, u64, EventRecord),
+    /// Other keys to set.
+    pairs: Vec<(Vec<u8>, Vec<u8>)>,
+}
+
 /// What the committer is asked to do, in order.
 enum Request {
-    /// Apply these key-value pairs atomically with the rest of the group.
-    Write(Vec<(Vec<u8>, Vec<u8>)>),
+    /// Apply these writes atomically with the rest of the group.
+    Write(Pairs),
     /// Answer once every write queued before is durable.
     Durable(Waiter),
 }
@@ -87,12 +109,79 @@ fn backend(error: impl std::fmt::Display) -> StoreError {
     StoreError::Backend(error.to_string())
 }
 
-fn event_key(game: GameId, version: u64) -> [u8; 17] {
-    let mut key = [0; 17];
+/// The key of the chunk that holds `version` (from 1) of `game`'s log.
+fn chunk_key(game: GameId, version: u64) -> [u8; 13] {
+    let chunk = u32::try_from(version.saturating_sub(1) / CHUNK).unwrap_or(u32::MAX);
+    let mut key = [0; 13];
     key[0] = EVENT;
     key[1..9].copy_from_slice(&game.0.to_be_bytes());
-    key[9..].copy_from_slice(&version.to_be_bytes());
+    key[9..].copy_from_slice(&chunk.to_be_bytes());
     key
+}
+
+/// Whether `version` is the first of its chunk.
+fn starts_chunk(version: u64) -> bool {
+    version.saturating_sub(1).is_multiple_of(CHUNK)
+}
+
+/// Length of a layout 1 event key: `E` game(8) version(8).
+const LAYOUT_1_EVENT_KEY: usize = 17;
+
+/// Converts layout 1 (one key per log entry) to chunks, one game per atomic batch.
+fn migrate_from_layout_1(db: &sled::Db) -> Result<(), StoreError> {
+    let started = std::time::Instant::now();
+    let mut games = 0u64;
+    let mut entries = 0u64;
+    let mut batch = sled::Batch::default();
+    let mut chunks: Vec<([u8; 13], Vec<u8>)> = Vec::new();
+    let mut current: Option<GameId> = None;
+    let finish = |batch: &mut sled::Batch, chunks: &mut Vec<([u8; 13], Vec<u8>)>| {
+        for (key, value) in chunks.drain(..) {
+            batch.insert(key.as_slice(), value);
+        }
+        db.apply_batch(std::mem::take(batch)).map_err(backend)
+    };
+    for item in db.scan_prefix([EVENT]) {
+        let (key, value) = item.map_err(backend)?;
+        if key.len() != LAYOUT_1_EVENT_KEY {
+            continue;
+        }
+        let game = game_of(&key[1..9])?;
+        let version = u64::from_be_bytes(
+            key[9..]
+                .try_into()
+                .map_err(|_| backend("malformed event key"))?,
+        );
+        if current != Some(game) {
+            if current.is_some() {
+                finish(&mut batch, &mut chunks)?;
+            }
+            current = Some(game);
+            games += 1;
+        }
+        let record: EventRecord = records::decode(&value)?;
+        let key_now = chunk_key(game, version);
+        match chunks.last_mut() {
+            Some((last, bytes)) if *last == key_now => {
+                *bytes = EventChunk::append(Some(bytes), &record);
+            }
+            _ => chunks.push((key_now, EventChunk::append(None, &record))),
+        }
+        batch.remove(key.as_ref());
+        entries += 1;
+    }
+    if current.is_some() {
+        finish(&mut batch, &mut chunks)?;
+    }
+    db.insert(FORMAT_KEY, &[LAYOUT]).map_err(backend)?;
+    db.flush().map_err(backend)?;
+    tracing::info!(
+        games,
+        entries,
+        took_ms = started.elapsed().as_millis(),
+        "converted the data directory to storage layout {LAYOUT} (chunked logs)"
+    );
+    Ok(())
 }
 
 fn game_key(prefix: u8, game: GameId) -> [u8; 9] {
@@ -146,17 +235,18 @@ impl SledStore {
             .cache_capacity(options.cache_bytes)
             .open()
             .map_err(backend)?;
-        match db.get(FORMAT_KEY).map_err(backend)? {
+        match db.get(FORMAT_KEY).map_err(backend)?.as_deref() {
             None => {
-                db.insert(FORMAT_KEY, &[FORMAT]).map_err(backend)?;
+                db.insert(FORMAT_KEY, &[LAYOUT]).map_err(backend)?;
                 db.flush().map_err(backend)?;
             }
-            Some(found) if found.first().is_some_and(|&f| f > FORMAT) => {
+            Some([found, ..]) if *found > LAYOUT => {
                 return Err(StoreError::NewerFormat {
-                    found: found[0],
-                    supported: FORMAT,
+                    found: *found,
+                    supported: LAYOUT,
                 });
             }
+            Some([1, ..]) => migrate_from_layout_1(&db)?,
             Some(_) => {}
         }
         let data_file = if options.sync_data {
@@ -204,24 +294,19 @@ fn commit_loop(
                 Err(_) => break,
             }
         }
-        let mut batch = sled::Batch::default();
-        let mut writes = 0usize;
         let mut waiters = Vec::new();
+        let mut writes = Vec::new();
         for request in group {
             match request {
-                Request::Write(pairs) => {
-                    writes += 1;
-                    for (key, value) in pairs {
-                        batch.insert(key, value);
-                    }
-                }
+                Request::Write(pairs) => writes.push(pairs),
                 Request::Durable(waiter) => waiters.push(waiter),
             }
         }
-        let mut result = if writes > 0 {
-            db.apply_batch(batch).map_err(|e| e.to_string())
-        } else {
+        let actions = writes.len();
+        let mut result = if writes.is_empty() {
             Ok(())
+        } else {
+            apply(db, writes).map_err(|e| e.to_string())
         };
         if result.is_ok() {
             result = db.flush().map(drop).map_err(|e| e.to_string());
@@ -230,13 +315,40 @@ fn commit_loop(
             result = file.sync_data().map_err(|e| e.to_string());
         }
         if let Err(error) = &result {
-            tracing::error!(%error, writes, "group commit failed");
+            tracing::error!(%error, actions, "group commit failed");
         }
         for waiter in waiters {
             // A waiter that gave up is fine: its write is durable anyway.
             let _ = waiter.send(result.clone());
         }
     }
+}
+
+/// Applies a group's writes as one batch; each log entry is appended to its chunk (read
+/// from the group itself when an earlier write of the group changed it).
+fn apply(db: &sled::Db, writes: Vec<Pairs>) -> Result<(), StoreError> {
+    let mut chunks: HashMap<[u8; 13], Vec<u8>> = HashMap::new();
+    let mut batch = sled::Batch::default();
+    for Pairs { event, pairs } in writes {
+        let (game, version, record) = event;
+        let key = chunk_key(game, version);
+        let chunk = if starts_chunk(version) {
+            EventChunk::append(None, &record)
+        } else if let Some(pending) = chunks.get(&key) {
+            EventChunk::append(Some(pending), &record)
+        } else {
+            let stored = db.get(key).map_err(backend)?;
+            EventChunk::append(stored.as_deref(), &record)
+        };
+        chunks.insert(key, chunk);
+        for (key, value) in pairs {
+            batch.insert(key, value);
+        }
+    }
+    for (key, value) in chunks {
+        batch.insert(key.as_slice(), value);
+    }
+    db.apply_batch(batch).map_err(backend)
 }
 
 impl SledStore {
@@ -253,11 +365,7 @@ impl Store for SledStore {
     }
 
     fn write(&self, write: &Write<'_>) -> Result<(), StoreError> {
-        let mut pairs = Vec::with_capacity(3);
-        pairs.push((
-            event_key(write.game, write.version).to_vec(),
-            records::encode(write.event),
-        ));
+        let mut pairs = Vec::with_capacity(2);
         if let Some(summary) = write.summary {
             pairs.push((
                 game_key(SUMMARY, write.game).to_vec(),
@@ -270,7 +378,10 @@ impl Store for SledStore {
                 write.game.0.to_be_bytes().to_vec(),
             ));
         }
-        self.send(Request::Write(pairs))
+        self.send(Request::Write(Pairs {
+            event: (write.game, write.version, write.event.clone()),
+            pairs,
+        }))
     }
 
     fn durable(&self) -> BoxFuture<Result<(), StoreError>> {
@@ -285,11 +396,12 @@ impl Store for SledStore {
     }
 
     fn log(&self, game: GameId) -> Result<Vec<EventRecord>, StoreError> {
-        self.db
-            .scan_prefix(game_key(EVENT, game))
-            .values()
-            .map(|value| Ok(records::decode(&value.map_err(backend)?)?))
-            .collect()
+        let mut log = Vec::new();
+        for value in self.db.scan_prefix(game_key(EVENT, game)).values() {
+            let chunk: EventChunk = records::decode(&value.map_err(backend)?)?;
+            log.extend(chunk.events);
+        }
+        Ok(log)
     }
 
     fn token_owner(&self, token: &TokenHash) -> Result<Option<GameId>, StoreError> {
@@ -413,12 +525,116 @@ mod tests {
         assert!(store.next_game_id().expect("id") > b);
     }
 
+    fn notations(log: &[EventRecord]) -> Vec<String> {
+        log.iter()
+            .map(|e| match &e.entry {
+                Some(Entry::Move(n)) => n.clone(),
+                _ => String::new(),
+            })
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn long_logs_span_chunks_and_groups() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let total = 3 * CHUNK + 5;
+        let moves: Vec<String> = (1..=total).map(|v| format!("m{v}")).collect();
+        let (a, b);
+        {
+            let store = SledStore::open(dir.path(), SledOptions::default()).expect("opens");
+            a = store.next_game_id().expect("id");
+            b = store.next_game_id().expect("id");
+            for (version, notation) in (1..).zip(&moves) {
+                // Two games interleaved, sometimes several writes of one game per group.
+                for game in [a, b] {
+                    store
+                        .write(&Write {
+                            game,
+                            version,
+                            event: &event(notation),
+                            summary: None,
+                            token: None,
+                        })
+                        .expect("writes");
+                }
+                if version % 7 == 0 {
+                    store.durable().await.expect("durable");
+                }
+            }
+            store.durable().await.expect("durable");
+            assert_eq!(notations(&store.log(a).expect("log")), moves);
+        }
+        let store = SledStore::open(dir.path(), SledOptions::default()).expect("reopens");
+        assert_eq!(notations(&store.log(a).expect("log")), moves);
+        assert_eq!(notations(&store.log(b).expect("log")), moves);
+        let keys = store.db.scan_prefix(game_key(EVENT, a)).count() as u64;
+        assert_eq!(keys, total.div_ceil(CHUNK));
+    }
+
+    #[tokio::test]
+    async fn layout_1_directories_are_converted_on_open() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let layout_1_key = |game: u64, version: u64| {
+            let mut key = vec![EVENT];
+            key.extend_from_slice(&game.to_be_bytes());
+            key.extend_from_slice(&version.to_be_bytes());
+            key
+        };
+        let moves: Vec<String> = (1..=CHUNK + 3).map(|v| format!("m{v}")).collect();
+        {
+            let db = sled::open(dir.path()).expect("sled");
+            db.insert(FORMAT_KEY, &[1]).expect("insert");
+            for game in [3, 4] {
+                for (version, notation) in (1..).zip(&moves) {
+                    db.insert(
+                        layout_1_key(game, version),
+                        records::encode(&event(notation)),
+                    )
+                    .expect("insert");
+                }
+            }
+            db.flush().expect("flush");
+        }
+        let store = SledStore::open(dir.path(), SledOptions::default()).expect("converts");
+        for game in [GameId(3), GameId(4)] {
+            assert_eq!(notations(&store.log(game).expect("log")), moves);
+        }
+        assert_eq!(
+            store.db.get(FORMAT_KEY).expect("get").as_deref(),
+            Some([LAYOUT].as_slice())
+        );
+        let next = CHUNK + 4;
+        store
+            .write(&Write {
+                game: GameId(3),
+                version: next,
+                event: &event("after"),
+                summary: None,
+                token: None,
+            })
+            .expect("writes");
+        store.durable().await.expect("durable");
+        assert_eq!(
+            notations(&store.log(GameId(3)).expect("log"))
+                .last()
+                .map(String::as_str),
+            Some("after")
+        );
+        let old_keys = store
+            .db
+            .scan_prefix([EVENT])
+            .keys()
+            .filter(|k| k.as_ref().is_ok_and(|k| k.len() == LAYOUT_1_EVENT_KEY))
+            .count();
+        assert_eq!(old_keys, 0);
+    }
+
     #[test]
     fn newer_format_is_refused_with_a_clear_message() {
         let dir = tempfile::tempdir().expect("temp dir");
         {
             let db = sled::open(dir.path()).expect("sled");
-            db.insert(FORMAT_KEY, &[FORMAT + 1]).expect("insert");
+            db.insert(FORMAT_KEY, &[LAYOUT + 1]).expect("insert");
             db.flush().expect("flush");
         }
         let error = SledStore::open(dir.path(), SledOptions::default())
