@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
-use trinchera_service::store::{SledOptions, SledStore};
+use trinchera_service::store::{SledOptions, SledStore, refresh_snapshot};
 use trinchera_service::{Games, Limits};
 
 /// Trinchera's gRPC game server: hosts frente, clasico, castillos, asalto, tacticas and
@@ -38,10 +38,6 @@ struct Config {
     /// Database page cache, in MiB.
     #[arg(long, env = "TRINCHERA_CACHE_MIB", default_value_t = 64)]
     cache_mib: u64,
-    /// Microseconds a group commit keeps gathering actions before its flush (0: flush at
-    /// once). More shares each disk flush among more actions, at that cost in latency.
-    #[arg(long, env = "TRINCHERA_GROUP_WINDOW_US", default_value_t = 0)]
-    group_window_us: u64,
 }
 
 #[tokio::main]
@@ -57,7 +53,6 @@ async fn main() -> anyhow::Result<()> {
     let options = SledOptions {
         sync_data: config.sync_data,
         cache_bytes: config.cache_mib * 1024 * 1024,
-        group_window: Duration::from_micros(config.group_window_us),
     };
     let store = SledStore::open(&config.data_dir, options)
         .with_context(|| format!("opening the data directory {}", config.data_dir.display()))?;
@@ -80,6 +75,13 @@ async fn main() -> anyhow::Result<()> {
         "trinchera-server ready"
     );
     trinchera_service::run(listener, games, shutdown_signal()).await?;
+    match refresh_snapshot(&config.data_dir, Duration::from_secs(10)) {
+        Ok(took) => tracing::info!(
+            took_ms = took.as_millis(),
+            "wrote a database snapshot so that the next start is quick"
+        ),
+        Err(error) => tracing::warn!(%error, "could not write a database snapshot"),
+    }
     Ok(())
 }
 

@@ -10,7 +10,7 @@ mod sled_store;
 use std::future::Future;
 use std::pin::Pin;
 
-pub use sled_store::{SledOptions, SledStore};
+pub use sled_store::{SledOptions, SledStore, refresh_snapshot};
 
 use crate::ids::{GameId, TokenHash};
 use crate::records::{DecodeError, EventRecord, SummaryRecord};
