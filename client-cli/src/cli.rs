@@ -181,6 +181,17 @@ pub enum Command {
     /// Play interactively: create or join a game, set up, then move at the prompt until
     /// the game ends. Type `help` at the prompt for the commands.
     Play(PlayArgs),
+    /// Measure a running server: G concurrent games of random legal moves (both seats
+    /// simulated, games restarted as they end) against the health-check baseline.
+    ///
+    /// Prints moves/s, MakeMove latency percentiles, health-check req/s and latency at the
+    /// same concurrency, their ratio, the server's RSS before and after (when it runs on
+    /// this machine), and errors by status code, which must be zero (exit code 1
+    /// otherwise). A progress line goes to stderr. `--watchers N` adds N spectator streams
+    /// over the active games and reports their fan-out latency; `--fill N` instead creates
+    /// N stored games of realistic length (to measure start-up and memory on a big data
+    /// directory).
+    Bench(BenchArgs),
     /// Print a shell completion script, e.g. `trinchera completions bash > ~/.local/share/bash-completion/completions/trinchera`.
     Completions {
         /// The shell.
@@ -219,6 +230,95 @@ pub struct NewArgs {
     /// option is refused with a usage error.
     #[arg(long = "option", value_name = "KEY=VALUE")]
     pub options: Vec<String>,
+}
+
+/// `bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Concurrent games (and, in the baseline, concurrent health-check loops).
+    #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub games: u32,
+    /// How long each measured phase lasts, e.g. `20s`, `1500ms`, `2m`.
+    #[arg(long, default_value = "20s", value_parser = parse_duration)]
+    pub duration: std::time::Duration,
+    /// Rulesets of the games, comma-separated; games take them in turn.
+    #[arg(long, default_value = "frente", value_delimiter = ',')]
+    pub ruleset: Vec<String>,
+    /// Measure only the health-check baseline.
+    #[arg(long, conflicts_with_all = ["no_baseline", "fill", "watchers"])]
+    pub baseline_only: bool,
+    /// Skip the health-check baseline.
+    #[arg(long)]
+    pub no_baseline: bool,
+    /// Spectator WatchGame streams spread over the active games, to measure fan-out.
+    #[arg(long, default_value_t = 0)]
+    pub watchers: u32,
+    /// How the simulated players learn their legal moves: from a WatchGame stream per
+    /// seat, or from a GetView call before each move.
+    #[arg(long, value_enum, default_value_t = MovesFrom::Watch)]
+    pub moves_from: MovesFrom,
+    /// HTTP/2 connections to spread the calls over (more are opened when the streams
+    /// need them: at most 100 streams a connection).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub connections: u32,
+    /// Worker threads of the benchmark client.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub client_threads: u32,
+    /// The server's process id, for its memory use (found by its listening port when the
+    /// server runs on this machine).
+    #[arg(long, value_name = "PID")]
+    pub server_pid: Option<u32>,
+    /// Seed of the random move choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Instead of measuring: create this many games and play each to a random length
+    /// within --fill-events; about half of those that reach it resign, the rest stay
+    /// unfinished.
+    #[arg(long, value_name = "GAMES", conflicts_with = "watchers")]
+    pub fill: Option<u32>,
+    /// Event counts of filled games, as MIN..MAX.
+    #[arg(long, default_value = "100..1000", value_parser = parse_range, value_name = "MIN..MAX")]
+    pub fill_events: std::ops::RangeInclusive<u64>,
+}
+
+/// Where `bench` players find their legal moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MovesFrom {
+    /// A WatchGame stream per seat: one unary call per move.
+    Watch,
+    /// GetView before each move: two unary calls per move.
+    GetView,
+}
+
+/// A duration such as `20s`, `1500ms`, `2m` or `20` (seconds).
+fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a duration like 20s, 1500ms or 2m"))?;
+    let seconds = match unit {
+        "" | "s" => number,
+        "ms" => number / 1000.0,
+        "m" | "min" => number * 60.0,
+        _ => return Err(format!("unknown unit {unit:?}: use ms, s or m")),
+    };
+    std::time::Duration::try_from_secs_f64(seconds).map_err(|e| e.to_string())
+}
+
+/// `MIN..MAX`, both included.
+fn parse_range(text: &str) -> Result<std::ops::RangeInclusive<u64>, String> {
+    let bad = || format!("{text:?} is not a range like 100..1000");
+    let (min, max) = text.split_once("..").ok_or_else(bad)?;
+    let min: u64 = min.trim().parse().map_err(|_| bad())?;
+    let max: u64 = max.trim().parse().map_err(|_| bad())?;
+    if min == 0 || min > max {
+        return Err(format!("{text:?}: MIN must be at least 1 and at most MAX"));
+    }
+    Ok(min..=max)
 }
 
 /// `play`.

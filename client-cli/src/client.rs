@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use tonic::transport::{Channel, Endpoint};
 use tonic::{Code, Request, Status};
+use tonic_health::pb::health_check_response::ServingStatus;
+use tonic_health::pb::health_client::HealthClient;
 use tonic_types::StatusExt;
 use trinchera_proto::v1 as pb;
 use trinchera_proto::v1::game_service_client::GameServiceClient;
@@ -18,7 +20,9 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 #[derive(Clone, Debug)]
 pub struct Server {
     url: String,
+    channel: Channel,
     client: GameServiceClient<Channel>,
+    health: HealthClient<Channel>,
 }
 
 /// `url` with `http://` added when no scheme is given (`127.0.0.1:50051` works too).
@@ -58,8 +62,15 @@ impl Server {
             })?;
         Ok(Server {
             url: url.to_owned(),
-            client: GameServiceClient::new(channel),
+            client: GameServiceClient::new(channel.clone()),
+            health: HealthClient::new(channel.clone()),
+            channel,
         })
+    }
+
+    /// The connection, for calls with other message types than the generated client's.
+    pub fn channel(&self) -> &Channel {
+        &self.channel
     }
 
     /// The failure a status stands for: a refusal, or a lost server.
@@ -208,6 +219,22 @@ impl Server {
         self.answer(reply)
     }
 
+    /// `grpc.health.v1.Health/Check` of the whole server: fine when it is serving.
+    pub async fn health(&self) -> Result<(), CliError> {
+        let request = tonic_health::pb::HealthCheckRequest {
+            service: String::new(),
+        };
+        let reply = self.health.clone().check(request).await;
+        match self.answer(reply)?.status() {
+            ServingStatus::Serving => Ok(()),
+            status => Err(CliError::Refused {
+                status: Code::Unavailable,
+                reason: None,
+                message: format!("the server reports {}", status.as_str_name()),
+            }),
+        }
+    }
+
     fn answer<T>(&self, reply: Result<tonic::Response<T>, Status>) -> Result<T, CliError> {
         reply
             .map(tonic::Response::into_inner)
@@ -216,7 +243,7 @@ impl Server {
 }
 
 /// `message` acting for the holder of `token`; a spectator's request without one.
-fn authed<T>(message: T, token: Option<&str>) -> Result<Request<T>, CliError> {
+pub fn authed<T>(message: T, token: Option<&str>) -> Result<Request<T>, CliError> {
     let mut request = Request::new(message);
     if let Some(token) = token {
         let value = format!("Bearer {token}").parse().map_err(|_| {

@@ -50,6 +50,9 @@ pub enum CliError {
     /// `verify` found problems; the report has already been printed.
     #[error("the game was NOT fair")]
     Unfair,
+    /// `bench` saw failed calls or missed events; the report has already been printed.
+    #[error("bench: {0}")]
+    BenchFailed(String),
     /// A local file could not be read or written.
     #[error("{action} {}: {source}", path.display())]
     File {
@@ -78,7 +81,7 @@ impl CliError {
             CliError::Refused { .. } => code::REFUSED,
             CliError::Unreachable { .. } => code::UNREACHABLE,
             CliError::Unfair => code::UNFAIR,
-            CliError::File { .. } | CliError::Local(_) => code::LOCAL,
+            CliError::BenchFailed(_) | CliError::File { .. } | CliError::Local(_) => code::LOCAL,
         }
     }
 
@@ -89,6 +92,7 @@ impl CliError {
             CliError::Refused { .. } => "refused",
             CliError::Unreachable { .. } => "unreachable",
             CliError::Unfair => "unfair",
+            CliError::BenchFailed(_) => "bench_failed",
             CliError::File { .. } | CliError::Local(_) => "local",
         }
     }

@@ -4,6 +4,7 @@
 //! knows the rules and lists the legal moves; this program draws what `ListRulesets`
 //! describes, keeps the player's tokens, and checks the fairness commitments after a game.
 
+mod bench;
 mod cli;
 mod client;
 mod commands;
@@ -28,15 +29,29 @@ use crate::error::CliError;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let json = cli.json;
-    let outcome = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
+    // Only the benchmark needs more than one thread to drive a server.
+    let runtime = match &cli.command {
+        Command::Bench(args) => {
+            let mut builder = tokio::runtime::Builder::new_multi_thread();
+            builder.worker_threads(args.client_threads as usize);
+            builder
+        }
+        _ => tokio::runtime::Builder::new_current_thread(),
+    }
+    .enable_all()
+    .build();
+    let outcome = runtime
         .map_err(|e| CliError::Local(format!("cannot start the async runtime: {e}")))
         .and_then(|runtime| runtime.block_on(run(cli)));
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         // `verify` has already printed its report and verdict.
         Err(error @ CliError::Unfair) => error.exit_code(),
+        // `bench` has already printed its report (with --json, the one document).
+        Err(error @ CliError::BenchFailed(_)) => {
+            eprintln!("trinchera: {error}");
+            error.exit_code()
+        }
         Err(error) => {
             if json {
                 println!("{}", error.to_json());
@@ -94,6 +109,7 @@ async fn run(cli: Cli) -> Result<(), CliError> {
             commands::verify(&ctx, game.as_deref(), history.as_deref()).await
         }
         Command::Play(args) => play::play(&ctx, args).await,
+        Command::Bench(args) => bench::bench(&ctx, args).await,
         Command::Completions { .. } => Ok(()),
     }
 }

@@ -6,9 +6,10 @@
 //! games proceed in parallel and share flushes. Idle games are dropped from memory and
 //! reloaded from their log when needed again, so memory grows with active games only.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use tokio::sync::{OwnedMutexGuard, broadcast, watch};
@@ -64,6 +65,21 @@ pub struct Published {
     pub event: GameEvent,
     /// The game after it.
     pub state: GameState,
+    /// What spectators see after it: made by the first spectator's forwarder and shared by
+    /// the others, since they all see the same.
+    pub spectators: OnceLock<Seen>,
+}
+
+impl Published {
+    /// What `viewer` sees after the event.
+    pub fn seen(&self, viewer: Viewer) -> Cow<'_, Seen> {
+        match viewer {
+            Viewer::Spectator => {
+                Cow::Borrowed(self.spectators.get_or_init(|| self.state.seen(viewer)))
+            }
+            Viewer::Player(_) => Cow::Owned(self.state.seen(viewer)),
+        }
+    }
 }
 
 /// A game in memory with its log.
@@ -323,6 +339,7 @@ impl Games {
             let _ = slot.hub.send(Arc::new(Published {
                 event,
                 state: loaded.state.clone(),
+                spectators: OnceLock::new(),
             }));
         }
         Ok(())

@@ -3,12 +3,12 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
-use trinchera_service::store::{SledOptions, SledStore};
+use trinchera_service::store::{SledOptions, SledStore, refresh_snapshot};
 use trinchera_service::{Games, Limits};
 
 /// Trinchera's gRPC game server: hosts frente, clasico, castillos, asalto, tacticas and
@@ -42,6 +42,7 @@ struct Config {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    let started = Instant::now();
     tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
@@ -55,6 +56,7 @@ async fn main() -> anyhow::Result<()> {
     };
     let store = SledStore::open(&config.data_dir, options)
         .with_context(|| format!("opening the data directory {}", config.data_dir.display()))?;
+    let opened = started.elapsed();
     let limits = Limits {
         max_open_games: config.max_open_games,
         idle_eviction: Duration::from_secs(config.idle_secs),
@@ -68,9 +70,18 @@ async fn main() -> anyhow::Result<()> {
         address = %listener.local_addr()?,
         data_dir = %config.data_dir.display(),
         sync_data = config.sync_data,
+        open_ms = opened.as_millis(),
+        startup_ms = started.elapsed().as_millis(),
         "trinchera-server ready"
     );
     trinchera_service::run(listener, games, shutdown_signal()).await?;
+    match refresh_snapshot(&config.data_dir, Duration::from_secs(10)) {
+        Ok(took) => tracing::info!(
+            took_ms = took.as_millis(),
+            "wrote a database snapshot so that the next start is quick"
+        ),
+        Err(error) => tracing::warn!(%error, "could not write a database snapshot"),
+    }
     Ok(())
 }
 

@@ -85,6 +85,29 @@ pub struct SetupRecord {
     pub salt: Vec<u8>,
 }
 
+/// Consecutive entries of one game's log, stored together (a store may keep a log in
+/// chunks so that it holds far fewer keys).
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct EventChunk {
+    /// The entries, oldest first.
+    #[prost(message, repeated, tag = "1")]
+    pub events: Vec<EventRecord>,
+}
+
+impl EventChunk {
+    /// `chunk` (an encoded [`EventChunk`], `None` for a new one) with `event` appended: a
+    /// repeated field is appended to by appending its encoding, so nothing is decoded.
+    pub fn append(chunk: Option<&[u8]>, event: &EventRecord) -> Vec<u8> {
+        let mut bytes = match chunk {
+            Some(chunk) => chunk.to_vec(),
+            None => vec![FORMAT],
+        };
+        bytes.reserve(prost::Message::encoded_len(event) + 4);
+        prost::encoding::message::encode(1, event, &mut bytes);
+        bytes
+    }
+}
+
 /// A resignation.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct Resigned {}
@@ -149,6 +172,23 @@ pub fn decode<M: prost::Message + Default>(bytes: &[u8]) -> Result<M, DecodeErro
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chunks_are_appended_to_without_decoding() {
+        let first = EventRecord {
+            seat: Some(0),
+            entry: Some(Entry::Move("a4-a5".into())),
+        };
+        let second = EventRecord {
+            seat: Some(1),
+            entry: Some(Entry::Move("a7-a6".into())),
+        };
+        let chunk = EventChunk::append(None, &first);
+        let chunk = EventChunk::append(Some(&chunk), &second);
+        let decoded: EventChunk = decode(&chunk).expect("decodes");
+        assert_eq!(decoded.events, [first, second]);
+        assert_eq!(chunk, encode(&decoded));
+    }
 
     #[test]
     fn round_trip_and_versioning() {

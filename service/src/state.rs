@@ -53,6 +53,9 @@ pub struct SeatMeta {
     pub token: Option<TokenHash>,
     /// Salt and canonical text of the submitted setup.
     pub setup: Option<([u8; 16], String)>,
+    /// The fairness commitment of that setup, hex of SHA-256(salt ‖ canonical text):
+    /// computed once, since every view shows it.
+    pub commitment: Option<String>,
     /// Whether the server plays this seat, and how.
     pub bot: Option<BotLevel>,
 }
@@ -63,14 +66,18 @@ impl SeatMeta {
         self.token.is_some()
     }
 
-    /// The fairness commitment of the submitted setup: hex of SHA-256(salt ‖ canonical text).
-    pub fn commitment(&self) -> Option<String> {
-        self.setup.as_ref().map(|(salt, canonical)| {
-            let mut hasher = Sha256::new();
-            hasher.update(salt);
-            hasher.update(canonical.as_bytes());
-            hex::encode(hasher.finalize())
-        })
+    /// Records the submitted setup and its commitment.
+    pub fn set_setup(&mut self, salt: [u8; 16], canonical: String) {
+        let mut hasher = Sha256::new();
+        hasher.update(salt);
+        hasher.update(canonical.as_bytes());
+        self.commitment = Some(hex::encode(hasher.finalize()));
+        self.setup = Some((salt, canonical));
+    }
+
+    /// The fairness commitment of the submitted setup, if any.
+    pub fn commitment(&self) -> Option<&str> {
+        self.commitment.as_deref()
     }
 }
 
@@ -190,8 +197,7 @@ impl GameState {
         seats[seat] = SeatMeta {
             name: player.clone(),
             token: Some(token),
-            setup: None,
-            bot: None,
+            ..SeatMeta::default()
         };
         let event = GameEvent {
             version: 1,
@@ -401,8 +407,8 @@ impl GameState {
         Arc::make_mut(&mut self.meta).seats[seat] = SeatMeta {
             name: name.clone(),
             token: Some(token),
-            setup: None,
             bot,
+            ..SeatMeta::default()
         };
         let record = EventRecord {
             seat: Some(seat.index() as u32),
@@ -430,7 +436,7 @@ impl GameState {
         self.game
             .submit_setup(setup)
             .map_err(|e| ApiError::precondition(Reason::WrongPhase, e.to_string()))?;
-        Arc::make_mut(&mut self.meta).seats[seat].setup = Some((salt, canonical.clone()));
+        Arc::make_mut(&mut self.meta).seats[seat].set_setup(salt, canonical.clone());
         let record = EventRecord {
             seat: Some(seat.index() as u32),
             entry: Some(Entry::Setup(SetupRecord {

@@ -69,12 +69,21 @@ impl View {
         pieces: impl IntoIterator<Item = (PieceView, bool)>,
         status: Status,
     ) -> View {
-        let (in_play, removed): (Vec<_>, Vec<_>) =
-            pieces.into_iter().partition(|(_, in_play)| *in_play);
+        // One pass into vectors sized up front: every view of every event is built here.
+        let pieces = pieces.into_iter();
+        let mut in_play = Vec::with_capacity(pieces.size_hint().0);
+        let mut captured = Vec::new();
+        for (piece, playing) in pieces {
+            if playing {
+                in_play.push(piece);
+            } else {
+                captured.push(piece);
+            }
+        }
         View {
             to_move,
-            pieces: in_play.into_iter().map(|(piece, _)| piece).collect(),
-            captured: removed.into_iter().map(|(piece, _)| piece).collect(),
+            pieces: in_play,
+            captured,
             status,
         }
     }

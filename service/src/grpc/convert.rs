@@ -431,7 +431,7 @@ fn players(meta: &Meta, description: &Description) -> Vec<pb::Player> {
             name: info.name.clone(),
             joined: info.joined(),
             setup_done: info.setup.is_some() || description.setup_zone(seat).is_none(),
-            setup_commitment: info.commitment().unwrap_or_default(),
+            setup_commitment: info.commitment().unwrap_or_default().to_owned(),
             bot: info
                 .bot
                 .map(|level| level.name().to_owned())

@@ -331,7 +331,7 @@ impl GameService for Api {
                             seat: seat.index() as i32,
                             salt: hex::encode(salt),
                             canonical_setup: canonical.clone(),
-                            commitment: meta.commitment().unwrap_or_default(),
+                            commitment: meta.commitment().unwrap_or_default().to_owned(),
                             placements: placements.iter().map(convert::placement).collect(),
                         })
                     })

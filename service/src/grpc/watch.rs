@@ -13,9 +13,9 @@ use trinchera_proto::v1 as pb;
 use trinchera_rules::Viewer;
 
 use super::convert;
-use crate::games::{Games, Watch, WatchItem};
+use crate::games::{Games, Watch};
 use crate::ids::GameId;
-use crate::state::GamePhase;
+use crate::state::{GameEvent, GamePhase, Seen};
 
 /// The response stream of WatchGame.
 pub type WatchStream = Pin<Box<dyn Stream<Item = Result<pb::WatchGameResponse, Status>> + Send>>;
@@ -23,15 +23,12 @@ pub type WatchStream = Pin<Box<dyn Stream<Item = Result<pb::WatchGameResponse, S
 /// Messages buffered per watcher before its forwarder waits.
 const BUFFER: usize = 16;
 
-fn message(item: &WatchItem) -> pb::WatchGameResponse {
+fn message(event: Option<&GameEvent>, seen: &Seen) -> pb::WatchGameResponse {
     pb::WatchGameResponse {
-        version: item.seen.version,
-        event: item
-            .event
-            .as_ref()
-            .map(|event| convert::event(event, item.seen.description)),
-        view: Some(convert::game_view(&item.seen)),
-        snapshot: item.event.is_none(),
+        version: seen.version,
+        event: event.map(|event| convert::event(event, seen.description)),
+        view: Some(convert::game_view(seen)),
+        snapshot: event.is_none(),
     }
 }
 
@@ -42,13 +39,15 @@ pub fn stream(games: Arc<Games>, id: GameId, viewer: Viewer, watch: Watch) -> Wa
     Box::pin(ReceiverStream::new(receiver))
 }
 
-/// Sends `item`; tells whether the stream goes on (the client is there and the game is not
-/// over).
+/// Sends `event` (none for a snapshot) with `seen`; tells whether the stream goes on (the
+/// client is there and the game is not over).
 async fn send(
     sender: &mpsc::Sender<Result<pb::WatchGameResponse, Status>>,
-    item: &WatchItem,
+    event: Option<&GameEvent>,
+    seen: &Seen,
 ) -> bool {
-    sender.send(Ok(message(item))).await.is_ok() && item.seen.phase != GamePhase::Finished
+    let finished = seen.phase == GamePhase::Finished;
+    sender.send(Ok(message(event, seen))).await.is_ok() && !finished
 }
 
 async fn forward(
@@ -67,7 +66,7 @@ async fn forward(
     let mut last = 0;
     for item in &initial {
         last = item.seen.version;
-        if !send(&sender, item).await {
+        if !send(&sender, item.event.as_ref(), &item.seen).await {
             return;
         }
     }
@@ -75,19 +74,22 @@ async fn forward(
         return;
     }
     loop {
-        let item = tokio::select! {
+        let published = tokio::select! {
             () = stopped(&mut shutdown) => return,
             () = sender.closed() => return,
             received = live.recv() => match received {
                 Ok(published) if published.state.version <= last => continue,
-                Ok(published) => WatchItem {
-                    event: Some(published.event.clone()),
-                    seen: published.state.seen(viewer),
-                },
+                Ok(published) => published,
                 Err(broadcast::error::RecvError::Lagged(skipped)) => {
                     tracing::debug!(game_id = %id, skipped, "slow watcher gets a fresh snapshot");
                     match games.seen(id, viewer).await {
-                        Ok(seen) => WatchItem { event: None, seen },
+                        Ok(seen) => {
+                            last = seen.version;
+                            if !send(&sender, None, &seen).await {
+                                return;
+                            }
+                            continue;
+                        }
                         Err(error) => {
                             let _ = sender.send(Err(error.into())).await;
                             return;
@@ -97,8 +99,9 @@ async fn forward(
                 Err(broadcast::error::RecvError::Closed) => return,
             },
         };
-        last = item.seen.version;
-        if !send(&sender, &item).await {
+        let seen = published.seen(viewer);
+        last = seen.version;
+        if !send(&sender, Some(&published.event), &seen).await {
             return;
         }
     }

@@ -10,7 +10,7 @@ mod sled_store;
 use std::future::Future;
 use std::pin::Pin;
 
-pub use sled_store::{SledOptions, SledStore};
+pub use sled_store::{SledOptions, SledStore, refresh_snapshot};
 
 use crate::ids::{GameId, TokenHash};
 use crate::records::{DecodeError, EventRecord, SummaryRecord};
@@ -63,7 +63,8 @@ pub trait Store: Send + Sync + 'static {
     /// A new, never used game id.
     fn next_game_id(&self) -> Result<GameId, StoreError>;
 
-    /// Applies `write` atomically; durable once a later [`Store::durable`] resolves.
+    /// Queues `write`, to be applied atomically; it is visible to reads and durable once a
+    /// later [`Store::durable`] resolves (a failure is reported there).
     fn write(&self, write: &Write<'_>) -> Result<(), StoreError>;
 
     /// Resolves once every write made before this call is durable.

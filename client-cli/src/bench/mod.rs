@@ -1,0 +1,301 @@
+//! `trinchera bench`: drives a running server with concurrent games and measures it
+//! against the trivial health-check RPC at the same concurrency.
+//!
+//! Protocol of the simulated players (the cheapest correct one measured, see the README):
+//! each game is played by one task holding both seats' tokens; a WatchGame stream per seat
+//! brings that seat's view, with its legal moves, after every event, so a move costs one
+//! unary call (MakeMove). When the seat that moved is to move again, the MakeMove reply
+//! already lists its legal moves. `--moves-from get-view` calls GetView before each move
+//! instead. Only MakeMove calls are timed.
+
+mod lean;
+mod machine;
+mod player;
+mod report;
+mod stats;
+mod watchers;
+
+use std::io::{IsTerminal, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use tokio::task::JoinSet;
+
+use self::player::{Played, Table};
+use self::report::{Phase, Report};
+use self::stats::{Errors, Rng, Samples};
+use self::watchers::Watched;
+use crate::cli::{BenchArgs, MovesFrom};
+use crate::client::Server;
+use crate::context::Ctx;
+use crate::error::CliError;
+
+/// Long-lived streams one connection carries at most (servers commonly allow 100–200).
+const STREAMS_PER_CONNECTION: u32 = 100;
+
+/// `bench`.
+pub async fn bench(ctx: &Ctx, args: &BenchArgs) -> Result<(), CliError> {
+    let streams = match (args.moves_from, args.baseline_only) {
+        (MovesFrom::Watch, false) => 2 * args.games + args.watchers,
+        _ => args.watchers,
+    };
+    let connections = args
+        .connections
+        .max(streams.div_ceil(STREAMS_PER_CONNECTION));
+    let mut servers = Vec::new();
+    for _ in 0..connections {
+        servers.push(Server::connect(&ctx.url).await?);
+    }
+    servers[0].health().await?;
+    let server_pid = args
+        .server_pid
+        .or_else(|| machine::local_server_pid(&ctx.url));
+    let slots = (0..args.games)
+        .map(|_| tokio::sync::watch::Sender::new(None))
+        .collect();
+    let table = Arc::new(Table {
+        servers,
+        rulesets: args.ruleset.clone(),
+        moves_from: args.moves_from,
+        errors: Errors::default(),
+        calls: AtomicU64::new(0),
+        games: AtomicU64::new(0),
+        record_acks: args.watchers > 0,
+        slots,
+    });
+    let mut report = Report {
+        url: ctx.url.clone(),
+        args,
+        connections,
+        server_pid,
+        load_before: machine::load_average(),
+        load_after: None,
+        rss_before: server_pid.and_then(machine::rss_kib),
+        rss_after: None,
+        baseline: None,
+        moves: None,
+        fill: None,
+        games_started: 0,
+        games_finished: 0,
+        fan_out: None,
+        errors: Default::default(),
+        first_error: None,
+    };
+    if let Some(total) = args.fill {
+        let started = Instant::now();
+        let played = fill(&table, args, total).await;
+        report.fill = Some((total, started.elapsed(), played.moves.len() as u64));
+        report.games_started = played.started;
+        report.games_finished = played.finished;
+    } else {
+        if !args.no_baseline {
+            report.baseline = Some(baseline(&table, args).await);
+        }
+        if !args.baseline_only {
+            let (played, watched) = games(&table, args).await;
+            report.games_started = played.started;
+            report.games_finished = played.finished;
+            let phase = Phase::of(args.duration, played.moves);
+            if let Some(mut watched) = watched {
+                let latency = watchers::fan_out(&played.acks, &watched.receipts);
+                watched.receipts = Vec::new();
+                report.fan_out = Some((watched, Phase::of(args.duration, latency)));
+            }
+            report.moves = Some(phase);
+        }
+    }
+    report.rss_after = server_pid.and_then(machine::rss_kib);
+    report.load_after = machine::load_average();
+    report.errors = table.errors.counts();
+    report.first_error = table.errors.first();
+    if ctx.json {
+        ctx.print_json(&report.to_json())?;
+    } else {
+        print!("{}", report.to_text());
+    }
+    report.verdict()
+}
+
+/// The baseline: `games` loops of `grpc.health.v1.Health/Check` for the duration.
+async fn baseline(table: &Arc<Table>, args: &BenchArgs) -> Phase {
+    table.calls.store(0, Ordering::Relaxed);
+    let until = Instant::now() + args.duration;
+    let mut tasks = JoinSet::new();
+    for slot in 0..args.games as usize {
+        let table = Arc::clone(table);
+        tasks.spawn(async move {
+            let server = table.server(slot);
+            let mut samples = Samples::default();
+            while Instant::now() < until {
+                let sent = Instant::now();
+                let result = server.health().await;
+                let at = Instant::now();
+                if at > until {
+                    break;
+                }
+                match result {
+                    Ok(()) => {
+                        samples.push(at - sent);
+                        table.calls.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Err(error) => table.errors.count(&error),
+                }
+            }
+            samples
+        });
+    }
+    let ticker = progress(Arc::clone(table), "baseline", Some(until), None);
+    let mut all = Samples::default();
+    while let Some(samples) = tasks.join_next().await {
+        all.merge(samples.unwrap_or_default());
+    }
+    ticker.abort();
+    finish_progress();
+    Phase::of(args.duration, all)
+}
+
+/// The games, with the watchers if any.
+async fn games(table: &Arc<Table>, args: &BenchArgs) -> (Played, Option<Watched>) {
+    table.calls.store(0, Ordering::Relaxed);
+    let until = Instant::now() + args.duration;
+    let mut players = JoinSet::new();
+    for slot in 0..args.games as usize {
+        let rng = Rng::new(args.seed, slot as u64);
+        players.spawn(player::play_slot(Arc::clone(table), slot, until, rng));
+    }
+    let mut watchers = JoinSet::new();
+    for index in 0..args.watchers as usize {
+        let slot = index % args.games as usize;
+        // Watchers use the connections after the players' streams.
+        let connection = args.games as usize + index;
+        watchers.spawn(watchers::watch_slot(
+            Arc::clone(table),
+            connection,
+            slot,
+            until,
+        ));
+    }
+    let ticker = progress(Arc::clone(table), "MakeMove", Some(until), None);
+    let mut played = Played::default();
+    while let Some(slot) = players.join_next().await {
+        let slot = slot.unwrap_or_default();
+        played.moves.merge(slot.moves);
+        played.acks.extend(slot.acks);
+        played.started += slot.started;
+        played.finished += slot.finished;
+    }
+    // Players are done: tell watchers waiting for a next game that there is none.
+    for slot in &table.slots {
+        slot.send_replace(None);
+    }
+    let watched = (args.watchers > 0).then(Watched::default);
+    let watched = {
+        let mut total = watched;
+        while let Some(one) = watchers.join_next().await {
+            if let (Some(total), Ok(one)) = (total.as_mut(), one) {
+                total.streams += one.streams;
+                total.events += one.events;
+                total.dropped += one.dropped;
+                total.out_of_order += one.out_of_order;
+                total.resnapshots += one.resnapshots;
+                total.receipts.extend(one.receipts);
+            }
+        }
+        total
+    };
+    ticker.abort();
+    finish_progress();
+    (played, watched)
+}
+
+/// `--fill`: creates `total` games of realistic lengths.
+async fn fill(table: &Arc<Table>, args: &BenchArgs, total: u32) -> Played {
+    let next = Arc::new(AtomicU64::new(0));
+    let mut tasks = JoinSet::new();
+    for slot in 0..args.games.min(total) as usize {
+        let rng = Rng::new(args.seed, slot as u64);
+        tasks.spawn(player::fill_slot(
+            Arc::clone(table),
+            slot,
+            Arc::clone(&next),
+            u64::from(total),
+            args.fill_events.clone(),
+            rng,
+        ));
+    }
+    let ticker = progress(Arc::clone(table), "fill", None, Some(u64::from(total)));
+    let mut played = Played::default();
+    while let Some(slot) = tasks.join_next().await {
+        let slot = slot.unwrap_or_default();
+        played.moves.merge(slot.moves);
+        played.started += slot.started;
+        played.finished += slot.finished;
+    }
+    ticker.abort();
+    finish_progress();
+    played
+}
+
+/// Whether the progress line is redrawn in place (stderr is a terminal).
+fn redraws() -> bool {
+    std::io::stderr().is_terminal()
+}
+
+/// Prints a progress line on stderr every second on a terminal, every 5 seconds otherwise.
+fn progress(
+    table: Arc<Table>,
+    label: &'static str,
+    until: Option<Instant>,
+    games: Option<u64>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let started = Instant::now();
+        let period = if redraws() {
+            Duration::from_secs(1)
+        } else {
+            Duration::from_secs(5)
+        };
+        let mut ticks = tokio::time::interval_at((started + period).into(), period);
+        let mut last = (started, 0);
+        loop {
+            ticks.tick().await;
+            let now = Instant::now();
+            let calls = table.calls.load(Ordering::Relaxed);
+            let rate = (calls - last.1) as f64 / (now - last.0).as_secs_f64();
+            last = (now, calls);
+            let elapsed = now - started;
+            let position = match (until, games) {
+                (Some(until), _) => format!(
+                    "{:>4.0}s/{:.0}s",
+                    elapsed.as_secs_f64(),
+                    (until - started).as_secs_f64()
+                ),
+                (None, Some(total)) => format!(
+                    "{:>4.0}s games {}/{total}",
+                    elapsed.as_secs_f64(),
+                    table.games.load(Ordering::Relaxed).min(total)
+                ),
+                (None, None) => format!("{:>4.0}s", elapsed.as_secs_f64()),
+            };
+            let line = format!(
+                "{label}: {position}  {calls} calls  {rate:.0}/s  errors {}",
+                table.errors.total()
+            );
+            let mut stderr = std::io::stderr().lock();
+            let _ = if redraws() {
+                write!(stderr, "\r\x1b[2K{line}")
+            } else {
+                writeln!(stderr, "{line}")
+            };
+            let _ = stderr.flush();
+        }
+    })
+}
+
+/// Ends a redrawn progress line.
+fn finish_progress() {
+    if redraws() {
+        eprint!("\r\x1b[2K");
+    }
+}

@@ -1,0 +1,316 @@
+//! The benchmark's findings: the table on stdout, or one JSON document with `--json`.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::stats::{Samples, Summary};
+use super::watchers::Watched;
+use crate::cli::{BenchArgs, MovesFrom};
+use crate::error::CliError;
+
+/// One measured kind of call.
+#[derive(Debug)]
+pub struct Phase {
+    /// Calls completed within the phase.
+    pub calls: u64,
+    /// Calls per second of the phase.
+    pub per_second: f64,
+    /// Their latencies.
+    pub latency: Option<Summary>,
+}
+
+impl Phase {
+    /// The phase of `duration` whose calls took `samples`.
+    pub fn of(duration: Duration, mut samples: Samples) -> Phase {
+        let calls = samples.len() as u64;
+        Phase {
+            calls,
+            per_second: calls as f64 / duration.as_secs_f64(),
+            latency: samples.summary(),
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        json!({
+            "calls": self.calls,
+            "per_second": round(self.per_second, 1),
+            "latency_ms": latency_json(self.latency.as_ref()),
+        })
+    }
+}
+
+fn round(value: f64, digits: i32) -> f64 {
+    let scale = 10f64.powi(digits);
+    (value * scale).round() / scale
+}
+
+fn latency_json(latency: Option<&Summary>) -> Value {
+    latency.map_or(Value::Null, |summary| {
+        summary
+            .millis()
+            .into_iter()
+            .map(|(key, ms)| (key.to_owned(), json!(round(ms, 3))))
+            .collect::<serde_json::Map<_, _>>()
+            .into()
+    })
+}
+
+/// Everything a run found.
+#[derive(Debug)]
+pub struct Report<'a> {
+    /// The server.
+    pub url: String,
+    /// The options of the run.
+    pub args: &'a BenchArgs,
+    /// Connections used.
+    pub connections: u32,
+    /// The server's process, when known.
+    pub server_pid: Option<u32>,
+    /// Load averages when the run started.
+    pub load_before: Option<[f64; 3]>,
+    /// Load averages when it ended.
+    pub load_after: Option<[f64; 3]>,
+    /// Server RSS in KiB before the run.
+    pub rss_before: Option<u64>,
+    /// Server RSS in KiB after it.
+    pub rss_after: Option<u64>,
+    /// Health checks.
+    pub baseline: Option<Phase>,
+    /// MakeMove calls.
+    pub moves: Option<Phase>,
+    /// `--fill`: games asked for, time taken, moves played.
+    pub fill: Option<(u32, Duration, u64)>,
+    /// Games created.
+    pub games_started: u64,
+    /// Games played to their end.
+    pub games_finished: u64,
+    /// The watchers' findings and fan-out latencies.
+    pub fan_out: Option<(Watched, Phase)>,
+    /// Failed calls by status code.
+    pub errors: BTreeMap<String, u64>,
+    /// The first failure's message.
+    pub first_error: Option<String>,
+}
+
+impl Report<'_> {
+    /// MakeMove throughput over health-check throughput.
+    fn ratio(&self) -> Option<f64> {
+        match (&self.moves, &self.baseline) {
+            (Some(moves), Some(base)) if base.per_second > 0.0 => {
+                Some(moves.per_second / base.per_second)
+            }
+            _ => None,
+        }
+    }
+
+    /// Server RSS growth per game played at once, in KiB.
+    fn rss_per_game(&self) -> Option<f64> {
+        let (before, after) = (self.rss_before?, self.rss_after?);
+        let games = self.fill.map_or(self.args.games, |(total, _, _)| total);
+        Some((after as f64 - before as f64) / f64::from(games))
+    }
+
+    fn moves_from(&self) -> &'static str {
+        match self.args.moves_from {
+            MovesFrom::Watch => "watch",
+            MovesFrom::GetView => "get-view",
+        }
+    }
+
+    /// The `--json` document.
+    pub fn to_json(&self) -> Value {
+        let load = |load: Option<[f64; 3]>| load.map_or(Value::Null, |l| json!(l));
+        json!({
+            "server": self.url,
+            "server_pid": self.server_pid,
+            "games": self.args.games,
+            "rulesets": self.args.ruleset,
+            "duration_s": self.args.duration.as_secs_f64(),
+            "connections": self.connections,
+            "client_threads": self.args.client_threads,
+            "moves_from": self.moves_from(),
+            "load_average": {"before": load(self.load_before), "after": load(self.load_after)},
+            "make_move": self.moves.as_ref().map(Phase::to_json),
+            "baseline": self.baseline.as_ref().map(Phase::to_json),
+            "ratio": self.ratio().map(|r| round(r, 3)),
+            "games_started": self.games_started,
+            "games_finished": self.games_finished,
+            "server_rss_kib": match (self.rss_before, self.rss_after) {
+                (Some(before), Some(after)) => json!({
+                    "before": before,
+                    "after": after,
+                    "per_game": self.rss_per_game().map(|r| round(r, 1)),
+                }),
+                _ => Value::Null,
+            },
+            "fan_out": self.fan_out.as_ref().map(|(watched, latency)| json!({
+                "watchers": self.args.watchers,
+                "streams": watched.streams,
+                "events": watched.events,
+                "dropped": watched.dropped,
+                "out_of_order": watched.out_of_order,
+                "resnapshots": watched.resnapshots,
+                "latency_ms": latency_json(latency.latency.as_ref()),
+            })),
+            "fill": self.fill.map(|(games, took, moves)| json!({
+                "games": games,
+                "seconds": round(took.as_secs_f64(), 1),
+                "moves": moves,
+            })),
+            "errors": self.errors,
+            "errors_total": self.errors.values().sum::<u64>(),
+        })
+    }
+
+    /// The table for people.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        let args = self.args;
+        let _ = writeln!(
+            out,
+            "trinchera bench: {} — {} games of {}, {:.1} s per phase, {} connections, {} client threads, legal moves from {}",
+            self.url,
+            args.games,
+            args.ruleset.join(","),
+            args.duration.as_secs_f64(),
+            self.connections,
+            args.client_threads,
+            self.moves_from()
+        );
+        let load = |l: Option<[f64; 3]>| {
+            l.map_or("?".to_owned(), |l| {
+                format!("{:.2} {:.2} {:.2}", l[0], l[1], l[2])
+            })
+        };
+        let _ = writeln!(
+            out,
+            "load average: {} at start, {} at end\n",
+            load(self.load_before),
+            load(self.load_after)
+        );
+        if let Some((games, took, moves)) = self.fill {
+            let _ = writeln!(
+                out,
+                "filled {games} games ({} played to their end) with {moves} moves in {:.1} s",
+                self.games_finished,
+                took.as_secs_f64()
+            );
+        }
+        let phases = [
+            ("MakeMove", self.moves.as_ref()),
+            ("Health/Check", self.baseline.as_ref()),
+        ];
+        if phases.iter().any(|(_, p)| p.is_some()) {
+            let _ = writeln!(
+                out,
+                "{:<14} {:>10} {:>10} {:>8} {:>8} {:>8} {:>8}  (latency, ms)",
+                "", "calls", "per s", "p50", "p90", "p99", "max"
+            );
+        }
+        for (name, phase) in phases {
+            let Some(phase) = phase else { continue };
+            let _ = write!(
+                out,
+                "{name:<14} {:>10} {:>10.1}",
+                phase.calls, phase.per_second
+            );
+            if let Some(l) = phase.latency {
+                let ms = |ns: u64| ns as f64 / 1e6;
+                let _ = write!(
+                    out,
+                    " {:>8.3} {:>8.3} {:>8.3} {:>8.3}",
+                    ms(l.p50),
+                    ms(l.p90),
+                    ms(l.p99),
+                    ms(l.max)
+                );
+            }
+            out.push('\n');
+        }
+        if let Some(ratio) = self.ratio() {
+            let _ = writeln!(out, "MakeMove/baseline throughput: {ratio:.3}");
+        }
+        if self.moves.is_some() {
+            let _ = writeln!(
+                out,
+                "games: {} started, {} played to their end",
+                self.games_started, self.games_finished
+            );
+        }
+        match (self.server_pid, self.rss_before, self.rss_after) {
+            (Some(pid), Some(before), Some(after)) => {
+                let _ = writeln!(
+                    out,
+                    "server RSS (pid {pid}): {:.1} MiB before, {:.1} MiB after, {:+.1} KiB per game",
+                    before as f64 / 1024.0,
+                    after as f64 / 1024.0,
+                    self.rss_per_game().unwrap_or_default()
+                );
+            }
+            _ => {
+                let _ = writeln!(
+                    out,
+                    "server RSS: unknown (not a local server; pass --server-pid)"
+                );
+            }
+        }
+        if let Some((watched, latency)) = &self.fan_out {
+            let _ = write!(
+                out,
+                "fan-out: {} watchers, {} streams, {} events, {} dropped, {} out of order, {} snapshots after lag",
+                args.watchers,
+                watched.streams,
+                watched.events,
+                watched.dropped,
+                watched.out_of_order,
+                watched.resnapshots
+            );
+            if let Some(l) = latency.latency {
+                let ms = |ns: u64| ns as f64 / 1e6;
+                let _ = write!(
+                    out,
+                    "; latency after the ack p50 {:.3} p90 {:.3} p99 {:.3} max {:.3} ms",
+                    ms(l.p50),
+                    ms(l.p90),
+                    ms(l.p99),
+                    ms(l.max)
+                );
+            }
+            out.push('\n');
+        }
+        if self.errors.is_empty() {
+            out.push_str("errors: none\n");
+        } else {
+            let list: Vec<String> = self
+                .errors
+                .iter()
+                .map(|(code, n)| format!("{code} {n}"))
+                .collect();
+            let _ = writeln!(
+                out,
+                "errors: {} (first: {})",
+                list.join(", "),
+                self.first_error.as_deref().unwrap_or("?")
+            );
+        }
+        out
+    }
+
+    /// Fails the command when a call failed or a watcher missed something.
+    pub fn verdict(&self) -> Result<(), CliError> {
+        let errors: u64 = self.errors.values().sum();
+        let missed = self
+            .fan_out
+            .as_ref()
+            .map_or(0, |(w, _)| w.dropped + w.out_of_order + w.resnapshots);
+        if errors == 0 && missed == 0 {
+            return Ok(());
+        }
+        Err(CliError::BenchFailed(format!(
+            "{errors} calls failed and watchers missed {missed} times"
+        )))
+    }
+}

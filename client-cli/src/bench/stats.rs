@@ -1,0 +1,196 @@
+//! Latency samples, their percentiles, error counts by status code, and the move chooser's
+//! random numbers.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use crate::error::{CliError, status_name};
+
+/// Latencies of one kind of call, in nanoseconds.
+#[derive(Debug, Default)]
+pub struct Samples(Vec<u64>);
+
+impl Samples {
+    /// Records one latency.
+    pub fn push(&mut self, took: Duration) {
+        self.0
+            .push(u64::try_from(took.as_nanos()).unwrap_or(u64::MAX));
+    }
+
+    /// Takes in another task's samples.
+    pub fn merge(&mut self, other: Samples) {
+        self.0.extend(other.0);
+    }
+
+    /// How many were recorded.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Percentiles and extremes (sorts the samples).
+    pub fn summary(&mut self) -> Option<Summary> {
+        self.0.sort_unstable();
+        let sorted = &self.0;
+        let max = *sorted.last()?;
+        // Nearest rank: the smallest sample with at least `q` of the samples at or below it.
+        let rank = |q: f64| {
+            let index = (q * sorted.len() as f64).ceil() as usize;
+            sorted[index.clamp(1, sorted.len()) - 1]
+        };
+        let sum: u128 = sorted.iter().map(|&s| u128::from(s)).sum();
+        Some(Summary {
+            mean: (sum / sorted.len() as u128) as u64,
+            p50: rank(0.50),
+            p90: rank(0.90),
+            p99: rank(0.99),
+            max,
+        })
+    }
+}
+
+/// Latency percentiles, in nanoseconds.
+#[derive(Clone, Copy, Debug)]
+pub struct Summary {
+    /// Arithmetic mean.
+    pub mean: u64,
+    /// Median.
+    pub p50: u64,
+    /// 90th percentile.
+    pub p90: u64,
+    /// 99th percentile.
+    pub p99: u64,
+    /// Slowest.
+    pub max: u64,
+}
+
+impl Summary {
+    /// The figures in milliseconds, keyed as in the JSON report.
+    pub fn millis(&self) -> [(&'static str, f64); 5] {
+        let ms = |ns: u64| ns as f64 / 1e6;
+        [
+            ("p50", ms(self.p50)),
+            ("p90", ms(self.p90)),
+            ("p99", ms(self.p99)),
+            ("max", ms(self.max)),
+            ("mean", ms(self.mean)),
+        ]
+    }
+}
+
+/// Failed calls by gRPC status code (or client-side failure class).
+#[derive(Debug, Default)]
+pub struct Errors {
+    counts: Mutex<BTreeMap<String, u64>>,
+    first: Mutex<Option<String>>,
+}
+
+impl Errors {
+    /// Counts `error`; the first one's message is kept to be shown.
+    pub fn count(&self, error: &CliError) {
+        let code = match error {
+            CliError::Refused { status, .. } => status_name(*status).to_owned(),
+            CliError::Unreachable { .. } => "UNAVAILABLE".to_owned(),
+            other => format!("CLIENT_{}", other.kind().to_uppercase()),
+        };
+        let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        *counts.entry(code).or_default() += 1;
+        let mut first = self.first.lock().unwrap_or_else(|e| e.into_inner());
+        first.get_or_insert_with(|| error.to_string());
+    }
+
+    /// The counts so far.
+    pub fn counts(&self) -> BTreeMap<String, u64> {
+        self.counts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Every failure counted.
+    pub fn total(&self) -> u64 {
+        self.counts().values().sum()
+    }
+
+    /// The message of the first failure.
+    pub fn first(&self) -> Option<String> {
+        self.first.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+/// SplitMix64: small, fast and good enough to pick random moves reproducibly.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator for stream `stream` of run seed `seed`.
+    pub fn new(seed: u64, stream: u64) -> Rng {
+        Rng(seed ^ stream.wrapping_mul(0xA076_1D64_78BD_642F))
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (which must not be 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// A number in `range`.
+    pub fn within(&mut self, range: &std::ops::RangeInclusive<u64>) -> u64 {
+        let span = range.end() - range.start() + 1;
+        range.start() + self.next() % span
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_rank_percentiles() {
+        let mut samples = Samples::default();
+        for ms in 1..=100 {
+            samples.push(Duration::from_millis(ms));
+        }
+        let summary = samples.summary().expect("samples");
+        assert_eq!(summary.p50, 50_000_000);
+        assert_eq!(summary.p90, 90_000_000);
+        assert_eq!(summary.p99, 99_000_000);
+        assert_eq!(summary.max, 100_000_000);
+        assert_eq!(summary.mean, 50_500_000);
+        assert!(Samples::default().summary().is_none());
+    }
+
+    #[test]
+    fn errors_are_counted_by_status() {
+        let errors = Errors::default();
+        let refused = CliError::Refused {
+            status: tonic::Code::FailedPrecondition,
+            reason: None,
+            message: "it is Azul's turn".into(),
+        };
+        errors.count(&refused);
+        errors.count(&refused);
+        errors.count(&CliError::Local("stream ended".into()));
+        let counts = errors.counts();
+        assert_eq!(counts["FAILED_PRECONDITION"], 2);
+        assert_eq!(counts["CLIENT_LOCAL"], 1);
+        assert_eq!(errors.total(), 3);
+        assert_eq!(errors.first().as_deref(), Some("it is Azul's turn"));
+    }
+
+    #[test]
+    fn random_numbers_stay_in_range() {
+        let mut rng = Rng::new(7, 3);
+        for _ in 0..1000 {
+            assert!(rng.below(5) < 5);
+            assert!((10..=12).contains(&rng.within(&(10..=12))));
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! Spectators for the fan-out measurement: each follows the game of one slot with
+//! WatchGame, checks that every event arrives once and in order, and notes when it arrived.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use trinchera_proto::v1 as pb;
+
+use super::lean::Calls;
+use super::player::{Ack, Table};
+
+/// When a watcher received an event.
+#[derive(Clone, Copy, Debug)]
+pub struct Receipt {
+    /// The game id.
+    pub game: u64,
+    /// The event's version.
+    pub version: u64,
+    /// When it arrived.
+    pub at: Instant,
+}
+
+/// What one watcher saw.
+#[derive(Debug, Default)]
+pub struct Watched {
+    /// Streams opened (one per game followed).
+    pub streams: u64,
+    /// Events received (snapshots not counted).
+    pub events: u64,
+    /// Streams that ended or failed before their game did.
+    pub dropped: u64,
+    /// Events whose version was not the one after the previous message's.
+    pub out_of_order: u64,
+    /// Fresh snapshots sent because the watcher fell behind (events skipped).
+    pub resnapshots: u64,
+    /// Arrival times.
+    pub receipts: Vec<Receipt>,
+}
+
+/// Follows slot `slot`'s games as a spectator until `until`.
+pub async fn watch_slot(table: Arc<Table>, index: usize, slot: usize, until: Instant) -> Watched {
+    let mut watched = Watched::default();
+    let mut games = table.slots[slot].subscribe();
+    let server = table.server(index);
+    let mut followed: Option<String> = None;
+    loop {
+        let game = {
+            let next = tokio::time::timeout_at(
+                until.into(),
+                games.wait_for(|game| game.is_some() && *game != followed),
+            )
+            .await;
+            match next {
+                Ok(Ok(game)) => game.clone(),
+                // The phase is over, or the players are gone.
+                Ok(Err(_)) | Err(_) => return watched,
+            }
+        };
+        let Some(id) = game.clone() else {
+            continue;
+        };
+        followed = game;
+        let Ok(key) = id.parse::<u64>() else {
+            continue;
+        };
+        let mut stream = match Calls::new(server).watch(&id, None).await {
+            Ok(stream) => stream,
+            Err(error) => {
+                table.errors.count(&error);
+                watched.dropped += 1;
+                continue;
+            }
+        };
+        watched.streams += 1;
+        let mut last: Option<u64> = None;
+        loop {
+            let message = tokio::time::timeout_at(until.into(), stream.message()).await;
+            let message = match message {
+                Err(_) => return watched,
+                Ok(Ok(Some(message))) => message,
+                Ok(Ok(None)) => {
+                    watched.dropped += 1;
+                    break;
+                }
+                Ok(Err(status)) => {
+                    table.errors.count(&server.error(status));
+                    watched.dropped += 1;
+                    break;
+                }
+            };
+            let at = Instant::now();
+            match last {
+                None => {}
+                Some(_) if message.snapshot => watched.resnapshots += 1,
+                Some(previous) if message.version != previous + 1 => watched.out_of_order += 1,
+                Some(_) => {}
+            }
+            if !message.snapshot {
+                watched.events += 1;
+                watched.receipts.push(Receipt {
+                    game: key,
+                    version: message.version,
+                    at,
+                });
+            }
+            last = Some(message.version);
+            let over = message
+                .view
+                .as_ref()
+                .is_some_and(|v| v.phase() == pb::Phase::Finished);
+            if over {
+                break;
+            }
+        }
+    }
+}
+
+/// Fan-out latencies: for each receipt, the time since the mover's acknowledgement of the
+/// same event (zero when the watcher got it first). Receipts of events acknowledged outside
+/// the measured phase are left out.
+pub fn fan_out(acks: &[Ack], receipts: &[Receipt]) -> super::stats::Samples {
+    let by_event: std::collections::HashMap<(u64, u64), Instant> = acks
+        .iter()
+        .map(|ack| ((ack.game, ack.version), ack.at))
+        .collect();
+    let mut samples = super::stats::Samples::default();
+    for receipt in receipts {
+        if let Some(ack) = by_event.get(&(receipt.game, receipt.version)) {
+            samples.push(receipt.at.saturating_duration_since(*ack));
+        }
+    }
+    samples
+}
