@@ -18,6 +18,11 @@ mod store;
 mod verify;
 mod words;
 
+/// mimalloc, as in the server: `trinchera bench` shares the machine with the server it
+/// measures, so its own allocations should cost as little as the server's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
