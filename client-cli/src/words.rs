@@ -287,21 +287,11 @@ pub fn status(names: &Names<'_>, view: &pb::GameView, style: Style) -> String {
 mod tests {
     use super::*;
     use crate::render::Names;
+    use crate::render::tests::seats;
 
     fn army() -> pb::Ruleset {
         pb::Ruleset {
-            seats: vec![
-                pb::SeatInfo {
-                    seat: 0,
-                    name: "Rojo".into(),
-                    role: String::new(),
-                },
-                pb::SeatInfo {
-                    seat: 1,
-                    name: "Azul".into(),
-                    role: String::new(),
-                },
-            ],
+            seats: seats(["Rojo", "Azul"]),
             board: Some(pb::Board {
                 cells: vec![pb::CellInfo {
                     cell: Some(pb::Cell { x: 4, y: 4 }),

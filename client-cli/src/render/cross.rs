@@ -84,6 +84,7 @@ pub(super) fn draw(drawing: &Drawing<'_>, board: &pb::Board, cells: &Cells<'_>) 
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::seats;
     use super::super::{Drawing, Names, Style, board};
     use trinchera_proto::v1 as pb;
 
@@ -141,18 +142,7 @@ mod tests {
         }
         pb::Ruleset {
             id: "cross".into(),
-            seats: vec![
-                pb::SeatInfo {
-                    seat: 0,
-                    name: "Rebeldes".into(),
-                    role: String::new(),
-                },
-                pb::SeatInfo {
-                    seat: 1,
-                    name: "Oficiales".into(),
-                    role: String::new(),
-                },
-            ],
+            seats: seats(["Rebeldes", "Oficiales"]),
             board: Some(pb::Board {
                 shape: pb::BoardShape::Cross as i32,
                 width: 7,

@@ -346,29 +346,28 @@ impl<'a> Cells<'a> {
         self.text.get(&(x, y))
     }
 
-    /// Every row number present, with the row label read off the cells' labels.
+    /// The row number of row `y`, read off the cells' labels.
     fn row_label(&self, y: i32) -> String {
-        self.info
-            .iter()
-            .find(|((_, row), _)| *row == y)
-            .map(|(_, info)| {
-                info.label
-                    .trim_start_matches(|c: char| c.is_alphabetic())
-                    .to_owned()
-            })
-            .unwrap_or_default()
+        self.label_part(
+            |(_, row)| row == y,
+            |label| label.trim_start_matches(|c: char| c.is_alphabetic()),
+        )
     }
 
     /// The column letters of column `x`, read off the cells' labels.
     fn column_label(&self, x: i32) -> String {
+        self.label_part(
+            |(column, _)| column == x,
+            |label| label.trim_end_matches(|c: char| c.is_ascii_digit()),
+        )
+    }
+
+    /// `part` of the label of the first cell whose coordinates pass `pick`.
+    fn label_part(&self, pick: impl Fn((i32, i32)) -> bool, part: impl Fn(&str) -> &str) -> String {
         self.info
             .iter()
-            .find(|((column, _), _)| *column == x)
-            .map(|(_, info)| {
-                info.label
-                    .trim_end_matches(|c: char| c.is_ascii_digit())
-                    .to_owned()
-            })
+            .find(|(at, _)| pick(**at))
+            .map(|(_, info)| part(&info.label).to_owned())
             .unwrap_or_default()
     }
 }
@@ -550,10 +549,22 @@ impl Canvas {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A tiny square ruleset: 3 columns, 2 rows, a lake at b2, one kind "soldado" S.
+    /// The two seats of a test ruleset, named.
+    pub(crate) fn seats(names: [&str; 2]) -> Vec<pb::SeatInfo> {
+        (0..)
+            .zip(names)
+            .map(|(seat, name)| pb::SeatInfo {
+                seat,
+                name: name.into(),
+                role: String::new(),
+            })
+            .collect()
+    }
+
     pub(super) fn tiny_ruleset() -> pb::Ruleset {
         let mut cells = Vec::new();
         for y in 0..2 {
@@ -574,18 +585,7 @@ mod tests {
         }
         pb::Ruleset {
             id: "tiny".into(),
-            seats: vec![
-                pb::SeatInfo {
-                    seat: 0,
-                    name: "Rojo".into(),
-                    role: String::new(),
-                },
-                pb::SeatInfo {
-                    seat: 1,
-                    name: "Azul".into(),
-                    role: String::new(),
-                },
-            ],
+            seats: seats(["Rojo", "Azul"]),
             board: Some(pb::Board {
                 shape: pb::BoardShape::Square as i32,
                 width: 3,

@@ -483,6 +483,19 @@ mod tests {
         }
     }
 
+    /// Writes the move `notation` as `version` of `game`, without summary or token.
+    fn write_move(store: &SledStore, game: GameId, version: u64, notation: &str) {
+        store
+            .write(&Write {
+                game,
+                version,
+                event: &event(notation),
+                summary: None,
+                token: None,
+            })
+            .expect("writes");
+    }
+
     #[tokio::test]
     async fn log_summaries_and_tokens_survive_reopen() {
         let dir = tempfile::tempdir().expect("temp dir");
@@ -576,15 +589,7 @@ mod tests {
             for (version, notation) in (1..).zip(&moves) {
                 // Two games interleaved, sometimes several writes of one game per group.
                 for game in [a, b] {
-                    store
-                        .write(&Write {
-                            game,
-                            version,
-                            event: &event(notation),
-                            summary: None,
-                            token: None,
-                        })
-                        .expect("writes");
+                    write_move(&store, game, version, notation);
                 }
                 if version % 7 == 0 {
                     store.durable().await.expect("durable");
@@ -633,15 +638,7 @@ mod tests {
             Some([LAYOUT].as_slice())
         );
         let next = CHUNK + 4;
-        store
-            .write(&Write {
-                game: GameId(3),
-                version: next,
-                event: &event("after"),
-                summary: None,
-                token: None,
-            })
-            .expect("writes");
+        write_move(&store, GameId(3), next, "after");
         store.durable().await.expect("durable");
         assert_eq!(
             notations(&store.log(GameId(3)).expect("log"))
@@ -680,15 +677,7 @@ mod tests {
         {
             let store = SledStore::open(dir.path(), SledOptions::default()).expect("opens");
             game = store.next_game_id().expect("id");
-            store
-                .write(&Write {
-                    game,
-                    version: 1,
-                    event: &event("a1-a2"),
-                    summary: None,
-                    token: None,
-                })
-                .expect("writes");
+            write_move(&store, game, 1, "a1-a2");
             store.durable().await.expect("durable");
         }
         refresh_snapshot(dir.path(), Duration::from_secs(5)).expect("refreshes");
@@ -718,15 +707,7 @@ mod tests {
         };
         let store = SledStore::open(dir.path(), options).expect("opens");
         let game = store.next_game_id().expect("id");
-        store
-            .write(&Write {
-                game,
-                version: 1,
-                event: &event("a1-a2"),
-                summary: None,
-                token: None,
-            })
-            .expect("writes");
+        write_move(&store, game, 1, "a1-a2");
         store.durable().await.expect("durable");
         store.close().expect("closes");
         assert!(matches!(store.durable().await, Err(StoreError::Closed)));
