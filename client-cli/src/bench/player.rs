@@ -75,6 +75,17 @@ pub struct Played {
     pub finished: u64,
 }
 
+impl Played {
+    /// Counts how one game's play ended: finished, stopped, or failed (the error is counted).
+    fn tally(&mut self, table: &Table, outcome: Result<End, CliError>) {
+        match outcome {
+            Ok(End::Finished) => self.finished += 1,
+            Ok(End::Stopped) => {}
+            Err(error) => table.errors.count(&error),
+        }
+    }
+}
+
 /// A game in play, with both seats' tokens.
 struct Game {
     id: String,
@@ -115,11 +126,7 @@ pub async fn play_slot(table: Arc<Table>, slot: usize, until: Instant, mut rng: 
             .await
         }
         .await;
-        match outcome {
-            Ok(End::Finished) => played.finished += 1,
-            Ok(End::Stopped) => {}
-            Err(error) => table.errors.count(&error),
-        }
+        played.tally(&table, outcome);
     }
     played
 }
@@ -159,11 +166,7 @@ pub async fn fill_slot(
             Ok(end)
         }
         .await;
-        match outcome {
-            Ok(End::Finished) => played.finished += 1,
-            Ok(End::Stopped) => {}
-            Err(error) => table.errors.count(&error),
-        }
+        played.tally(&table, outcome);
     }
     played
 }
