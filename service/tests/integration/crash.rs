@@ -4,6 +4,9 @@
 //! Some kills hit the server while it starts (while sled opens and recovers the directory):
 //! the directory must always open again.
 //!
+//! Every other server runs with `--sync-data` (fdatasync on each group commit), so that
+//! both write protocols go through the kills.
+//!
 //! The default run makes 20 kills under load and 5 during start-up; `TRINCHERA_HEAVY=1`
 //! makes 100 and 25, with longer stretches of load.
 
@@ -431,7 +434,7 @@ async fn sigkill_under_load_loses_no_acknowledged_action() {
     for cycle in 0..kills {
         // Spread the kills during start-up over the run, when the directory has data.
         if cycle * startup_kills / kills != (cycle + 1) * startup_kills / kills {
-            let starting = ChildServer::spawn(dir, "info");
+            let starting = ChildServer::spawn(dir, "info", &[]);
             tokio::time::sleep(Duration::from_millis(rng.random_range(0..80))).await;
             if !starting.kill().await {
                 killed_while_starting += 1;
@@ -444,7 +447,16 @@ async fn sigkill_under_load_loses_no_acknowledged_action() {
             }
         }
         let partial = partial_snapshots(dir) > 0;
-        let server = ChildServer::start(dir).await;
+        // Every other server also fdatasyncs the data file on each group commit.
+        let sync_data = cycle % 2 == 1;
+        let args: &[&str] = if sync_data { &["--sync-data"] } else { &[] };
+        let server = ChildServer::start_with(dir, args).await;
+        let says_synced = server
+            .logs()
+            .lines()
+            .iter()
+            .any(|l| l.contains("sync_data=true"));
+        assert_eq!(says_synced, sync_data, "the server reports its sync mode");
         if partial {
             let said = server
                 .logs()

@@ -213,15 +213,22 @@ impl Starting {
 impl ChildServer {
     /// Starts the binary on `dir` and a free port; waits until it is ready.
     pub async fn start(dir: &Path) -> ChildServer {
-        ChildServer::spawn(dir, "info").ready().await
+        ChildServer::start_with(dir, &[]).await
     }
 
-    /// Starts the binary on `dir` and a free port with the log filter `log` (`RUST_LOG`);
-    /// does not wait for it.
-    pub fn spawn(dir: &Path, log: &str) -> Starting {
+    /// Starts the binary on `dir` and a free port with the extra arguments `args`; waits
+    /// until it is ready.
+    pub async fn start_with(dir: &Path, args: &[&str]) -> ChildServer {
+        ChildServer::spawn(dir, "info", args).ready().await
+    }
+
+    /// Starts the binary on `dir` and a free port with the log filter `log` (`RUST_LOG`)
+    /// and the extra arguments `args`; does not wait for it.
+    pub fn spawn(dir: &Path, log: &str, args: &[&str]) -> Starting {
         let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_trinchera-server"))
             .args(["--listen", "127.0.0.1:0", "--data-dir"])
             .arg(dir)
+            .args(args)
             .env("RUST_LOG", log)
             .env("NO_COLOR", "1")
             .stdout(Stdio::null())

@@ -684,7 +684,7 @@ async fn all_calls(
 #[tokio::test(flavor = "multi_thread")]
 async fn token_abuse_is_refused_and_logged_without_the_token() {
     let temp = tempfile::tempdir().expect("temp dir");
-    let server = ChildServer::spawn(temp.path(), "debug").ready().await;
+    let server = ChildServer::spawn(temp.path(), "debug", &[]).ready().await;
     let mut client = connect(server.addr).await;
     let players = new_game(&mut client, "frente").await;
     let other = new_game(&mut client, "clasico").await;
