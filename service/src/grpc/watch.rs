@@ -1,27 +1,23 @@
-//! WatchGame streams: one forwarding task per watcher turns the game's broadcast into the
-//! watcher's own views, with no gaps or duplicates, and a fresh snapshot for a watcher
-//! that fell behind.
+//! WatchGame streams: each watcher's stream turns the game's broadcast into the watcher's
+//! own views as the connection asks for messages, with no gaps or duplicates, and a fresh
+//! snapshot for a watcher that fell behind.
 
 use std::pin::Pin;
 use std::sync::Arc;
 
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::broadcast;
 use tokio_stream::Stream;
-use tokio_stream::wrappers::ReceiverStream;
 use tonic::Status;
 use trinchera_proto::v1 as pb;
 use trinchera_rules::Viewer;
 
 use super::convert;
-use crate::games::{Games, Watch};
+use crate::games::{Games, Published, Watch, WatchItem};
 use crate::ids::GameId;
 use crate::state::{GameEvent, GamePhase, Seen};
 
 /// The response stream of WatchGame.
 pub type WatchStream = Pin<Box<dyn Stream<Item = Result<pb::WatchGameResponse, Status>> + Send>>;
-
-/// Messages buffered per watcher before its forwarder waits.
-const BUFFER: usize = 16;
 
 fn message(event: Option<&GameEvent>, seen: &Seen) -> pb::WatchGameResponse {
     pb::WatchGameResponse {
@@ -34,76 +30,76 @@ fn message(event: Option<&GameEvent>, seen: &Seen) -> pb::WatchGameResponse {
 
 /// Starts forwarding `watch` to a new stream.
 pub fn stream(games: Arc<Games>, id: GameId, viewer: Viewer, watch: Watch) -> WatchStream {
-    let (sender, receiver) = mpsc::channel(BUFFER);
-    tokio::spawn(forward(games, id, viewer, watch, sender));
-    Box::pin(ReceiverStream::new(receiver))
+    let shutdown = games.shutdown_signal();
+    let forward = Forward {
+        games,
+        id,
+        viewer,
+        initial: watch.initial.into_iter(),
+        live: watch.live,
+        shutdown,
+        last: 0,
+        over: watch.finished,
+    };
+    Box::pin(futures_util::stream::unfold(forward, |mut forward| async {
+        let message = forward.next().await?;
+        Some((message, forward))
+    }))
 }
 
-/// Sends `event` (none for a snapshot) with `seen`; tells whether the stream goes on (the
-/// client is there and the game is not over).
-async fn send(
-    sender: &mpsc::Sender<Result<pb::WatchGameResponse, Status>>,
-    event: Option<&GameEvent>,
-    seen: &Seen,
-) -> bool {
-    let finished = seen.phase == GamePhase::Finished;
-    sender.send(Ok(message(event, seen))).await.is_ok() && !finished
-}
-
-async fn forward(
+/// One watcher's place in its game's events.
+struct Forward {
     games: Arc<Games>,
     id: GameId,
     viewer: Viewer,
-    watch: Watch,
-    sender: mpsc::Sender<Result<pb::WatchGameResponse, Status>>,
-) {
-    let Watch {
-        initial,
-        mut live,
-        finished,
-    } = watch;
-    let mut shutdown = games.shutdown_signal();
-    let mut last = 0;
-    for item in &initial {
-        last = item.seen.version;
-        if !send(&sender, item.event.as_ref(), &item.seen).await {
-            return;
+    /// What to send first.
+    initial: std::vec::IntoIter<WatchItem>,
+    live: broadcast::Receiver<Arc<Published>>,
+    shutdown: tokio::sync::watch::Receiver<bool>,
+    /// The version of the last message sent.
+    last: u64,
+    /// Whether the stream ends after `initial`: the game is over.
+    over: bool,
+}
+
+impl Forward {
+    /// The next message, `None` once the game ended or the server is stopping.
+    async fn next(&mut self) -> Option<Result<pb::WatchGameResponse, Status>> {
+        if let Some(item) = self.initial.next() {
+            return Some(Ok(self.sent(item.event.as_ref(), &item.seen)));
         }
-    }
-    if finished {
-        return;
-    }
-    loop {
-        let published = tokio::select! {
-            () = stopped(&mut shutdown) => return,
-            () = sender.closed() => return,
-            received = live.recv() => match received {
-                Ok(published) if published.state.version <= last => continue,
-                Ok(published) => published,
-                Err(broadcast::error::RecvError::Lagged(skipped)) => {
-                    tracing::debug!(game_id = %id, skipped, "slow watcher gets a fresh snapshot");
-                    match games.seen(id, viewer).await {
-                        Ok(seen) => {
-                            last = seen.version;
-                            if !send(&sender, None, &seen).await {
-                                return;
+        if self.over {
+            return None;
+        }
+        loop {
+            let published = tokio::select! {
+                () = stopped(&mut self.shutdown) => return None,
+                received = self.live.recv() => match received {
+                    Ok(published) if published.state.version <= self.last => continue,
+                    Ok(published) => published,
+                    Err(broadcast::error::RecvError::Lagged(skipped)) => {
+                        tracing::debug!(game_id = %self.id, skipped, "slow watcher gets a fresh snapshot");
+                        return Some(match self.games.seen(self.id, self.viewer).await {
+                            Ok(seen) => Ok(self.sent(None, &seen)),
+                            Err(error) => {
+                                self.over = true;
+                                Err(error.into())
                             }
-                            continue;
-                        }
-                        Err(error) => {
-                            let _ = sender.send(Err(error.into())).await;
-                            return;
-                        }
+                        });
                     }
-                }
-                Err(broadcast::error::RecvError::Closed) => return,
-            },
-        };
-        let seen = published.seen(viewer);
-        last = seen.version;
-        if !send(&sender, Some(&published.event), &seen).await {
-            return;
+                    Err(broadcast::error::RecvError::Closed) => return None,
+                },
+            };
+            let seen = published.seen(self.viewer);
+            return Some(Ok(self.sent(Some(&published.event), &seen)));
         }
+    }
+
+    /// The message of `event` (none for a snapshot) with `seen`, noted as sent.
+    fn sent(&mut self, event: Option<&GameEvent>, seen: &Seen) -> pb::WatchGameResponse {
+        self.last = seen.version;
+        self.over |= seen.phase == GamePhase::Finished;
+        message(event, seen)
     }
 }
 

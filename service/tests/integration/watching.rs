@@ -1,8 +1,10 @@
 //! WatchGame: snapshot first, then every event in order; resume without gaps or duplicates;
-//! the stream ends with the game.
+//! a watcher that falls behind gets a fresh snapshot; the stream ends with the game.
 
 use tokio_stream::StreamExt;
+use tonic::transport::Channel;
 use trinchera_proto::v1 as pb;
+use trinchera_service::Limits;
 
 use crate::harness::{TestServer, authed, new_game, play_quiet_move, random_setups, rng};
 
@@ -133,4 +135,68 @@ async fn shutdown_ends_streams() {
         .expect("the stream ends promptly");
     assert!(end.is_none_or(|item| item.is_err()));
     stopping.await.expect("stopped");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_slow_watcher_gets_a_fresh_snapshot_and_goes_on() {
+    let server = TestServer::start_with(Limits {
+        watch_buffer: 4,
+        ..Limits::default()
+    })
+    .await;
+    let mut client = server.client().await;
+    let players = new_game(&mut client, "frente").await;
+    random_setups(&mut client, &players).await;
+    // A small HTTP/2 window, so that the unread stream backs up into the server quickly.
+    let channel = Channel::from_shared(format!("http://{}", server.addr))
+        .expect("uri")
+        .initial_stream_window_size(Some(8 * 1024))
+        .initial_connection_window_size(Some(64 * 1024))
+        .connect()
+        .await
+        .expect("connects");
+    let mut slow = pb::game_service_client::GameServiceClient::new(channel)
+        .watch_game(pb::WatchGameRequest {
+            game_id: players[0].game.clone(),
+            after_version: None,
+        })
+        .await
+        .expect("watch")
+        .into_inner();
+    let first = slow.next().await.expect("snapshot").expect("ok");
+    assert!(first.snapshot);
+    let mut rng = rng(5);
+    let mut last = first.version;
+    for _ in 0..60 {
+        if let Some(reply) = play_quiet_move(&mut client, &players, &mut rng).await {
+            last = reply.view.expect("view").version;
+        }
+    }
+    // Everything arrives in order; where the watcher fell behind, a snapshot stands in for
+    // the events it missed, and the events after it follow without gaps.
+    let (mut previous, mut snapshots) = (first.version, 0);
+    while previous < last {
+        let message = slow.next().await.expect("a message").expect("not an error");
+        if message.snapshot {
+            snapshots += 1;
+            assert!(message.event.is_none());
+            assert!(message.version > previous);
+        } else {
+            assert_eq!(
+                message.version,
+                previous + 1,
+                "no gap after version {previous}"
+            );
+        }
+        assert_eq!(message.view.expect("view").version, message.version);
+        previous = message.version;
+    }
+    assert!(snapshots > 0, "the watcher fell behind and got a snapshot");
+    // The stream goes on live afterwards.
+    let reply = play_quiet_move(&mut client, &players, &mut rng)
+        .await
+        .expect("the game goes on");
+    let next = slow.next().await.expect("a message").expect("ok");
+    assert_eq!(next.version, reply.view.expect("view").version);
+    assert!(!next.snapshot);
 }
