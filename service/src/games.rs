@@ -65,7 +65,7 @@ pub struct Published {
     pub event: GameEvent,
     /// The game after it.
     pub state: GameState,
-    /// What spectators see after it: made by the first spectator's forwarder and shared by
+    /// What spectators see after it: made for the first spectator stream that asks and shared by
     /// the others, since they all see the same.
     pub spectators: OnceLock<Seen>,
 }

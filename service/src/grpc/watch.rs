@@ -28,7 +28,7 @@ fn message(event: Option<&GameEvent>, seen: &Seen) -> pb::WatchGameResponse {
     }
 }
 
-/// Starts forwarding `watch` to a new stream.
+/// The stream of `watch` for `viewer`: its initial messages, then live events.
 pub fn stream(games: Arc<Games>, id: GameId, viewer: Viewer, watch: Watch) -> WatchStream {
     let shutdown = games.shutdown_signal();
     let forward = Forward {
