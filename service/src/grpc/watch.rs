@@ -78,7 +78,11 @@ impl Forward {
                     Ok(published) if published.state.version <= self.last => continue,
                     Ok(published) => published,
                     Err(broadcast::error::RecvError::Lagged(skipped)) => {
-                        tracing::debug!(game_id = %self.id, skipped, "slow watcher gets a fresh snapshot");
+                        tracing::debug!(
+                            game_id = %self.id,
+                            skipped,
+                            "slow watcher gets a fresh snapshot"
+                        );
                         return Some(match self.games.seen(self.id, self.viewer).await {
                             Ok(seen) => Ok(self.sent(None, &seen)),
                             Err(error) => {
