@@ -1,0 +1,91 @@
+//! Durable appends to the sled store: G writers, each appending moves to its own game and
+//! waiting until each is durable before the next, as the server does for every action.
+//! Group commit lets concurrent writers share a flush; the throughput is acknowledged
+//! appends per second.
+//!
+//! Run with `cargo bench -p trinchera-service --bench store`.
+
+use std::sync::Arc;
+
+use divan::Bencher;
+use divan::counter::ItemsCount;
+use trinchera_service::ids::GameId;
+use trinchera_service::records::{Entry, EventRecord};
+use trinchera_service::store::{SledOptions, SledStore, Store, Write};
+
+fn main() {
+    divan::main();
+}
+
+/// Appends each writer makes per benchmark iteration.
+const APPENDS: u64 = 64;
+
+/// Writes `event` as `version` of `game`, then waits until it is durable.
+async fn append(store: &SledStore, game: GameId, version: u64, event: &EventRecord) {
+    let write = Write {
+        game,
+        version,
+        event,
+        summary: None,
+        token: None,
+    };
+    store.write(&write).expect("writes");
+    store.durable().await.expect("durable");
+}
+
+fn durable_appends(bencher: Bencher, writers: u64, sync_data: bool) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let options = SledOptions {
+        sync_data,
+        ..SledOptions::default()
+    };
+    let store = Arc::new(SledStore::open(dir.path(), options).expect("opens"));
+    let games: Vec<GameId> = (0..writers)
+        .map(|_| store.next_game_id().expect("id"))
+        .collect();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let mut version = 0;
+    bencher
+        .counter(ItemsCount::new(writers * APPENDS))
+        .bench_local(|| {
+            let first = version + 1;
+            version += APPENDS;
+            runtime.block_on(async {
+                let tasks: Vec<_> = games
+                    .iter()
+                    .map(|&game| {
+                        let store = Arc::clone(&store);
+                        tokio::spawn(async move {
+                            let event = EventRecord {
+                                seat: Some(0),
+                                entry: Some(Entry::Move("d2-d3".into())),
+                            };
+                            for v in first..first + APPENDS {
+                                append(&store, game, v, &event).await;
+                            }
+                        })
+                    })
+                    .collect();
+                for task in tasks {
+                    task.await.expect("writer");
+                }
+            });
+        });
+    store.close().expect("closes");
+}
+
+/// Acknowledged appends per second with `writers` concurrent writers, flushed as the server
+/// does by default (sled's flush: safe against a crash of the process).
+#[divan::bench(args = [1, 16, 128], sample_count = 10)]
+fn flushed(bencher: Bencher, writers: u64) {
+    durable_appends(bencher, writers, false);
+}
+
+/// The same with `--sync-data` (fdatasync of the data file on each group commit too).
+#[divan::bench(args = [1, 16, 128], sample_count = 10)]
+fn synced(bencher: Bencher, writers: u64) {
+    durable_appends(bencher, writers, true);
+}
