@@ -2,27 +2,31 @@
 //! a watcher that falls behind gets a fresh snapshot; the stream ends with the game.
 
 use tokio_stream::StreamExt;
+use tonic::Streaming;
 use tonic::transport::Channel;
 use trinchera_proto::v1 as pb;
 use trinchera_service::Limits;
 
-use crate::harness::{TestServer, authed, new_game, play_quiet_move, random_setups, rng};
+use crate::harness::{Client, TestServer, authed, new_game, play_quiet_move, random_setups, rng};
+
+/// A spectator's WatchGame stream of `game` from its start, over `client`.
+async fn spectate(mut client: Client, game: &str) -> Streaming<pb::WatchGameResponse> {
+    client
+        .watch_game(pb::WatchGameRequest {
+            game_id: game.to_owned(),
+            after_version: None,
+        })
+        .await
+        .expect("watch")
+        .into_inner()
+}
 
 #[tokio::test(flavor = "multi_thread")]
 async fn watchers_see_every_event_and_resume_without_gaps() {
     let server = TestServer::start().await;
     let mut client = server.client().await;
     let players = new_game(&mut client, "frente").await;
-    let mut live = server
-        .client()
-        .await
-        .watch_game(pb::WatchGameRequest {
-            game_id: players[0].game.clone(),
-            after_version: None,
-        })
-        .await
-        .expect("watch")
-        .into_inner();
+    let mut live = spectate(server.client().await, &players[0].game).await;
     let first = live.next().await.expect("snapshot").expect("ok");
     assert!(first.snapshot && first.event.is_none());
     assert_eq!(first.version, 2);
@@ -88,16 +92,7 @@ async fn watchers_see_every_event_and_resume_without_gaps() {
         );
     }
     // Watching a finished game gives its final snapshot and ends.
-    let mut after = server
-        .client()
-        .await
-        .watch_game(pb::WatchGameRequest {
-            game_id: players[0].game.clone(),
-            after_version: None,
-        })
-        .await
-        .expect("watch")
-        .into_inner();
+    let mut after = spectate(server.client().await, &players[0].game).await;
     assert!(after.next().await.expect("snapshot").expect("ok").snapshot);
     assert!(after.next().await.is_none());
     // Resuming from the future is refused.
@@ -120,14 +115,7 @@ async fn shutdown_ends_streams() {
     let server = TestServer::start().await;
     let mut client = server.client().await;
     let players = new_game(&mut client, "clasico").await;
-    let mut live = client
-        .watch_game(pb::WatchGameRequest {
-            game_id: players[0].game.clone(),
-            after_version: None,
-        })
-        .await
-        .expect("watch")
-        .into_inner();
+    let mut live = spectate(client.clone(), &players[0].game).await;
     assert!(live.next().await.expect("snapshot").expect("ok").snapshot);
     let stopping = tokio::spawn(server.stop());
     let end = tokio::time::timeout(std::time::Duration::from_secs(10), live.next())
@@ -155,14 +143,11 @@ async fn a_slow_watcher_gets_a_fresh_snapshot_and_goes_on() {
         .connect()
         .await
         .expect("connects");
-    let mut slow = pb::game_service_client::GameServiceClient::new(channel)
-        .watch_game(pb::WatchGameRequest {
-            game_id: players[0].game.clone(),
-            after_version: None,
-        })
-        .await
-        .expect("watch")
-        .into_inner();
+    let mut slow = spectate(
+        pb::game_service_client::GameServiceClient::new(channel),
+        &players[0].game,
+    )
+    .await;
     let first = slow.next().await.expect("snapshot").expect("ok");
     assert!(first.snapshot);
     let mut rng = rng(5);
