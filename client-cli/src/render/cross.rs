@@ -84,8 +84,8 @@ pub(super) fn draw(drawing: &Drawing<'_>, board: &pb::Board, cells: &Cells<'_>) 
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::seats;
-    use super::super::{Drawing, Names, Style, board};
+    use super::super::Names;
+    use super::super::tests::{plain, seats, test_board};
     use trinchera_proto::v1 as pb;
 
     /// The 33-point cross of asalto, built as rules.md describes it, with a synthetic
@@ -143,13 +143,7 @@ mod tests {
         pb::Ruleset {
             id: "cross".into(),
             seats: seats(["Rebeldes", "Oficiales"]),
-            board: Some(pb::Board {
-                shape: pb::BoardShape::Cross as i32,
-                width: 7,
-                height: 7,
-                cells,
-                links,
-            }),
+            board: test_board(pb::BoardShape::Cross, (7, 7), cells, links),
             piece_kinds: vec![
                 pb::PieceKind {
                     id: "rebelde".into(),
@@ -209,12 +203,7 @@ mod tests {
             ],
             ..Default::default()
         };
-        let drawing = Drawing {
-            names: &names,
-            view: Some(&view),
-            no_flip: false,
-        };
-        let text = board(&drawing, Style::plain());
+        let text = plain(&names, &view);
         let expected = concat!(
             "     a     b     c     d     e     f     g\n",
             "  7             [.]---[.]---[.]             7\n",

@@ -50,7 +50,8 @@ pub(super) fn draw(drawing: &Drawing<'_>, board: &pb::Board, cells: &Cells<'_>) 
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Drawing, Names, Style, board};
+    use super::super::Names;
+    use super::super::tests::{plain, test_board};
     use trinchera_proto::v1 as pb;
 
     /// A hexagon of side 2 (7 hexes): centre b2, an entry hex of seat 0 at a1.
@@ -77,13 +78,7 @@ mod tests {
         }
         pb::Ruleset {
             id: "hexes".into(),
-            board: Some(pb::Board {
-                shape: pb::BoardShape::Hex as i32,
-                width: 3,
-                height: 3,
-                cells,
-                links: vec![],
-            }),
+            board: test_board(pb::BoardShape::Hex, (3, 3), cells, vec![]),
             piece_kinds: vec![pb::PieceKind {
                 id: "tanque".into(),
                 name: "Tanque".into(),
@@ -119,12 +114,7 @@ mod tests {
             })),
             ..Default::default()
         };
-        let drawing = Drawing {
-            names: &names,
-            view: Some(&view),
-            no_flip: false,
-        };
-        let text = board(&drawing, Style::plain());
+        let text = plain(&names, &view);
         let expected = concat!(
             "     3  .     .   3\n",
             "  2  .    [.1]   t←  2\n",

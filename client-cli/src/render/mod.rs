@@ -552,7 +552,6 @@ impl Canvas {
 pub(crate) mod tests {
     use super::*;
 
-    /// A tiny square ruleset: 3 columns, 2 rows, a lake at b2, one kind "soldado" S.
     /// The two seats of a test ruleset, named.
     pub(crate) fn seats(names: [&str; 2]) -> Vec<pb::SeatInfo> {
         (0..)
@@ -565,6 +564,33 @@ pub(crate) mod tests {
             .collect()
     }
 
+    /// A test board of `shape`, `width` × `height`, with its cells and links.
+    pub(crate) fn test_board(
+        shape: pb::BoardShape,
+        (width, height): (i32, i32),
+        cells: Vec<pb::CellInfo>,
+        links: Vec<pb::Link>,
+    ) -> Option<pb::Board> {
+        Some(pb::Board {
+            shape: shape as i32,
+            width,
+            height,
+            cells,
+            links,
+        })
+    }
+
+    /// `view` drawn without colour, not flipped.
+    pub(crate) fn plain(names: &Names, view: &pb::GameView) -> String {
+        let drawing = Drawing {
+            names,
+            view: Some(view),
+            no_flip: false,
+        };
+        board(&drawing, Style::plain())
+    }
+
+    /// A tiny square ruleset: 3 columns, 2 rows, a lake at b2, one kind "soldado" S.
     pub(super) fn tiny_ruleset() -> pb::Ruleset {
         let mut cells = Vec::new();
         for y in 0..2 {
@@ -586,13 +612,7 @@ pub(crate) mod tests {
         pb::Ruleset {
             id: "tiny".into(),
             seats: seats(["Rojo", "Azul"]),
-            board: Some(pb::Board {
-                shape: pb::BoardShape::Square as i32,
-                width: 3,
-                height: 2,
-                cells,
-                links: vec![],
-            }),
+            board: test_board(pb::BoardShape::Square, (3, 2), cells, vec![]),
             piece_kinds: vec![pb::PieceKind {
                 id: "soldado".into(),
                 name: "Soldado".into(),
@@ -636,12 +656,7 @@ pub(crate) mod tests {
             ],
             ..Default::default()
         };
-        let drawing = Drawing {
-            names: &names,
-            view: Some(&view),
-            no_flip: false,
-        };
-        let text = board(&drawing, Style::plain());
+        let text = plain(&names, &view);
         assert!(text.contains(" S* "), "{text}");
         assert!(text.contains(" ?  "), "{text}");
         assert!(text.contains(" s  "), "{text}");
@@ -656,12 +671,7 @@ pub(crate) mod tests {
             pieces: vec![piece(0, "", 0, 0, false), piece(1, "", 2, 1, false)],
             ..Default::default()
         };
-        let drawing = Drawing {
-            names: &names,
-            view: Some(&view),
-            no_flip: false,
-        };
-        let text = board(&drawing, Style::plain());
+        let text = plain(&names, &view);
         assert!(text.contains("?0") && text.contains("?1"), "{text}");
     }
 

@@ -46,8 +46,8 @@ pub(super) fn draw(drawing: &Drawing<'_>, board: &pb::Board, cells: &Cells<'_>) 
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::tiny_ruleset;
-    use super::super::{Drawing, Names, Style, board};
+    use super::super::Names;
+    use super::super::tests::{plain, tiny_ruleset};
     use trinchera_proto::v1 as pb;
 
     #[test]
@@ -64,16 +64,7 @@ mod tests {
             }],
             ..Default::default()
         };
-        let drawn = |view: &pb::GameView| {
-            board(
-                &Drawing {
-                    names: &names,
-                    view: Some(view),
-                    no_flip: false,
-                },
-                Style::plain(),
-            )
-        };
+        let drawn = |view: &pb::GameView| plain(&names, view);
         let seat0 = drawn(&view);
         let expected0 = concat!(
             "     a    b    c\n",
