@@ -65,8 +65,8 @@ pub struct Published {
     pub event: GameEvent,
     /// The game after it.
     pub state: GameState,
-    /// What spectators see after it: made for the first spectator stream that asks and shared by
-    /// the others, since they all see the same.
+    /// What spectators see after it: made for the first spectator stream that asks and
+    /// shared by the others, since they all see the same.
     pub spectators: OnceLock<Seen>,
 }
 
