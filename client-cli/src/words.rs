@@ -29,6 +29,7 @@ fn reason(reason: &str) -> String {
         "REBELS_TOO_FEW" => "too few rebels left".into(),
         "MOST_URBAN" => "most urban hexes held".into(),
         "MORE_TANKS" => "more tanks left".into(),
+        "ABORTED" => "it never started in time".into(),
         other => other.to_lowercase().replace('_', " "),
     }
 }
@@ -39,7 +40,8 @@ pub fn result(names: &Names<'_>, result: &pb::Result) -> String {
         Some(winner) if !result.draw => {
             format!("{} wins: {}.", names.seat(winner), reason(&result.reason))
         }
-        _ => format!("Draw: {}.", reason(&result.reason)),
+        _ if result.draw => format!("Draw: {}.", reason(&result.reason)),
+        _ => format!("Called off, nobody wins: {}.", reason(&result.reason)),
     }
 }
 
@@ -66,6 +68,13 @@ pub fn event(names: &Names<'_>, view: Option<&pb::GameView>, event: &pb::Event) 
         pb::EventType::Joined => format!("{who} joined."),
         pb::EventType::SetupSubmitted => format!("{who} set up."),
         pb::EventType::Resigned => format!("{who} resigned."),
+        pb::EventType::Aborted => match event.seat {
+            Some(seat) => format!(
+                "The server called the game off: it waited too long for {}.",
+                names.seat(seat)
+            ),
+            None => "The server called the game off.".to_owned(),
+        },
         pb::EventType::Move => format!("{who} played {}.", event.notation),
         pb::EventType::Unspecified => "Something happened.".to_owned(),
     };

@@ -50,7 +50,7 @@ fn game(ruleset: &str) -> (GameState, Viewer) {
     }
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     for _ in 0..20 {
-        let legal = state.game.legal_actions();
+        let legal = state.game().legal_actions();
         let Some(choice) = legal.choose(&mut rng) else {
             break;
         };
@@ -63,7 +63,7 @@ fn game(ruleset: &str) -> (GameState, Viewer) {
 
 /// The seat whose turn it is.
 fn to_move(state: &GameState) -> Seat {
-    let view = state.game.view(Viewer::Spectator);
+    let view = state.game().view(Viewer::Spectator);
     view.to_move.expect("a seat to move")
 }
 

@@ -49,6 +49,14 @@ pub enum ApiError {
     /// A size or count limit.
     #[error("{0}")]
     ResourceExhausted(String),
+    /// A rate limit: the caller may retry after `retry_after`.
+    #[error("{message}")]
+    RateLimited {
+        /// Which limit, and its setting.
+        message: String,
+        /// When the next call would pass.
+        retry_after: std::time::Duration,
+    },
     /// The server is shutting down.
     #[error("the server is shutting down")]
     ShuttingDown,
@@ -124,9 +132,47 @@ impl ApiError {
     }
 }
 
+/// Longest status message, in bytes: a longer one (a setup with thousands of problems)
+/// would overflow the default header limit of gRPC clients.
+pub const MAX_MESSAGE_BYTES: usize = 2048;
+
+/// `message` cut to [`MAX_MESSAGE_BYTES`]: whole `; `-separated items while they fit, then
+/// how many more there were.
+pub fn capped(message: String) -> String {
+    if message.len() <= MAX_MESSAGE_BYTES {
+        return message;
+    }
+    let items: Vec<&str> = message.split("; ").collect();
+    let room = MAX_MESSAGE_BYTES - 40;
+    let mut out = String::with_capacity(MAX_MESSAGE_BYTES);
+    let mut kept = 0;
+    for item in &items {
+        let needed = item.len() + if kept == 0 { 0 } else { 2 };
+        if out.len() + needed > room {
+            break;
+        }
+        if kept > 0 {
+            out.push_str("; ");
+        }
+        out.push_str(item);
+        kept += 1;
+    }
+    if kept == 0 {
+        let mut end = room;
+        while !message.is_char_boundary(end) {
+            end -= 1;
+        }
+        out.push_str(&message[..end]);
+        out.push_str("… (cut)");
+    } else {
+        out.push_str(&format!("; and {} more", items.len() - kept));
+    }
+    out
+}
+
 impl From<ApiError> for Status {
     fn from(error: ApiError) -> Status {
-        let message = error.to_string();
+        let message = capped(error.to_string());
         let (code, reason) = match &error {
             ApiError::InvalidArgument { reason, .. } => (Code::InvalidArgument, reason.code()),
             ApiError::NotFound(_) => (Code::NotFound, "GAME_NOT_FOUND"),
@@ -137,6 +183,7 @@ impl From<ApiError> for Status {
             }
             ApiError::VersionMismatch { .. } => (Code::Aborted, "VERSION_MISMATCH"),
             ApiError::ResourceExhausted(_) => (Code::ResourceExhausted, "LIMIT_EXCEEDED"),
+            ApiError::RateLimited { .. } => (Code::ResourceExhausted, "RATE_LIMITED"),
             ApiError::ShuttingDown => (Code::Unavailable, "SHUTTING_DOWN"),
             ApiError::Store(store) => {
                 tracing::error!(error = %store, "storage failure");
@@ -147,7 +194,45 @@ impl From<ApiError> for Status {
                 (Code::Internal, "INTERNAL")
             }
         };
-        let details = ErrorDetails::with_error_info(reason, ERROR_DOMAIN, HashMap::new());
+        let mut details = ErrorDetails::with_error_info(reason, ERROR_DOMAIN, HashMap::new());
+        if let ApiError::RateLimited { retry_after, .. } = &error {
+            details.set_retry_info(Some(*retry_after));
+        }
         Status::with_error_details(code, message, details)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_messages_keep_their_first_items_and_count_the_rest() {
+        let problems: Vec<String> = (0..500).map(|i| format!("problem number {i}")).collect();
+        let cut = capped(format!("invalid setup: {}", problems.join("; ")));
+        assert!(cut.len() <= MAX_MESSAGE_BYTES, "{}", cut.len());
+        assert!(cut.starts_with("invalid setup: problem number 0; problem number 1;"));
+        let kept = cut.matches("problem number").count();
+        assert!(
+            cut.ends_with(&format!("; and {} more", 500 - kept)),
+            "{cut}"
+        );
+        let one = capped("é".repeat(5000));
+        assert!(one.len() <= MAX_MESSAGE_BYTES && one.ends_with("… (cut)"));
+        assert_eq!(capped("short".into()), "short");
+    }
+
+    #[test]
+    fn rate_limits_carry_retry_info() {
+        let status = Status::from(ApiError::RateLimited {
+            message: "too many".into(),
+            retry_after: std::time::Duration::from_millis(1500),
+        });
+        assert_eq!(status.code(), Code::ResourceExhausted);
+        let retry = status.get_details_retry_info().expect("RetryInfo");
+        assert_eq!(
+            retry.retry_delay,
+            Some(std::time::Duration::from_millis(1500))
+        );
     }
 }

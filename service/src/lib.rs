@@ -8,6 +8,7 @@ pub mod bots;
 pub mod error;
 pub mod games;
 pub mod grpc;
+pub mod hub;
 pub mod ids;
 pub mod records;
 pub mod state;
@@ -128,15 +129,23 @@ fn contract_status(
     tonic::Status::from(error).into_http()
 }
 
-/// Drops idle games from memory now and then.
+/// Now and then drops idle games from memory and calls off games that waited too long.
 async fn sweep(games: Arc<Games>) {
-    let period = (games.limits().idle_eviction / 4).max(Duration::from_millis(100));
+    let limits = games.limits();
+    let shortest = limits
+        .idle_eviction
+        .min(limits.waiting_expiry)
+        .min(limits.setup_expiry);
+    let period = (shortest / 4).clamp(Duration::from_millis(100), Duration::from_secs(60));
     let mut ticks = tokio::time::interval(period);
     loop {
         ticks.tick().await;
         let evicted = games.evict_idle();
         if evicted > 0 {
             tracing::debug!(evicted, loaded = games.loaded(), "evicted idle games");
+        }
+        if let Err(error) = games.expire_overdue().await {
+            tracing::warn!(%error, "could not call off overdue games");
         }
     }
 }

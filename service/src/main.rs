@@ -1,6 +1,7 @@
 //! `trinchera-server`: the Trinchera game server.
 
 use std::net::SocketAddr;
+use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -8,6 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
+use trinchera_service::games::throttle::{RateLimit, RateLimits};
 use trinchera_service::store::{SledOptions, SledStore, refresh_snapshot};
 use trinchera_service::{Games, Limits};
 
@@ -40,9 +42,88 @@ struct Config {
     /// Seconds an untouched game stays in memory before it is dropped (it reloads on use).
     #[arg(long, env = "TRINCHERA_IDLE_SECS", default_value_t = 300)]
     idle_secs: u64,
+    /// Most unfinished games that clients from one address may create (counted since the
+    /// server started).
+    #[arg(long, env = "TRINCHERA_MAX_OPEN_GAMES_PER_PEER", default_value_t = Limits::default().max_open_games_per_peer)]
+    max_open_games_per_peer: usize,
+    /// Hours a game waits for its second player before it is called off (result ABORTED).
+    #[arg(long, env = "TRINCHERA_WAITING_EXPIRY_HOURS", default_value_t = 24.0)]
+    waiting_expiry_hours: f64,
+    /// Hours a game waits for its setups before it is called off (result ABORTED).
+    #[arg(long, env = "TRINCHERA_SETUP_EXPIRY_HOURS", default_value_t = 24.0)]
+    setup_expiry_hours: f64,
+    /// CreateGame + JoinGame calls per minute from one address (0: no limit).
+    #[arg(long, env = "TRINCHERA_CREATE_JOIN_PER_MINUTE", default_value_t = 60)]
+    create_join_per_minute: u32,
+    /// Burst of CreateGame + JoinGame calls from one address.
+    #[arg(long, env = "TRINCHERA_CREATE_JOIN_BURST", default_value_t = 20)]
+    create_join_burst: u32,
+    /// Acting calls (setups, moves, resignations) per second with one player token (0: no
+    /// limit).
+    #[arg(long, env = "TRINCHERA_ACTIONS_PER_SECOND", default_value_t = 100)]
+    actions_per_second: u32,
+    /// Burst of acting calls with one player token.
+    #[arg(long, env = "TRINCHERA_ACTIONS_BURST", default_value_t = 200)]
+    actions_burst: u32,
+    /// WatchGame streams opened per minute from one address (0: no limit).
+    #[arg(long, env = "TRINCHERA_WATCH_OPENS_PER_MINUTE", default_value_t = 100)]
+    watch_opens_per_minute: u32,
+    /// Burst of WatchGame opens from one address.
+    #[arg(long, env = "TRINCHERA_WATCH_OPENS_BURST", default_value_t = 30)]
+    watch_opens_burst: u32,
+    /// Switch every rate limit off (load tests and benchmarks from one machine).
+    #[arg(long, env = "TRINCHERA_NO_RATE_LIMITS")]
+    no_rate_limits: bool,
     /// Database page cache, in MiB.
     #[arg(long, env = "TRINCHERA_CACHE_MIB", default_value_t = 64)]
     cache_mib: u64,
+}
+
+impl Config {
+    /// The limits these flags set.
+    fn limits(&self) -> anyhow::Result<Limits> {
+        let hours = |value: f64, flag: &str| {
+            Duration::try_from_secs_f64(value * 3600.0)
+                .with_context(|| format!("{flag} must be a positive number of hours"))
+        };
+        let rate = |count: u32, burst: u32, per: fn(NonZeroU32, NonZeroU32) -> RateLimit| {
+            let count = NonZeroU32::new(count)?;
+            Some(per(
+                count,
+                NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN),
+            ))
+        };
+        let rates = if self.no_rate_limits {
+            RateLimits::OFF
+        } else {
+            RateLimits {
+                create_join: rate(
+                    self.create_join_per_minute,
+                    self.create_join_burst,
+                    RateLimit::per_minute,
+                ),
+                acting: rate(
+                    self.actions_per_second,
+                    self.actions_burst,
+                    RateLimit::per_second,
+                ),
+                stream_opens: rate(
+                    self.watch_opens_per_minute,
+                    self.watch_opens_burst,
+                    RateLimit::per_minute,
+                ),
+            }
+        };
+        Ok(Limits {
+            max_open_games: self.max_open_games,
+            max_open_games_per_peer: self.max_open_games_per_peer,
+            idle_eviction: Duration::from_secs(self.idle_secs),
+            waiting_expiry: hours(self.waiting_expiry_hours, "--waiting-expiry-hours")?,
+            setup_expiry: hours(self.setup_expiry_hours, "--setup-expiry-hours")?,
+            rates,
+            ..Limits::default()
+        })
+    }
 }
 
 #[tokio::main]
@@ -62,11 +143,7 @@ async fn main() -> anyhow::Result<()> {
     let store = SledStore::open(&config.data_dir, options)
         .with_context(|| format!("opening the data directory {}", config.data_dir.display()))?;
     let opened = started.elapsed();
-    let limits = Limits {
-        max_open_games: config.max_open_games,
-        idle_eviction: Duration::from_secs(config.idle_secs),
-        ..Limits::default()
-    };
+    let limits = config.limits()?;
     let games = Games::new(Arc::new(store), limits).context("reading the stored games")?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await

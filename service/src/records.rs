@@ -16,7 +16,7 @@ pub struct EventRecord {
     #[prost(uint32, optional, tag = "1")]
     pub seat: Option<u32>,
     /// What happened.
-    #[prost(oneof = "Entry", tags = "2, 3, 4, 5, 6")]
+    #[prost(oneof = "Entry", tags = "2, 3, 4, 5, 6, 7")]
     pub entry: Option<Entry>,
 }
 
@@ -38,6 +38,9 @@ pub enum Entry {
     /// `seat` resigned.
     #[prost(message, tag = "6")]
     Resigned(Resigned),
+    /// The server called the game off before it started; `seat` is the seat it waited for.
+    #[prost(message, tag = "7")]
+    Aborted(Aborted),
 }
 
 /// The creation of a game.
@@ -112,6 +115,10 @@ impl EventChunk {
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct Resigned {}
 
+/// A game called off by the server.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct Aborted {}
+
 /// What listings show of a game; rewritten when its phase changes.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct SummaryRecord {
@@ -136,6 +143,21 @@ pub struct SummaryRecord {
     /// Creation time, milliseconds since the Unix epoch.
     #[prost(uint64, tag = "7")]
     pub created_ms: u64,
+    /// When the game entered its phase, milliseconds since the Unix epoch (0 in summaries
+    /// written before this field: then the creation time counts).
+    #[prost(uint64, tag = "8")]
+    pub since_ms: u64,
+}
+
+impl SummaryRecord {
+    /// When the game entered its phase.
+    pub fn phase_since_ms(&self) -> u64 {
+        if self.since_ms == 0 {
+            self.created_ms
+        } else {
+            self.since_ms
+        }
+    }
 }
 
 /// Encodes `message` behind the format byte.

@@ -10,14 +10,16 @@ use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 use trinchera_rules::{
-    Action, BySeat, Description, Game, LegalAction, Outcome, Phase, PlayError, Played, Seat, Seed,
-    Setup, View, Viewer, catalog,
+    Action, BySeat, Description, Game, LegalAction, Outcome, Phase, PlayError, Played, Quoted,
+    Seat, Seed, Setup, View, Viewer, catalog,
 };
 
 use crate::bots::BotLevel;
 use crate::error::{ApiError, Reason};
 use crate::ids::{GameId, TokenHash};
-use crate::records::{Created, Entry, EventRecord, Joined, Resigned, SetupRecord, SummaryRecord};
+use crate::records::{
+    Aborted, Created, Entry, EventRecord, Joined, Resigned, SetupRecord, SummaryRecord,
+};
 
 /// Where a game stands, as the service sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,6 +83,14 @@ impl SeatMeta {
     }
 }
 
+/// The name a bot of `level` plays under; people may not take a name of this form.
+pub fn bot_player_name(level: BotLevel) -> String {
+    format!("{BOT_NAME_PREFIX}{level})")
+}
+
+/// How every bot's name starts.
+pub const BOT_NAME_PREFIX: &str = "Bot (";
+
 /// Game-level metadata.
 #[derive(Clone, Debug)]
 pub struct Meta {
@@ -112,6 +122,8 @@ pub enum EventKind {
     },
     /// `seat` resigned.
     Resigned(Outcome),
+    /// The server called the game off while it waited for `seat` (to join or to set up).
+    Aborted,
 }
 
 /// One event of a game. Everything in it is public: setups are never part of an event.
@@ -128,18 +140,52 @@ pub struct GameEvent {
 }
 
 /// A game in memory. Cheap to clone (the rules state is a few KB; metadata is shared).
+///
+/// Its fields are private: nothing changes a game except an operation below, and each
+/// operation yields the log entry that records it.
 #[derive(Clone, Debug)]
 pub struct GameState {
-    /// The game's id.
-    pub id: GameId,
-    /// The rules state.
-    pub game: Box<dyn Game>,
-    /// Names, tokens, setups, seed.
-    pub meta: Arc<Meta>,
-    /// Events so far.
-    pub version: u64,
-    /// The latest event.
-    pub last_event: Option<GameEvent>,
+    id: GameId,
+    game: Box<dyn Game>,
+    meta: Arc<Meta>,
+    version: u64,
+    last_event: Option<GameEvent>,
+}
+
+/// Everything a finished game reveals for the fairness check: each seat's committed setup
+/// and the seed of the dice.
+#[derive(Clone, Debug)]
+pub struct Reveal {
+    /// Each submitted setup, by seat.
+    pub setups: Vec<SetupReveal>,
+    /// The secret seed of the game's chance.
+    pub seed: Seed,
+}
+
+/// One seat's revealed setup.
+#[derive(Clone, Debug)]
+pub struct SetupReveal {
+    /// The seat.
+    pub seat: Seat,
+    /// The commitment's salt.
+    pub salt: [u8; 16],
+    /// The canonical setup text that was committed to.
+    pub canonical: String,
+    /// The commitment shown during play.
+    pub commitment: String,
+    /// The setup's placements.
+    pub placements: Vec<trinchera_rules::Placement>,
+}
+
+/// A game's history as one viewer may read it.
+#[derive(Clone, Debug)]
+pub struct History {
+    /// Every event, oldest first (events hold only public facts).
+    pub events: Vec<GameEvent>,
+    /// The fairness reveal, once the game is over.
+    pub reveal: Option<Reveal>,
+    /// What the viewer sees now.
+    pub seen: Seen,
 }
 
 /// A log that cannot be replayed: corrupt or written by an incompatible build.
@@ -187,7 +233,8 @@ impl GameState {
             return Err(ApiError::invalid(
                 Reason::UnknownRuleset,
                 format!(
-                    "there is no ruleset {ruleset:?}; the server hosts: {}",
+                    "there is no ruleset {}; the server hosts: {}",
+                    Quoted(ruleset),
                     catalog::ids().join(", ")
                 ),
             ));
@@ -311,6 +358,7 @@ impl GameState {
                     .map_err(|e| ApiError::invalid(Reason::BadNotation, e.to_string()))
                     .and_then(|action| state.play(seat, &action).map(|(e, _)| e)),
                 Some(Entry::Resigned(_)) => state.resign(seat).map(|(e, _)| e),
+                Some(Entry::Aborted(_)) => state.abort().map(|(e, _)| e),
                 Some(Entry::Created(_)) | None => {
                     Err(ApiError::invalid(Reason::BadRequest, "unexpected entry"))
                 }
@@ -319,6 +367,68 @@ impl GameState {
             each(&state, &event);
         }
         Ok(state)
+    }
+
+    /// Rebuilds game `id` from its log and returns its history as `viewer` may read it.
+    pub fn history(
+        id: GameId,
+        log: &[EventRecord],
+        viewer: Viewer,
+    ) -> Result<History, ReplayError> {
+        let mut events = Vec::with_capacity(log.len());
+        let state = GameState::replay(id, log, |_, event| events.push(event.clone()))?;
+        Ok(History {
+            events,
+            reveal: state.reveal(),
+            seen: state.seen(viewer),
+        })
+    }
+
+    /// The fairness reveal, once the game is over (`None` before: setups stay secret).
+    pub fn reveal(&self) -> Option<Reveal> {
+        if self.phase() != GamePhase::Finished {
+            return None;
+        }
+        let description = self.description();
+        let setups = self
+            .meta
+            .seats
+            .iter()
+            .filter_map(|(seat, meta)| {
+                let (salt, canonical) = meta.setup.as_ref()?;
+                Some(SetupReveal {
+                    seat,
+                    salt: *salt,
+                    canonical: canonical.clone(),
+                    commitment: meta.commitment().unwrap_or_default().to_owned(),
+                    placements: self.game.setup(seat)?.placements(description),
+                })
+            })
+            .collect();
+        Some(Reveal {
+            setups,
+            seed: self.meta.seed,
+        })
+    }
+
+    /// The game's id.
+    pub fn id(&self) -> GameId {
+        self.id
+    }
+
+    /// The rules state, to read.
+    pub fn game(&self) -> &dyn Game {
+        self.game.as_ref()
+    }
+
+    /// Names, tokens, setups and seed.
+    pub fn meta(&self) -> &Meta {
+        &self.meta
+    }
+
+    /// Events so far: the version of the latest.
+    pub fn version(&self) -> u64 {
+        self.version
     }
 
     /// The game's phase.
@@ -350,8 +460,8 @@ impl GameState {
         found
     }
 
-    /// The listing summary.
-    pub fn summary(&self) -> SummaryRecord {
+    /// The listing summary, written when the phase changes at `now_ms`.
+    pub fn summary(&self, now_ms: u64) -> SummaryRecord {
         let outcome = self.game.outcome();
         SummaryRecord {
             ruleset: self.description().id.to_owned(),
@@ -363,6 +473,7 @@ impl GameState {
                 .map(|o| o.reason.code().to_owned())
                 .unwrap_or_default(),
             created_ms: self.meta.created_ms,
+            since_ms: now_ms,
         }
     }
 
@@ -487,6 +598,31 @@ impl GameState {
             self.advance(seat, EventKind::Resigned(outcome), before),
             record,
         ))
+    }
+
+    /// The server calls off a game that has not started: the seat it waited for is the free
+    /// one, or else the first whose setup is missing.
+    pub fn abort(&mut self) -> Result<(GameEvent, EventRecord), ApiError> {
+        let before = self.phase();
+        let awaited = match before {
+            GamePhase::Waiting => self.free_seat(),
+            GamePhase::Setup => Seat::BOTH
+                .into_iter()
+                .find(|&seat| self.game.awaits_setup(seat)),
+            GamePhase::Playing | GamePhase::Finished => None,
+        };
+        let Some(seat) = awaited else {
+            return Err(ApiError::precondition(
+                Reason::WrongPhase,
+                "only a game that has not started can be called off",
+            ));
+        };
+        self.game.abort().map_err(play_error)?;
+        let record = EventRecord {
+            seat: Some(seat.index() as u32),
+            entry: Some(Entry::Aborted(Aborted {})),
+        };
+        Ok((self.advance(seat, EventKind::Aborted, before), record))
     }
 
     /// The bot seat whose action is awaited, if a bot is to act (setup or move).

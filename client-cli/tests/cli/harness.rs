@@ -36,7 +36,14 @@ impl Server {
                 .expect("runtime");
             runtime.block_on(async move {
                 let store = SledStore::open(&path, SledOptions::default()).expect("store");
-                let games = Games::new(Arc::new(store), Limits::default()).expect("games");
+                let games = Games::new(
+                    Arc::new(store),
+                    Limits {
+                        rates: trinchera_service::games::throttle::RateLimits::OFF,
+                        ..Limits::default()
+                    },
+                )
+                .expect("games");
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
                     .await
                     .expect("bind");

@@ -33,7 +33,10 @@ pub enum Illegal {
 
 /// Text that is not a move in the ruleset's notation.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("cannot read {text:?} as a move: {problem}; moves look like {example}")]
+#[error(
+    "cannot read {} as a move: {problem}; moves look like {example}",
+    Quoted(text)
+)]
 pub struct NotationError {
     /// The text as given.
     pub text: String,
@@ -93,4 +96,42 @@ pub enum PositionError {
     /// The position breaks a rule of the ruleset (e.g. a piece a seat cannot have).
     #[error("{0}")]
     Rule(&'static str),
+}
+
+/// Text from a request, quoted for a message: at most [`Quoted::MAX_CHARS`] characters,
+/// then `…`, so that no message echoes a huge input back whole.
+#[derive(Clone, Copy, Debug)]
+pub struct Quoted<'a>(pub &'a str);
+
+impl Quoted<'_> {
+    /// Characters shown of a longer text.
+    pub const MAX_CHARS: usize = 40;
+}
+
+impl std::fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0.char_indices().nth(Self::MAX_CHARS) {
+            None => write!(f, "{:?}", self.0),
+            Some((end, _)) => write!(
+                f,
+                "{:?}… ({} characters)",
+                &self.0[..end],
+                self.0.chars().count()
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Quoted;
+
+    #[test]
+    fn long_inputs_are_quoted_shortened() {
+        assert_eq!(Quoted("e4").to_string(), "\"e4\"");
+        let long = "x".repeat(60_000);
+        let quoted = Quoted(&long).to_string();
+        assert!(quoted.len() < 80, "{quoted}");
+        assert!(quoted.ends_with("… (60000 characters)"), "{quoted}");
+    }
 }

@@ -107,6 +107,10 @@ pub trait Game: fmt::Debug + Send + Sync {
     /// `seat` gives up: the other seat wins.
     fn resign(&mut self, seat: Seat) -> Result<Outcome, PlayError>;
 
+    /// Calls the game off ([`Outcome::ABORTED`]): used by a server for a game that never
+    /// started. Refused once the game is over.
+    fn abort(&mut self) -> Result<Outcome, PlayError>;
+
     /// The result, once finished.
     fn outcome(&self) -> Option<Outcome>;
 
@@ -129,7 +133,8 @@ pub struct Match<R: Rules> {
     seed: Seed,
     setups: BySeat<Option<Setup>>,
     position: Option<R>,
-    resigned: Option<Outcome>,
+    /// An end decided outside the rules: a resignation or an abort.
+    ended: Option<Outcome>,
 }
 
 impl<R: Rules> Match<R> {
@@ -139,7 +144,7 @@ impl<R: Rules> Match<R> {
             seed,
             setups: BySeat([None, None]),
             position: None,
-            resigned: None,
+            ended: None,
         };
         game.start_if_ready();
         game
@@ -251,14 +256,14 @@ impl<R: Rules> Game for Match<R> {
     }
 
     fn to_move(&self) -> Option<Seat> {
-        match (&self.position, self.resigned) {
+        match (&self.position, self.ended) {
             (Some(position), None) if position.outcome().is_none() => Some(position.to_move()),
             _ => None,
         }
     }
 
     fn legal_actions(&self) -> Vec<LegalAction> {
-        let Some(position) = self.position.as_ref().filter(|_| self.resigned.is_none()) else {
+        let Some(position) = self.position.as_ref().filter(|_| self.ended.is_none()) else {
             return Vec::new();
         };
         let mut moves = Vec::new();
@@ -298,12 +303,20 @@ impl<R: Rules> Game for Match<R> {
             return Err(PlayError::GameOver);
         }
         let outcome = Outcome::win(!seat, EndReason::Resigned);
-        self.resigned = Some(outcome);
+        self.ended = Some(outcome);
         Ok(outcome)
     }
 
+    fn abort(&mut self) -> Result<Outcome, PlayError> {
+        if self.outcome().is_some() {
+            return Err(PlayError::GameOver);
+        }
+        self.ended = Some(Outcome::ABORTED);
+        Ok(Outcome::ABORTED)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
-        self.resigned
+        self.ended
             .or_else(|| self.position.as_ref().and_then(R::outcome))
     }
 
@@ -323,5 +336,23 @@ impl<R: Rules> Game for Match<R> {
 
     fn clone_box(&self) -> Box<dyn Game> {
         Box::new(self.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Outcome, PlayError, Seed, catalog};
+
+    #[test]
+    fn an_aborted_game_is_over_without_a_winner_or_a_draw() {
+        for ruleset in catalog::RULESETS {
+            let mut game = (ruleset.new_game)(Seed([3; 32]));
+            assert_eq!(game.abort(), Ok(Outcome::ABORTED), "{ruleset:?}");
+            assert_eq!(game.outcome(), Some(Outcome::ABORTED));
+            assert!(!Outcome::ABORTED.is_draw());
+            assert_eq!(game.to_move(), None);
+            assert!(game.legal_actions().is_empty());
+            assert_eq!(game.abort(), Err(PlayError::GameOver));
+        }
     }
 }

@@ -48,7 +48,7 @@ pub use describe::{
     SetupZone, Terrain,
 };
 pub use effect::{BattleResult, Effect, RemovalCause};
-pub use error::{Illegal, NotationError, NotationProblem, PositionError};
+pub use error::{Illegal, NotationError, NotationProblem, PositionError, Quoted};
 pub use game::{Game, LegalAction, Match, Phase, PlayError, Played, SetupRefused};
 pub use outcome::{EndReason, Outcome};
 pub use rules::{PositionText, Rules, Seed};

@@ -29,6 +29,17 @@ impl Outcome {
             reason,
         }
     }
+
+    /// The game was called off before it started: nobody wins, and it is no draw.
+    pub const ABORTED: Outcome = Outcome {
+        winner: None,
+        reason: EndReason::Aborted,
+    };
+
+    /// Whether the game ended level (no winner, and not called off).
+    pub const fn is_draw(self) -> bool {
+        self.winner.is_none() && !matches!(self.reason, EndReason::Aborted)
+    }
 }
 
 /// Why a game ended; the API's `Result.reason` is [`EndReason::code`].
@@ -42,6 +53,9 @@ pub enum EndReason {
     OnlyImmovableLeft,
     /// A player resigned.
     Resigned,
+    /// The server called the game off before it started (no opponent, or no setup, in
+    /// time): no winner, no draw.
+    Aborted,
     /// Turn limit without progress reached: draw.
     MoveLimit,
     /// Asalto: rebels hold all nine fortress points.
@@ -67,6 +81,7 @@ impl EndReason {
             EndReason::NoMoves => "NO_MOVES",
             EndReason::OnlyImmovableLeft => "ONLY_IMMOVABLE_LEFT",
             EndReason::Resigned => "RESIGNED",
+            EndReason::Aborted => "ABORTED",
             EndReason::MoveLimit => "MOVE_LIMIT",
             EndReason::FortressTaken => "FORTRESS_TAKEN",
             EndReason::OfficersHuffed => "OFFICERS_HUFFED",

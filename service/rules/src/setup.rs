@@ -10,6 +10,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::cell::Cell;
 use crate::describe::{Description, KindId, SetupZone, Terrain};
+use crate::error::Quoted;
 use crate::seat::Seat;
 
 /// One piece placed on one cell, with its kind as the client names it.
@@ -231,8 +232,12 @@ impl SetupProblem {
                     description.seats[*seat].name, description.name
                 )
             }
-            SetupProblem::UnknownKind(kind) => format!("there is no piece kind {kind:?}"),
-            SetupProblem::Malformed(item) => format!("{item:?} is not of the form label=kind"),
+            SetupProblem::UnknownKind(kind) => {
+                format!("there is no piece kind {}", Quoted(kind))
+            }
+            SetupProblem::Malformed(item) => {
+                format!("{} is not of the form label=kind", Quoted(item))
+            }
             SetupProblem::OffBoard(cell) => {
                 format!("({}, {}) is not on the board", cell.x, cell.y)
             }

@@ -3,14 +3,14 @@
 
 use trinchera_proto::v1 as pb;
 use trinchera_rules::{
-    Action, BattleResult, BoardShape, Cell, Description, Effect, Facing, LinkKind, Outcome,
-    PieceView, Placement, RemovalCause, Seat, Status, TankAction, TankPhase, Terrain,
+    Action, BattleResult, BoardShape, Cell, Description, Effect, EndReason, Facing, LinkKind,
+    Outcome, PieceView, Placement, RemovalCause, Seat, Status, TankAction, TankPhase, Terrain,
 };
 
 use crate::error::{ApiError, Reason};
 use crate::ids::GameId;
 use crate::records::SummaryRecord;
-use crate::state::{EventKind, GameEvent, GamePhase, Meta, Seen};
+use crate::state::{EventKind, GameEvent, GamePhase, History, Meta, Seen};
 
 fn seat_number(seat: Seat) -> i32 {
     seat.index() as i32
@@ -250,11 +250,21 @@ pub fn phase(phase: GamePhase) -> pb::Phase {
     }
 }
 
+/// A phase from the wire (`UNSPECIFIED` is no phase, handled by the caller).
+pub fn phase_from(phase: pb::Phase) -> GamePhase {
+    match phase {
+        pb::Phase::Waiting | pb::Phase::Unspecified => GamePhase::Waiting,
+        pb::Phase::Setup => GamePhase::Setup,
+        pb::Phase::Playing => GamePhase::Playing,
+        pb::Phase::Finished => GamePhase::Finished,
+    }
+}
+
 /// A result for the wire.
 pub fn outcome(outcome: Outcome) -> pb::Result {
     pb::Result {
         winner: outcome.winner.map(seat_number),
-        draw: outcome.winner.is_none(),
+        draw: outcome.is_draw(),
         reason: outcome.reason.code().to_owned(),
     }
 }
@@ -576,6 +586,14 @@ pub fn event(event: &GameEvent, description: &Description) -> pb::Event {
                 effect: Some(pb::effect::Effect::Result(outcome(*end))),
             }],
         ),
+        EventKind::Aborted => (
+            pb::EventType::Aborted,
+            None,
+            String::new(),
+            vec![pb::Effect {
+                effect: Some(pb::effect::Effect::Result(outcome(Outcome::ABORTED))),
+            }],
+        ),
     };
     pb::Event {
         version: event.version,
@@ -609,8 +627,36 @@ pub fn summary(id: GameId, summary: &SummaryRecord) -> pb::GameSummary {
             .collect(),
         result: finished.then(|| pb::Result {
             winner: summary.winner.map(|w| w as i32),
-            draw: summary.winner.is_none(),
+            draw: summary.winner.is_none() && summary.reason != EndReason::Aborted.code(),
             reason: summary.reason.clone(),
         }),
+    }
+}
+
+/// A history for the wire: every event, the reveal once over, the caller's view.
+pub fn history(history: &History) -> pb::GetHistoryResponse {
+    let description = history.seen.description;
+    pb::GetHistoryResponse {
+        events: history
+            .events
+            .iter()
+            .map(|e| event(e, description))
+            .collect(),
+        reveal: history.reveal.as_ref().map(|reveal| pb::FairnessReveal {
+            setups: reveal
+                .setups
+                .iter()
+                .map(|setup| pb::SetupReveal {
+                    seat: seat_number(setup.seat),
+                    salt: hex::encode(setup.salt),
+                    canonical_setup: setup.canonical.clone(),
+                    commitment: setup.commitment.clone(),
+                    placements: setup.placements.iter().map(placement).collect(),
+                })
+                .collect(),
+            dice_seed: hex::encode(reveal.seed.0),
+        }),
+        ruleset: description.id.to_owned(),
+        view: Some(game_view(&history.seen)),
     }
 }

@@ -1,6 +1,7 @@
 //! The `trinchera.v1.GameService` adapter: validate, convert, call [`Games`], convert back.
 //! Handlers never touch storage or rules state directly.
 
+mod checks;
 pub mod convert;
 mod watch;
 
@@ -10,12 +11,12 @@ use tonic::{Request, Response, Status};
 use tracing::Instrument;
 use trinchera_proto::v1 as pb;
 use trinchera_proto::v1::game_service_server::GameService;
-use trinchera_rules::{Seat, catalog};
+use trinchera_rules::{Quoted, Seat, catalog};
 
 use crate::bots::BotLevel;
 use crate::error::{ApiError, Reason};
+use crate::games::directory::Filter;
 use crate::games::{Games, MoveInput, SetupRequest};
-use crate::state::GamePhase;
 
 /// The gRPC service over a set of games.
 #[derive(Clone)]
@@ -93,6 +94,11 @@ impl GameService for Api {
     ) -> Result<Response<pb::CreateGameResponse>, Status> {
         let body = request.get_ref();
         handle(span("CreateGame", ""), async {
+            let peer = checks::peer(&request);
+            self.games.throttle().create_join(peer)?;
+            let limits = self.games.limits();
+            let name = checks::name(&body.name, limits.max_game_name, "game name")?;
+            let player = checks::name(&body.player_name, limits.max_player_name, "player name")?;
             let seat = convert::seat_from(body.seat.unwrap_or(0))?;
             record_seat(seat);
             let bot = match body.bot.as_str() {
@@ -101,7 +107,8 @@ impl GameService for Api {
                     ApiError::invalid(
                         Reason::BadRequest,
                         format!(
-                            "there is no bot level {level:?}; levels: {}",
+                            "there is no bot level {}; levels: {}",
+                            Quoted(level),
                             BotLevel::ALL.map(BotLevel::name).join(", ")
                         ),
                     )
@@ -109,7 +116,7 @@ impl GameService for Api {
             };
             let (id, seated) = self
                 .games
-                .create(&body.ruleset, seat, &body.name, &body.player_name, bot)
+                .create(peer, &body.ruleset, seat, name, player, bot)
                 .await?;
             tracing::Span::current().record("game_id", id.to_string());
             tracing::info!(ruleset = %body.ruleset, "game created");
@@ -129,8 +136,11 @@ impl GameService for Api {
     ) -> Result<Response<pb::JoinGameResponse>, Status> {
         let body = request.get_ref();
         handle(span("JoinGame", &body.game_id), async {
-            let id = Games::parse_id(&body.game_id)?;
-            let seated = self.games.join(id, &body.player_name).await?;
+            self.games.throttle().create_join(checks::peer(&request))?;
+            let id = checks::game_id(&body.game_id)?;
+            let limits = self.games.limits();
+            let player = checks::name(&body.player_name, limits.max_player_name, "player name")?;
+            let seated = self.games.join(id, player).await?;
             record_seat(seated.seat);
             Ok(pb::JoinGameResponse {
                 game_id: id.to_string(),
@@ -165,23 +175,37 @@ impl GameService for Api {
                     ApiError::invalid(Reason::BadRequest, "page_token is not one this server gave")
                 })?),
             };
-            let phase = pb::Phase::try_from(body.phase).map_err(|_| {
-                ApiError::invalid(Reason::BadRequest, format!("unknown phase {}", body.phase))
-            })?;
-            if !body.ruleset.is_empty() && catalog::ruleset(&body.ruleset).is_none() {
-                return Err(ApiError::invalid(
-                    Reason::UnknownRuleset,
-                    format!(
-                        "there is no ruleset {:?}; the server hosts: {}",
-                        body.ruleset,
-                        catalog::ids().join(", ")
-                    ),
-                ));
-            }
-            let games = self.games.list(before, page_size + 1, |summary| {
-                (phase == pb::Phase::Unspecified || summary.phase == phase as i32)
-                    && (body.ruleset.is_empty() || summary.ruleset == body.ruleset)
-            })?;
+            let phase = match pb::Phase::try_from(body.phase) {
+                Ok(pb::Phase::Unspecified) => None,
+                Ok(phase) => Some(convert::phase_from(phase)),
+                Err(_) => {
+                    return Err(ApiError::invalid(
+                        Reason::BadRequest,
+                        format!("unknown phase {}", body.phase),
+                    ));
+                }
+            };
+            let ruleset = match body.ruleset.as_str() {
+                "" => None,
+                id => Some(
+                    catalog::RULESETS
+                        .iter()
+                        .position(|r| (r.description)().id == id)
+                        .ok_or_else(|| {
+                            ApiError::invalid(
+                                Reason::UnknownRuleset,
+                                format!(
+                                    "there is no ruleset {}; the server hosts: {}",
+                                    Quoted(id),
+                                    catalog::ids().join(", ")
+                                ),
+                            )
+                        })?,
+                ),
+            };
+            let games = self
+                .games
+                .list(Filter { phase, ruleset }, before, page_size + 1)?;
             let more = games.len() > page_size;
             let games = &games[..games.len().min(page_size)];
             Ok(pb::ListGamesResponse {
@@ -204,7 +228,7 @@ impl GameService for Api {
     ) -> Result<Response<pb::GetViewResponse>, Status> {
         let body = request.get_ref();
         handle(span("GetView", &body.game_id), async {
-            let id = Games::parse_id(&body.game_id)?;
+            let id = checks::game_id(&body.game_id)?;
             let seen = self.games.view(id, token(&request)?.as_deref()).await?;
             if let Some(seat) = seen.viewer.seat() {
                 record_seat(seat);
@@ -222,7 +246,7 @@ impl GameService for Api {
     ) -> Result<Response<pb::SubmitSetupResponse>, Status> {
         let body = request.get_ref();
         handle(span("SubmitSetup", &body.game_id), async {
-            let id = Games::parse_id(&body.game_id)?;
+            let id = checks::game_id(&body.game_id)?;
             let setup = if body.random {
                 SetupRequest::Random
             } else {
@@ -245,12 +269,13 @@ impl GameService for Api {
     ) -> Result<Response<pb::MakeMoveResponse>, Status> {
         let body = request.get_ref();
         handle(span("MakeMove", &body.game_id), async {
-            let id = Games::parse_id(&body.game_id)?;
+            let id = checks::game_id(&body.game_id)?;
             let input = match &body.action {
                 Some(pb::make_move_request::Action::Move(mv)) => {
                     MoveInput::Action(convert::action_from(mv)?)
                 }
                 Some(pb::make_move_request::Action::Notation(text)) => {
+                    checks::notation(text, self.games.limits())?;
                     MoveInput::Notation(text.clone())
                 }
                 None => {
@@ -283,7 +308,7 @@ impl GameService for Api {
     ) -> Result<Response<pb::ResignResponse>, Status> {
         let body = request.get_ref();
         handle(span("Resign", &body.game_id), async {
-            let id = Games::parse_id(&body.game_id)?;
+            let id = checks::game_id(&body.game_id)?;
             let seen = self.games.resign(id, token(&request)?.as_deref()).await?;
             Ok(pb::ResignResponse {
                 view: Some(convert::game_view(&seen)),
@@ -300,7 +325,8 @@ impl GameService for Api {
     ) -> Result<Response<Self::WatchGameStream>, Status> {
         let body = request.get_ref();
         handle(span("WatchGame", &body.game_id), async {
-            let id = Games::parse_id(&body.game_id)?;
+            let id = checks::game_id(&body.game_id)?;
+            self.games.throttle().stream_open(checks::peer(&request))?;
             let (viewer, watch) = self
                 .games
                 .watch(id, token(&request)?.as_deref(), body.after_version)
@@ -316,37 +342,9 @@ impl GameService for Api {
     ) -> Result<Response<pb::GetHistoryResponse>, Status> {
         let body = request.get_ref();
         handle(span("GetHistory", &body.game_id), async {
-            let id = Games::parse_id(&body.game_id)?;
-            let (events, state, seen) = self.games.history(id, token(&request)?.as_deref()).await?;
-            let description = state.description();
-            let reveal = (state.phase() == GamePhase::Finished).then(|| pb::FairnessReveal {
-                setups: state
-                    .meta
-                    .seats
-                    .iter()
-                    .filter_map(|(seat, meta)| {
-                        let (salt, canonical) = meta.setup.as_ref()?;
-                        let placements = state.game.setup(seat)?.placements(description);
-                        Some(pb::SetupReveal {
-                            seat: seat.index() as i32,
-                            salt: hex::encode(salt),
-                            canonical_setup: canonical.clone(),
-                            commitment: meta.commitment().unwrap_or_default().to_owned(),
-                            placements: placements.iter().map(convert::placement).collect(),
-                        })
-                    })
-                    .collect(),
-                dice_seed: hex::encode(state.meta.seed.0),
-            });
-            Ok(pb::GetHistoryResponse {
-                events: events
-                    .iter()
-                    .map(|event| convert::event(event, description))
-                    .collect(),
-                reveal,
-                ruleset: description.id.to_owned(),
-                view: Some(convert::game_view(&seen)),
-            })
+            let id = checks::game_id(&body.game_id)?;
+            let history = self.games.history(id, token(&request)?.as_deref()).await?;
+            Ok(convert::history(&history))
         })
         .await
     }

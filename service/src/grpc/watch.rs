@@ -12,7 +12,8 @@ use trinchera_proto::v1 as pb;
 use trinchera_rules::Viewer;
 
 use super::convert;
-use crate::games::{Games, Published, Watch, WatchItem};
+use crate::games::{Games, Watch, WatchItem};
+use crate::hub::Published;
 use crate::ids::GameId;
 use crate::state::{GameEvent, GamePhase, Seen};
 
@@ -75,7 +76,7 @@ impl Forward {
             let published = tokio::select! {
                 () = stopped(&mut self.shutdown) => return None,
                 received = self.live.recv() => match received {
-                    Ok(published) if published.state.version <= self.last => continue,
+                    Ok(published) if published.state.version() <= self.last => continue,
                     Ok(published) => published,
                     Err(broadcast::error::RecvError::Lagged(skipped)) => {
                         tracing::debug!(

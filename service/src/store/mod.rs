@@ -76,6 +76,9 @@ pub trait Store: Send + Sync + 'static {
     /// The game a token belongs to, if any.
     fn token_owner(&self, token: &TokenHash) -> Result<Option<GameId>, StoreError>;
 
+    /// One game's summary, if there is such a game.
+    fn summary(&self, game: GameId) -> Result<Option<SummaryRecord>, StoreError>;
+
     /// Summaries of games with ids below `before` (all if `None`), newest first.
     fn summaries(
         &self,

@@ -437,6 +437,14 @@ impl Store for SledStore {
             .transpose()
     }
 
+    fn summary(&self, game: GameId) -> Result<Option<SummaryRecord>, StoreError> {
+        self.db
+            .get(game_key(SUMMARY, game))
+            .map_err(backend)?
+            .map(|value| records::decode(&value).map_err(StoreError::from))
+            .transpose()
+    }
+
     fn summaries(
         &self,
         before: Option<GameId>,

@@ -20,6 +20,7 @@ use tonic::{Code, Request, Status};
 use trinchera_proto::v1 as pb;
 use trinchera_proto::v1::game_service_client::GameServiceClient;
 use trinchera_rules::{Seat, Viewer};
+use trinchera_service::games::throttle::RateLimits;
 use trinchera_service::grpc::convert;
 use trinchera_service::ids::GameId;
 use trinchera_service::records::EventRecord;
@@ -39,12 +40,19 @@ pub struct TestServer {
     _temp: Option<TempDir>,
 }
 
+/// The default limits without rate limits: tests play many games fast from one address.
+/// The rate-limit tests set their own.
+pub fn test_limits() -> Limits {
+    Limits {
+        rates: RateLimits::OFF,
+        ..Limits::default()
+    }
+}
+
 impl TestServer {
-    /// A server on a fresh temporary data directory.
+    /// A server on a fresh temporary data directory, with [`test_limits`].
     pub async fn start() -> TestServer {
-        let temp = tempfile::tempdir().expect("temp dir");
-        let dir = temp.path().to_owned();
-        TestServer::start_in(&dir, Some(temp), Limits::default()).await
+        TestServer::start_with(test_limits()).await
     }
 
     /// A server on a fresh temporary data directory with `limits`.
@@ -117,6 +125,18 @@ pub async fn open_store(dir: &Path) -> SledStore {
 pub async fn connect(addr: SocketAddr) -> Client {
     let channel = Channel::from_shared(format!("http://{addr}"))
         .expect("uri")
+        .connect()
+        .await
+        .expect("connects");
+    GameServiceClient::new(channel)
+}
+
+/// A client whose connections come from `local`, a loopback address other than 127.0.0.1,
+/// so that a test can play a second client address.
+pub async fn connect_from(addr: SocketAddr, local: std::net::IpAddr) -> Client {
+    let channel = Channel::from_shared(format!("http://{addr}"))
+        .expect("uri")
+        .local_address(Some(local))
         .connect()
         .await
         .expect("connects");
@@ -226,7 +246,7 @@ impl ChildServer {
     /// and the extra arguments `args`; does not wait for it.
     pub fn spawn(dir: &Path, log: &str, args: &[&str]) -> Starting {
         let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_trinchera-server"))
-            .args(["--listen", "127.0.0.1:0", "--data-dir"])
+            .args(["--listen", "127.0.0.1:0", "--no-rate-limits", "--data-dir"])
             .arg(dir)
             .args(args)
             .env("RUST_LOG", log)
@@ -247,6 +267,17 @@ impl ChildServer {
     /// What the server logged so far.
     pub fn logs(&self) -> &Logs {
         &self.logs
+    }
+
+    /// The server process's resident memory, in KiB (from `/proc`).
+    pub fn rss_kib(&self) -> u64 {
+        let pid = self.child.id().expect("running");
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmRSS:"))
+            .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("VmRSS")
     }
 
     /// Kills the process with SIGKILL: no shutdown, no final flush.
@@ -507,7 +538,7 @@ pub async fn stored_games(dir: &Path) -> BTreeMap<GameId, Stored> {
         let state = GameState::replay(id, &log, |_, _| {})
             .unwrap_or_else(|error| panic!("game {id} does not replay: {error}"));
         assert_eq!(
-            state.summary(),
+            state.summary(summary.since_ms),
             summary,
             "game {id}: the listing agrees with the log"
         );

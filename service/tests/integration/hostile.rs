@@ -427,7 +427,7 @@ proptest! {
         if let Ok(log) = decoded
             && let Ok(state) = GameState::replay(GameId(1), &log, |_, _| {})
         {
-            prop_assert_eq!(state.version, log.len() as u64);
+            prop_assert_eq!(state.version(), log.len() as u64);
         }
     }
 }
@@ -494,8 +494,8 @@ fn sample_log(seed: u64) -> Vec<EventRecord> {
         }
     }
     for _ in 0..rng.random_range(0..30) {
-        let legal = state.game.legal_actions();
-        let Some(seat) = state.game.to_move() else {
+        let legal = state.game().legal_actions();
+        let Some(seat) = state.game().to_move() else {
             break;
         };
         let choice = &legal[rng.random_range(0..legal.len())];

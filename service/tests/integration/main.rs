@@ -5,6 +5,7 @@ mod concurrency;
 mod crash;
 mod durability;
 mod errors;
+mod exhaustion;
 mod harness;
 mod hostile;
 mod leaks;

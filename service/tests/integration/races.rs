@@ -11,12 +11,11 @@ use tokio_stream::StreamExt;
 use tonic::Code;
 use trinchera_proto::v1 as pb;
 use trinchera_rules::catalog;
-use trinchera_service::Limits;
 use trinchera_service::ids::GameId;
 
 use crate::harness::{
     Client, Player, TestServer, assert_refused, authed, gapless_history, new_game, random_setups,
-    rng, scaled, spectator_view, stored_games, view_of,
+    rng, scaled, spectator_view, stored_games, test_limits, view_of,
 };
 
 /// What racers saw acknowledged on one game: version → notation ("" for a resignation).
@@ -233,7 +232,7 @@ async fn race(games: usize, racers: usize, turns: usize, rulesets: &[&str]) {
     // A restart replays every log into the same views...
     let dir = server.dir.clone();
     let temp = server.stop().await;
-    let server = TestServer::start_in(&dir, temp, Limits::default()).await;
+    let server = TestServer::start_in(&dir, temp, test_limits()).await;
     let mut client = server.client().await;
     for (players, before) in &served {
         assert_eq!(

@@ -1,0 +1,208 @@
+//! The game manager: loads games on demand, serializes the actions on each game, persists
+//! them durably before answering, and publishes them to watchers.
+//!
+//! Split by concern: [`cache`] holds the games in memory (one lock each, loaded on demand,
+//! dropped when idle), [`directory`] knows every game's ruleset and phase without touching
+//! storage (existence checks, filtered listings, open-game accounting, expiry), `pipeline`
+//! turns requests into durable, published log entries (read → play → commit → publish under
+//! the game's lock), `reads` answers views, histories and watches, `auth` maps tokens to
+//! seats, and [`throttle`] holds the rate limits.
+
+mod auth;
+pub mod cache;
+pub mod directory;
+mod pipeline;
+mod reads;
+pub mod throttle;
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use tokio::sync::{broadcast, watch};
+use trinchera_rules::{Action, Placement, Seat};
+
+use self::cache::Cache;
+use self::directory::Directory;
+use self::throttle::{RateLimits, Throttle};
+use crate::error::ApiError;
+use crate::hub::Published;
+use crate::state::{GameEvent, Seen};
+use crate::store::{Store, StoreError};
+
+/// Limits that protect the server; each refusal names the limit.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Unfinished games the server holds at most.
+    pub max_open_games: usize,
+    /// Unfinished games that clients from one address may have created at most (counted
+    /// since the server started).
+    pub max_open_games_per_peer: usize,
+    /// Longest game name, in characters (grapheme clusters).
+    pub max_game_name: usize,
+    /// Longest player name, in characters (grapheme clusters).
+    pub max_player_name: usize,
+    /// Largest ListGames page.
+    pub max_page_size: usize,
+    /// ListGames page when none is asked for.
+    pub default_page_size: usize,
+    /// Longest move notation, in bytes.
+    pub max_notation: usize,
+    /// Events a watcher may fall behind before it gets a fresh snapshot.
+    pub watch_buffer: usize,
+    /// How long an untouched game stays in memory.
+    pub idle_eviction: Duration,
+    /// How long a game waits for its second player before it is called off.
+    pub waiting_expiry: Duration,
+    /// How long a game waits for its setups before it is called off.
+    pub setup_expiry: Duration,
+    /// Rate limits per client address and per player token.
+    pub rates: RateLimits,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_open_games: 100_000,
+            max_open_games_per_peer: 1_000,
+            max_game_name: 64,
+            max_player_name: 32,
+            max_page_size: 100,
+            default_page_size: 20,
+            max_notation: 200,
+            watch_buffer: 256,
+            idle_eviction: Duration::from_secs(300),
+            waiting_expiry: Duration::from_secs(24 * 60 * 60),
+            setup_expiry: Duration::from_secs(24 * 60 * 60),
+            rates: RateLimits::default(),
+        }
+    }
+}
+
+/// What a player gets when taking a seat.
+#[derive(Debug)]
+pub struct Seated {
+    /// The seat.
+    pub seat: Seat,
+    /// The secret token, shown once.
+    pub token: String,
+    /// The game as the player sees it.
+    pub seen: Seen,
+}
+
+/// How a player wants to set up.
+#[derive(Debug)]
+pub enum SetupRequest {
+    /// Explicit placements.
+    Placements(Vec<Placement>),
+    /// A server-made uniformly random legal setup.
+    Random,
+}
+
+/// A move as the client sent it.
+#[derive(Debug)]
+pub enum MoveInput {
+    /// Structured.
+    Action(Action),
+    /// In notation (its length already checked at the edge).
+    Notation(String),
+}
+
+/// The first messages of a watch and the channel of the rest.
+pub struct Watch {
+    /// What to send first: a snapshot, or the events after the requested version.
+    pub initial: Vec<WatchItem>,
+    /// Live events.
+    pub live: broadcast::Receiver<Arc<Published>>,
+    /// Whether the game was already over: then the stream ends after `initial`.
+    pub finished: bool,
+}
+
+/// One message of a watch stream.
+#[derive(Debug)]
+pub struct WatchItem {
+    /// The event; `None` in a snapshot.
+    pub event: Option<GameEvent>,
+    /// What the watcher sees after it.
+    pub seen: Seen,
+}
+
+/// Every game of the server.
+pub struct Games {
+    store: Arc<dyn Store>,
+    limits: Limits,
+    cache: Cache,
+    directory: Directory,
+    throttle: Throttle,
+    shutdown: watch::Sender<bool>,
+}
+
+/// Now, in milliseconds since the Unix epoch.
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+impl Games {
+    /// The manager of every game in `store`; reads every summary once to know the games.
+    pub fn new(store: Arc<dyn Store>, limits: Limits) -> Result<Arc<Games>, StoreError> {
+        let directory = Directory::load(store.as_ref())?;
+        Ok(Arc::new(Games {
+            cache: Cache::new(limits.watch_buffer),
+            throttle: Throttle::new(&limits.rates),
+            store,
+            limits,
+            directory,
+            shutdown: watch::Sender::new(false),
+        }))
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The rate limits, which the gRPC edge checks per client address.
+    pub fn throttle(&self) -> &Throttle {
+        &self.throttle
+    }
+
+    /// Tells watchers to end their streams; later actions are refused.
+    pub fn shut_down(&self) {
+        self.shutdown.send_replace(true);
+    }
+
+    /// Resolves when [`Games::shut_down`] is called.
+    pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
+        self.shutdown.subscribe()
+    }
+
+    fn refuse_if_shutting_down(&self) -> Result<(), ApiError> {
+        if *self.shutdown.borrow() {
+            return Err(ApiError::ShuttingDown);
+        }
+        Ok(())
+    }
+
+    /// Drops games idle for longer than the limit and without watchers from memory, and
+    /// forgets rate-limit state that is back to full.
+    pub fn evict_idle(&self) -> usize {
+        self.throttle.forget_idle();
+        self.cache.evict_idle(self.limits.idle_eviction)
+    }
+
+    /// Games held in memory.
+    pub fn loaded(&self) -> usize {
+        self.cache.loaded()
+    }
+
+    /// Unfinished games.
+    pub fn open_games(&self) -> usize {
+        self.directory.open_games()
+    }
+
+    /// Flushes the store one last time.
+    pub fn close(&self) -> Result<(), StoreError> {
+        self.store.close()
+    }
+}

@@ -1,0 +1,322 @@
+//! The write path: read → play → commit → publish, under the game's lock.
+//!
+//! Every change to a game goes through [`Games::commit`]: the log entry (and the summary,
+//! when the phase changed) is made durable before anyone is answered, then published to
+//! watchers and noted in the directory.
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use trinchera_rules::{Seat, Seed, Setup, Viewer};
+
+use super::cache::{Held, Slot};
+use super::{Games, MoveInput, Seated, SetupRequest, now_ms};
+use crate::bots::BotLevel;
+use crate::error::{ApiError, Reason};
+use crate::ids::{self, GameId, Token, TokenHash};
+use crate::records::EventRecord;
+use crate::state::{GameEvent, GamePhase, GameState, Seen, bot_player_name};
+use crate::store::Write;
+
+/// A change to commit: the event, its log entry, and what else it wrote.
+struct Change {
+    event: GameEvent,
+    record: EventRecord,
+    /// A token issued by this change.
+    token: Option<TokenHash>,
+    /// Whether the phase changed, so that the summary is rewritten.
+    phase_changed: bool,
+}
+
+impl Change {
+    fn new(event: GameEvent, record: EventRecord, before: GamePhase, state: &GameState) -> Change {
+        Change {
+            event,
+            record,
+            token: None,
+            phase_changed: state.phase() != before,
+        }
+    }
+}
+
+impl Games {
+    /// Appends `change` durably, then publishes it. On a storage failure the game is
+    /// dropped from memory, so that it is reloaded from what the store holds.
+    async fn commit(&self, slot: &Slot, mut held: Held, change: Change) -> Result<Held, ApiError> {
+        let summary = change.phase_changed.then(|| held.state.summary(now_ms()));
+        let write = Write {
+            game: held.state.id(),
+            version: change.event.version,
+            event: &change.record,
+            summary: summary.as_ref(),
+            token: change.token,
+        };
+        let result = match self.store.write(&write) {
+            Ok(()) => self.store.durable().await,
+            Err(error) => Err(error),
+        };
+        if let Err(error) = result {
+            held.discard();
+            return Err(error.into());
+        }
+        held.log.push(change.record);
+        if let Some(summary) = &summary {
+            self.directory.record(held.state.id(), summary);
+        }
+        slot.hub.publish(change.event, &held.state);
+        Ok(held)
+    }
+
+    /// Creates a game of `ruleset` for a client at `peer`; the caller takes `seat`, and a bot
+    /// of `bot` level, if any, the other seat. Empty names get defaults.
+    pub async fn create(
+        &self,
+        peer: Option<IpAddr>,
+        ruleset: &str,
+        seat: Seat,
+        name: String,
+        player: String,
+        bot: Option<BotLevel>,
+    ) -> Result<(GameId, Seated), ApiError> {
+        self.refuse_if_shutting_down()?;
+        let default_name = trinchera_rules::catalog::ruleset(ruleset)
+            .map(|r| (r.description)().name.to_owned())
+            .unwrap_or_default();
+        let name = or_default(name, default_name);
+        let player = or_default(player, default_player(seat));
+        let reservation = self.directory.reserve(
+            peer,
+            self.limits.max_open_games,
+            self.limits.max_open_games_per_peer,
+        )?;
+        let token = Token::generate()?;
+        let hash = token.hash();
+        let created = match self.store.next_game_id() {
+            Ok(id) => GameState::create(
+                id,
+                ruleset,
+                name,
+                (seat, player, hash),
+                Seed(ids::random_bytes()?),
+                now_ms(),
+            ),
+            Err(error) => Err(error.into()),
+        };
+        let (state, event, record) = match created {
+            Ok(created) => created,
+            Err(error) => {
+                self.directory.cancel(reservation);
+                return Err(error);
+            }
+        };
+        let id = state.id();
+        let (slot, held) = self.hold_new(state).await;
+        let change = Change {
+            event,
+            record,
+            token: Some(hash),
+            phase_changed: true,
+        };
+        let mut held = match self.commit(&slot, held, change).await {
+            Ok(held) => held,
+            Err(error) => {
+                self.directory.cancel(reservation);
+                return Err(error);
+            }
+        };
+        self.directory.created(reservation, id);
+        if let Some(level) = bot {
+            let name = bot_player_name(level);
+            let unknowable = TokenHash(ids::random_bytes()?);
+            let before = held.state.phase();
+            let (event, record) = held.state.join(!seat, name, unknowable, Some(level))?;
+            let change = Change::new(event, record, before, &held.state);
+            held = self.commit(&slot, held, change).await?;
+            held = self.run_bots(&slot, held).await?;
+        }
+        let seen = held.state.seen(Viewer::Player(seat));
+        Ok((
+            id,
+            Seated {
+                seat,
+                token: token.reveal(),
+                seen,
+            },
+        ))
+    }
+
+    /// Takes the free seat of game `id`; an empty name gets a default.
+    pub async fn join(&self, id: GameId, player: String) -> Result<Seated, ApiError> {
+        self.refuse_if_shutting_down()?;
+        let (slot, mut held) = self.lock(id).await?;
+        let Some(seat) = held.state.free_seat() else {
+            return Err(ApiError::precondition(
+                Reason::SeatTaken,
+                "both seats of this game are taken",
+            ));
+        };
+        let player = or_default(player, default_player(seat));
+        let token = Token::generate()?;
+        let hash = token.hash();
+        let before = held.state.phase();
+        let (event, record) = held.state.join(seat, player, hash, None)?;
+        let seen = held.state.seen(Viewer::Player(seat));
+        let mut change = Change::new(event, record, before, &held.state);
+        change.token = Some(hash);
+        let held = self.commit(&slot, held, change).await?;
+        self.run_bots(&slot, held).await?;
+        Ok(Seated {
+            seat,
+            token: token.reveal(),
+            seen,
+        })
+    }
+
+    /// The caller submits a setup.
+    pub async fn submit_setup(
+        &self,
+        id: GameId,
+        token: Option<&str>,
+        request: SetupRequest,
+    ) -> Result<Seen, ApiError> {
+        self.refuse_if_shutting_down()?;
+        let (slot, mut held) = self.lock(id).await?;
+        let seat = self.seat_for(&held.state, token)?;
+        let setup = setup_of(&held.state, seat, request)?;
+        let before = held.state.phase();
+        let (event, record) = held.state.submit_setup(setup, ids::random_bytes()?)?;
+        let seen = held.state.seen(Viewer::Player(seat));
+        let change = Change::new(event, record, before, &held.state);
+        let held = self.commit(&slot, held, change).await?;
+        self.run_bots(&slot, held).await?;
+        Ok(seen)
+    }
+
+    /// Lets bots act while it is their turn (or their setup is awaited).
+    async fn run_bots(&self, slot: &Slot, mut held: Held) -> Result<Held, ApiError> {
+        while let Some((seat, level)) = held.state.bot_to_act() {
+            let before = held.state.phase();
+            let (event, record) = if before == GamePhase::Setup {
+                let setup = setup_of(&held.state, seat, SetupRequest::Random)?;
+                held.state.submit_setup(setup, ids::random_bytes()?)?
+            } else {
+                let legal = held.state.game().legal_actions();
+                let Some(choice) = level.choose(&legal)? else {
+                    break;
+                };
+                let action = choice.action.clone();
+                held.state.play(seat, &action)?
+            };
+            let change = Change::new(event, record, before, &held.state);
+            held = self.commit(slot, held, change).await?;
+        }
+        Ok(held)
+    }
+
+    /// The caller plays an action, given structured or in notation.
+    pub async fn play(
+        &self,
+        id: GameId,
+        token: Option<&str>,
+        action: MoveInput,
+        expected_version: Option<u64>,
+    ) -> Result<(GameEvent, Seen), ApiError> {
+        self.refuse_if_shutting_down()?;
+        let (slot, mut held) = self.lock(id).await?;
+        let seat = self.seat_for(&held.state, token)?;
+        if let Some(expected) = expected_version
+            && expected != held.state.version()
+        {
+            return Err(ApiError::VersionMismatch {
+                expected,
+                actual: held.state.version(),
+            });
+        }
+        let action = match action {
+            MoveInput::Action(action) => action,
+            MoveInput::Notation(text) => held
+                .state
+                .game()
+                .parse_notation(&text)
+                .map_err(|e| ApiError::invalid(Reason::BadNotation, e.to_string()))?,
+        };
+        let before = held.state.phase();
+        let (event, record) = held.state.play(seat, &action)?;
+        let seen = held.state.seen(Viewer::Player(seat));
+        let change = Change::new(event.clone(), record, before, &held.state);
+        let held = self.commit(&slot, held, change).await?;
+        self.run_bots(&slot, held).await?;
+        Ok((event, seen))
+    }
+
+    /// The caller resigns.
+    pub async fn resign(&self, id: GameId, token: Option<&str>) -> Result<Seen, ApiError> {
+        self.refuse_if_shutting_down()?;
+        let (slot, mut held) = self.lock(id).await?;
+        let seat = self.seat_for(&held.state, token)?;
+        let before = held.state.phase();
+        let (event, record) = held.state.resign(seat)?;
+        let seen = held.state.seen(Viewer::Player(seat));
+        let change = Change::new(event, record, before, &held.state);
+        self.commit(&slot, held, change).await?;
+        Ok(seen)
+    }
+
+    /// Calls off every game that waited for a player or for setups longer than the limits;
+    /// returns how many.
+    pub async fn expire_overdue(&self) -> Result<usize, ApiError> {
+        let now = now_ms();
+        let before = |limit: Duration| now.saturating_sub(limit.as_millis() as u64);
+        let overdue = self.directory.overdue(
+            before(self.limits.waiting_expiry),
+            before(self.limits.setup_expiry),
+        );
+        let mut expired = 0;
+        for id in overdue {
+            let (slot, mut held) = self.lock(id).await?;
+            let phase = held.state.phase();
+            // The game may have moved on since the directory was read.
+            if !matches!(phase, GamePhase::Waiting | GamePhase::Setup) {
+                continue;
+            }
+            let (event, record) = held.state.abort()?;
+            let change = Change::new(event, record, phase, &held.state);
+            self.commit(&slot, held, change).await?;
+            tracing::info!(game_id = %id, ?phase, "called off a game that never started");
+            expired += 1;
+        }
+        Ok(expired)
+    }
+}
+
+/// `text`, or `default` if it is empty.
+fn or_default(text: String, default: String) -> String {
+    if text.is_empty() { default } else { text }
+}
+
+/// The name of a player who gave none.
+fn default_player(seat: Seat) -> String {
+    format!("Player {}", seat.index() + 1)
+}
+
+/// The setup `seat` asks for, validated.
+fn setup_of(state: &GameState, seat: Seat, request: SetupRequest) -> Result<Setup, ApiError> {
+    let description = state.description();
+    let Some(zone) = description.setup_zone(seat) else {
+        return Err(ApiError::precondition(
+            Reason::WrongPhase,
+            format!(
+                "{} places no pieces in {}",
+                description.seats[seat].name, description.name
+            ),
+        ));
+    };
+    match request {
+        SetupRequest::Random => Ok(Setup::random(
+            zone,
+            u64::from_le_bytes(ids::random_bytes()?),
+        )),
+        SetupRequest::Placements(placements) => Setup::validate(description, seat, &placements)
+            .map_err(|e| ApiError::invalid(Reason::BadSetup, e.describe(description))),
+    }
+}

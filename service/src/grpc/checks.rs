@@ -1,0 +1,163 @@
+//! Checks of request fields at the edge, before anything reaches the game manager: game
+//! ids, display names and notation lengths.
+
+use std::net::IpAddr;
+
+use unicode_normalization::UnicodeNormalization;
+use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+use unicode_segmentation::UnicodeSegmentation;
+
+use crate::error::{ApiError, Reason};
+use crate::games::Limits;
+use crate::ids::GameId;
+use crate::state::BOT_NAME_PREFIX;
+
+/// Parses a game id strictly: the decimal digits the server writes, nothing else (no sign,
+/// no leading zero, no spaces). Anything else is no game of this server.
+pub fn game_id(text: &str) -> Result<GameId, ApiError> {
+    if text.is_empty() {
+        return Err(ApiError::invalid(Reason::BadRequest, "game_id is required"));
+    }
+    let canonical = !text.starts_with('0');
+    match text.parse() {
+        Ok(id) if canonical => Ok(id),
+        _ => Err(ApiError::NotFound(text.chars().take(40).collect())),
+    }
+}
+
+/// Whether a character may not appear in a name: controls, invisible format characters
+/// (bidi overrides and isolates, zero-width space, soft hyphen, tags), line or paragraph
+/// separators, and code points with no character. The zero-width joiner and non-joiner stay:
+/// emoji sequences and several scripts need them, and they change no direction.
+fn forbidden(c: char) -> bool {
+    !matches!(c, '\u{200C}' | '\u{200D}')
+        && matches!(
+            c.general_category(),
+            GeneralCategory::Control
+                | GeneralCategory::Format
+                | GeneralCategory::LineSeparator
+                | GeneralCategory::ParagraphSeparator
+                | GeneralCategory::Unassigned
+                | GeneralCategory::PrivateUse
+                | GeneralCategory::Surrogate
+        )
+}
+
+/// A display name, checked: trimmed, in Unicode NFC, at most `max` characters (grapheme
+/// clusters, as a person counts them), without invisible or direction-changing characters,
+/// and not of the form bots play under. Empty means "use the default".
+pub fn name(text: &str, max: usize, what: &str) -> Result<String, ApiError> {
+    let text: String = text.trim().nfc().collect();
+    let refuse = |message: String| Err(ApiError::invalid(Reason::BadName, message));
+    if text.graphemes(true).count() > max {
+        return refuse(format!("the {what} may be at most {max} characters long"));
+    }
+    if let Some(c) = text.chars().find(|&c| forbidden(c)) {
+        return refuse(format!(
+            "the {what} may not contain control, invisible or direction-changing characters \
+             (it contains U+{:04X})",
+            u32::from(c)
+        ));
+    }
+    if text
+        .to_lowercase()
+        .starts_with(&BOT_NAME_PREFIX.to_lowercase())
+    {
+        return refuse(format!(
+            "the {what} may not start with {BOT_NAME_PREFIX:?}: that is how the server's bots \
+             are named"
+        ));
+    }
+    Ok(text)
+}
+
+/// A move notation within the length limit.
+pub fn notation(text: &str, limits: &Limits) -> Result<(), ApiError> {
+    if text.len() > limits.max_notation {
+        return Err(ApiError::invalid(
+            Reason::BadNotation,
+            format!(
+                "a move's notation may be at most {} bytes long",
+                limits.max_notation
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The client's address, for per-address limits.
+pub fn peer<T>(request: &tonic::Request<T>) -> Option<IpAddr> {
+    request.remote_addr().map(|address| address.ip())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_read_strictly() {
+        assert_eq!(game_id("17").ok(), Some(GameId(17)));
+        for bad in [
+            "017",
+            "+17",
+            " 17",
+            "17 ",
+            "1e3",
+            "99999999999999999999999",
+            "-1",
+            "0",
+        ] {
+            assert!(
+                matches!(game_id(bad), Err(ApiError::NotFound(_))),
+                "{bad:?} should be no game"
+            );
+        }
+        assert!(matches!(game_id(""), Err(ApiError::InvalidArgument { .. })));
+    }
+
+    #[test]
+    fn names_refuse_invisible_and_direction_changing_characters() {
+        for bad in [
+            "Ana\u{202E}lli",
+            "\u{2066}Ana\u{2069}",
+            "A\u{200B}na",
+            "\u{FEFF}Ana",
+            "An\u{00AD}a",
+            "Ana\u{E0041}",
+            "Ana\u{2028}Beto",
+            "Ana\u{2029}Beto",
+            "Ana\u{7}",
+            "Ana\nBeto",
+        ] {
+            assert!(
+                matches!(
+                    name(bad, 32, "player name"),
+                    Err(ApiError::InvalidArgument { .. })
+                ),
+                "{bad:?} should be refused"
+            );
+        }
+    }
+
+    #[test]
+    fn names_are_normalised_and_counted_as_people_count() {
+        let decomposed = "Jose\u{301}";
+        assert_eq!(
+            name(decomposed, 32, "player name").ok().as_deref(),
+            Some("José")
+        );
+        let family = "👨‍👩‍👧".repeat(4);
+        assert!(name(&family, 4, "player name").is_ok(), "4 graphemes");
+        assert!(name(&family, 3, "player name").is_err());
+        assert_eq!(name("  Ana  ", 32, "x").ok().as_deref(), Some("Ana"));
+        assert_eq!(name("", 32, "x").ok().as_deref(), Some(""));
+    }
+
+    #[test]
+    fn bot_names_are_reserved() {
+        for bad in ["Bot (random)", "bot (hard)", "BOT (x"] {
+            assert!(name(bad, 32, "player name").is_err(), "{bad:?}");
+        }
+        assert!(name("Botella", 32, "player name").is_ok());
+    }
+}
