@@ -191,6 +191,9 @@ pub enum Command {
     /// over the active games and reports their fan-out latency; `--fill N` instead creates
     /// N stored games of realistic length (to measure start-up and memory on a big data
     /// directory).
+    ///
+    /// Start the server with `trinchera-server --no-rate-limits`: its default rate limits
+    /// are meant for people, and a load tool on one address meets them at once.
     Bench(BenchArgs),
     /// Print a shell completion script, e.g. `trinchera completions bash > ~/.local/share/bash-completion/completions/trinchera`.
     Completions {
