@@ -3,8 +3,42 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
-use trinchera_rules::LegalAction;
+use rand::{Rng, RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use trinchera_rules::{Action, Setup};
+
+use crate::state::SeatView;
+
+/// What a bot decided to do.
+#[derive(Clone, Debug)]
+pub enum Decision {
+    /// Submit this setup.
+    Setup(Setup),
+    /// Play this action.
+    Act(Action),
+    /// Nothing to do (not the bot's turn).
+    Nothing,
+}
+
+/// What a bot of `level` does, seeing only `view`, within `budget` of thinking, with its
+/// randomness from `seed`.
+pub fn decide(level: BotLevel, view: &SeatView, _budget: Duration, seed: u64) -> Decision {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    if view.awaits_setup {
+        return match view.description.setup_zone(view.seat) {
+            Some(zone) => Decision::Setup(Setup::random(zone, rng.next_u64())),
+            None => Decision::Nothing,
+        };
+    }
+    match level {
+        BotLevel::Random => match view.legal.len() {
+            0 => Decision::Nothing,
+            n => Decision::Act(view.legal[rng.random_range(0..n)].action.clone()),
+        },
+    }
+}
 
 /// How a bot plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,19 +55,6 @@ impl BotLevel {
     pub const fn name(self) -> &'static str {
         match self {
             BotLevel::Random => "random",
-        }
-    }
-
-    /// The bot's choice among `legal` (never empty when the bot is to move).
-    pub fn choose(self, legal: &[LegalAction]) -> Result<Option<&LegalAction>, getrandom::Error> {
-        if legal.is_empty() {
-            return Ok(None);
-        }
-        match self {
-            BotLevel::Random => {
-                let index = getrandom::u64()? % legal.len() as u64;
-                Ok(legal.get(index as usize))
-            }
         }
     }
 }

@@ -23,7 +23,7 @@ use tokio_stream::wrappers::TcpListenerStream;
 use tonic::codegen::http;
 use trinchera_proto::v1::game_service_server::GameServiceServer;
 
-pub use games::{Games, Limits};
+pub use games::{BotPace, Games, Limits};
 
 /// Largest request the server decodes (setups are the biggest: about 4 KiB).
 pub const MAX_REQUEST_BYTES: usize = 64 * 1024;
@@ -63,6 +63,7 @@ pub async fn run(
     let api = GameServiceServer::new(grpc::Api::new(Arc::clone(&games)))
         .max_decoding_message_size(MAX_REQUEST_BYTES);
     let sweeper = tokio::spawn(sweep(Arc::clone(&games)));
+    games.resume_bots();
     let stopping = Arc::clone(&games);
     let served = tonic::transport::Server::builder()
         .timeout(REQUEST_TIMEOUT)

@@ -11,7 +11,7 @@ use clap::Parser;
 use tracing_subscriber::EnvFilter;
 use trinchera_service::games::throttle::{RateLimit, RateLimits};
 use trinchera_service::store::{SledOptions, SledStore, refresh_snapshot};
-use trinchera_service::{Games, Limits};
+use trinchera_service::{BotPace, Games, Limits};
 
 /// mimalloc: the server allocates and frees many small buffers per call (views, HTTP/2
 /// frames); measured faster than the system allocator, see README "Benchmarks".
@@ -74,6 +74,13 @@ struct Config {
     /// Switch every rate limit off (load tests and benchmarks from one machine).
     #[arg(long, env = "TRINCHERA_NO_RATE_LIMITS")]
     no_rate_limits: bool,
+    /// Milliseconds a bot may think about one decision.
+    #[arg(long, env = "TRINCHERA_BOT_THINK_MS", default_value_t = BotPace::default().think.as_millis() as u64)]
+    bot_think_ms: u64,
+    /// Least milliseconds between a bot's turn coming and its action, so that a person can
+    /// follow a bot's moves.
+    #[arg(long, env = "TRINCHERA_BOT_DELAY_MS", default_value_t = BotPace::default().min_delay.as_millis() as u64)]
+    bot_delay_ms: u64,
     /// Database page cache, in MiB.
     #[arg(long, env = "TRINCHERA_CACHE_MIB", default_value_t = 64)]
     cache_mib: u64,
@@ -121,6 +128,10 @@ impl Config {
             waiting_expiry: hours(self.waiting_expiry_hours, "--waiting-expiry-hours")?,
             setup_expiry: hours(self.setup_expiry_hours, "--setup-expiry-hours")?,
             rates,
+            bots: BotPace {
+                think: Duration::from_millis(self.bot_think_ms),
+                min_delay: Duration::from_millis(self.bot_delay_ms),
+            },
             ..Limits::default()
         })
     }

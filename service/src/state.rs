@@ -637,6 +637,20 @@ impl GameState {
         Some((seat, self.meta.seats[seat].bot?))
     }
 
+    /// What a bot playing `seat` may know now: the seat's own view, nothing else (no
+    /// metadata, so no setup text or seed of the game).
+    pub fn seat_view(&self, seat: Seat) -> SeatView {
+        let seen = self.seen(Viewer::Player(seat));
+        SeatView {
+            seat,
+            version: self.version,
+            description: self.description(),
+            awaits_setup: self.phase() == GamePhase::Setup && self.game.awaits_setup(seat),
+            view: seen.view,
+            legal: seen.legal,
+        }
+    }
+
     /// What `viewer` sees now.
     pub fn seen(&self, viewer: Viewer) -> Seen {
         let view = self.game.view(viewer);
@@ -690,4 +704,21 @@ pub struct Seen {
     pub outcome: Option<Outcome>,
     /// The latest event.
     pub last_event: Option<GameEvent>,
+}
+
+/// What one seat knows of its game at one version: the only input a bot gets.
+#[derive(Clone, Debug)]
+pub struct SeatView {
+    /// The seat.
+    pub seat: Seat,
+    /// The game's version.
+    pub version: u64,
+    /// The ruleset.
+    pub description: &'static Description,
+    /// Whether the game waits for this seat's setup.
+    pub awaits_setup: bool,
+    /// The rules' projection for this seat.
+    pub view: View,
+    /// The seat's legal actions, when it is to move.
+    pub legal: Vec<LegalAction>,
 }

@@ -40,6 +40,10 @@ impl Server {
                     Arc::new(store),
                     Limits {
                         rates: trinchera_service::games::throttle::RateLimits::OFF,
+                        bots: trinchera_service::BotPace {
+                            think: std::time::Duration::from_millis(50),
+                            min_delay: std::time::Duration::ZERO,
+                        },
                         ..Limits::default()
                     },
                 )

@@ -6,7 +6,7 @@
 //! filtered listing page by walking memory (the summaries are then read by id), counts the
 //! open games, and finds the games that waited too long.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::net::IpAddr;
 use std::sync::RwLock;
 
@@ -15,7 +15,7 @@ use trinchera_rules::catalog;
 use crate::error::ApiError;
 use crate::ids::GameId;
 use crate::records::SummaryRecord;
-use crate::state::GamePhase;
+use crate::state::{BOT_NAME_PREFIX, GamePhase};
 use crate::store::{Store, StoreError};
 
 /// A listing filter: phase and ruleset, each optional.
@@ -77,6 +77,8 @@ pub struct Unstarted {
 struct Inner {
     entries: Vec<Entry>,
     unstarted: BTreeMap<GameId, Unstarted>,
+    /// Open games with a bot in a seat.
+    with_bots: BTreeSet<GameId>,
     /// Games whose entry is open.
     open: usize,
     /// Places taken for games being created.
@@ -108,6 +110,15 @@ impl Inner {
         let unstarted = [GamePhase::Waiting, GamePhase::Setup]
             .into_iter()
             .find(|phase| phase.number() == summary.phase);
+        let bot = summary
+            .players
+            .iter()
+            .any(|name| name.starts_with(BOT_NAME_PREFIX));
+        if after.open() && bot {
+            self.with_bots.insert(id);
+        } else {
+            self.with_bots.remove(&id);
+        }
         match unstarted {
             Some(phase) => {
                 let since_ms = summary.phase_since_ms();
@@ -243,6 +254,11 @@ impl Directory {
             .take(limit)
             .map(|(index, _)| GameId(index as u64))
             .collect()
+    }
+
+    /// Open games with a bot in a seat.
+    pub fn open_with_bots(&self) -> Vec<GameId> {
+        self.read().with_bots.iter().copied().collect()
     }
 
     /// Unstarted games that entered their phase before the given deadlines (ms since the

@@ -5,17 +5,20 @@
 //! dropped when idle), [`directory`] knows every game's ruleset and phase without touching
 //! storage (existence checks, filtered listings, open-game accounting, expiry), `pipeline`
 //! turns requests into durable, published log entries (read → play → commit → publish under
-//! the game's lock), `reads` answers views, histories and watches, `auth` maps tokens to
-//! seats, and [`throttle`] holds the rate limits.
+//! the game's lock), `bot_turns` lets bots act on their own tasks, `reads` answers views,
+//! histories and watches, `auth` maps tokens to seats, and [`throttle`] holds the rate
+//! limits.
 
 mod auth;
+mod bot_turns;
 pub mod cache;
 pub mod directory;
 mod pipeline;
 mod reads;
 pub mod throttle;
 
-use std::sync::Arc;
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use tokio::sync::{broadcast, watch};
@@ -26,6 +29,7 @@ use self::directory::Directory;
 use self::throttle::{RateLimits, Throttle};
 use crate::error::ApiError;
 use crate::hub::Published;
+use crate::ids::GameId;
 use crate::state::{GameEvent, Seen};
 use crate::store::{Store, StoreError};
 
@@ -57,6 +61,27 @@ pub struct Limits {
     pub setup_expiry: Duration,
     /// Rate limits per client address and per player token.
     pub rates: RateLimits,
+    /// How bots pace themselves.
+    pub bots: BotPace,
+}
+
+/// How long bots think and how fast they may play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BotPace {
+    /// Thinking budget per decision.
+    pub think: Duration,
+    /// Least time between the moment a bot may act and its action, so that a person can
+    /// follow a bot's moves (zero in tests).
+    pub min_delay: Duration,
+}
+
+impl Default for BotPace {
+    fn default() -> Self {
+        BotPace {
+            think: Duration::from_millis(800),
+            min_delay: Duration::from_millis(400),
+        }
+    }
 }
 
 impl Default for Limits {
@@ -74,6 +99,7 @@ impl Default for Limits {
             waiting_expiry: Duration::from_secs(24 * 60 * 60),
             setup_expiry: Duration::from_secs(24 * 60 * 60),
             rates: RateLimits::default(),
+            bots: BotPace::default(),
         }
     }
 }
@@ -134,6 +160,10 @@ pub struct Games {
     directory: Directory,
     throttle: Throttle,
     shutdown: watch::Sender<bool>,
+    /// Games whose bot has a task now.
+    bots_running: Mutex<HashSet<GameId>>,
+    /// This manager, for the tasks it spawns.
+    me: Weak<Games>,
 }
 
 /// Now, in milliseconds since the Unix epoch.
@@ -147,13 +177,15 @@ impl Games {
     /// The manager of every game in `store`; reads every summary once to know the games.
     pub fn new(store: Arc<dyn Store>, limits: Limits) -> Result<Arc<Games>, StoreError> {
         let directory = Directory::load(store.as_ref())?;
-        Ok(Arc::new(Games {
+        Ok(Arc::new_cyclic(|me| Games {
             cache: Cache::new(limits.watch_buffer),
             throttle: Throttle::new(&limits.rates),
             store,
             limits,
             directory,
             shutdown: watch::Sender::new(false),
+            bots_running: Mutex::new(HashSet::new()),
+            me: me.clone(),
         }))
     }
 

@@ -19,7 +19,7 @@ use crate::state::{GameEvent, GamePhase, GameState, Seen, bot_player_name};
 use crate::store::Write;
 
 /// A change to commit: the event, its log entry, and what else it wrote.
-struct Change {
+pub(super) struct Change {
     event: GameEvent,
     record: EventRecord,
     /// A token issued by this change.
@@ -29,7 +29,13 @@ struct Change {
 }
 
 impl Change {
-    fn new(event: GameEvent, record: EventRecord, before: GamePhase, state: &GameState) -> Change {
+    /// The change `event` made to `state`, which was in phase `before`.
+    pub(super) fn new(
+        event: GameEvent,
+        record: EventRecord,
+        before: GamePhase,
+        state: &GameState,
+    ) -> Change {
         Change {
             event,
             record,
@@ -42,7 +48,12 @@ impl Change {
 impl Games {
     /// Appends `change` durably, then publishes it. On a storage failure the game is
     /// dropped from memory, so that it is reloaded from what the store holds.
-    async fn commit(&self, slot: &Slot, mut held: Held, change: Change) -> Result<Held, ApiError> {
+    pub(super) async fn commit(
+        &self,
+        slot: &Slot,
+        mut held: Held,
+        change: Change,
+    ) -> Result<Held, ApiError> {
         let summary = change.phase_changed.then(|| held.state.summary(now_ms()));
         let write = Write {
             game: held.state.id(),
@@ -132,7 +143,7 @@ impl Games {
             let (event, record) = held.state.join(!seat, name, unknowable, Some(level))?;
             let change = Change::new(event, record, before, &held.state);
             held = self.commit(&slot, held, change).await?;
-            held = self.run_bots(&slot, held).await?;
+            self.wake_bot(id);
         }
         let seen = held.state.seen(Viewer::Player(seat));
         Ok((
@@ -163,8 +174,8 @@ impl Games {
         let seen = held.state.seen(Viewer::Player(seat));
         let mut change = Change::new(event, record, before, &held.state);
         change.token = Some(hash);
-        let held = self.commit(&slot, held, change).await?;
-        self.run_bots(&slot, held).await?;
+        self.commit(&slot, held, change).await?;
+        self.wake_bot(id);
         Ok(Seated {
             seat,
             token: token.reveal(),
@@ -187,30 +198,9 @@ impl Games {
         let (event, record) = held.state.submit_setup(setup, ids::random_bytes()?)?;
         let seen = held.state.seen(Viewer::Player(seat));
         let change = Change::new(event, record, before, &held.state);
-        let held = self.commit(&slot, held, change).await?;
-        self.run_bots(&slot, held).await?;
+        self.commit(&slot, held, change).await?;
+        self.wake_bot(id);
         Ok(seen)
-    }
-
-    /// Lets bots act while it is their turn (or their setup is awaited).
-    async fn run_bots(&self, slot: &Slot, mut held: Held) -> Result<Held, ApiError> {
-        while let Some((seat, level)) = held.state.bot_to_act() {
-            let before = held.state.phase();
-            let (event, record) = if before == GamePhase::Setup {
-                let setup = setup_of(&held.state, seat, SetupRequest::Random)?;
-                held.state.submit_setup(setup, ids::random_bytes()?)?
-            } else {
-                let legal = held.state.game().legal_actions();
-                let Some(choice) = level.choose(&legal)? else {
-                    break;
-                };
-                let action = choice.action.clone();
-                held.state.play(seat, &action)?
-            };
-            let change = Change::new(event, record, before, &held.state);
-            held = self.commit(slot, held, change).await?;
-        }
-        Ok(held)
     }
 
     /// The caller plays an action, given structured or in notation.
@@ -244,8 +234,8 @@ impl Games {
         let (event, record) = held.state.play(seat, &action)?;
         let seen = held.state.seen(Viewer::Player(seat));
         let change = Change::new(event.clone(), record, before, &held.state);
-        let held = self.commit(&slot, held, change).await?;
-        self.run_bots(&slot, held).await?;
+        self.commit(&slot, held, change).await?;
+        self.wake_bot(id);
         Ok((event, seen))
     }
 

@@ -484,6 +484,21 @@ mod tests {
     use super::*;
     use crate::records::{Entry, SetupRecord};
 
+    /// Opens the store in `dir` once the previous handle's background threads have let go
+    /// of the file lock (sled releases it a moment after the drop).
+    fn reopen(dir: &Path) -> SledStore {
+        for _ in 0..100 {
+            match SledStore::open(dir, SledOptions::default()) {
+                Ok(store) => return store,
+                Err(error) if error.to_string().contains("could not acquire lock") => {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                Err(error) => panic!("cannot open the store: {error}"),
+            }
+        }
+        panic!("the store's lock was never released")
+    }
+
     fn event(notation: &str) -> EventRecord {
         EventRecord {
             seat: Some(0),
@@ -544,7 +559,7 @@ mod tests {
                 .expect("writes");
             store.durable().await.expect("durable");
         }
-        let store = SledStore::open(dir.path(), SledOptions::default()).expect("reopens");
+        let store = reopen(dir.path());
         let log = store.log(a).expect("log");
         let notations: Vec<_> = log
             .iter()
@@ -606,7 +621,7 @@ mod tests {
             store.durable().await.expect("durable");
             assert_eq!(notations(&store.log(a).expect("log")), moves);
         }
-        let store = SledStore::open(dir.path(), SledOptions::default()).expect("reopens");
+        let store = reopen(dir.path());
         assert_eq!(notations(&store.log(a).expect("log")), moves);
         assert_eq!(notations(&store.log(b).expect("log")), moves);
         let keys = store.db.scan_prefix(game_key(EVENT, a)).count() as u64;
@@ -637,7 +652,7 @@ mod tests {
             }
             db.flush().expect("flush");
         }
-        let store = SledStore::open(dir.path(), SledOptions::default()).expect("converts");
+        let store = reopen(dir.path());
         for game in [GameId(3), GameId(4)] {
             assert_eq!(notations(&store.log(game).expect("log")), moves);
         }
@@ -689,7 +704,7 @@ mod tests {
             store.durable().await.expect("durable");
         }
         refresh_snapshot(dir.path(), Duration::from_secs(5)).expect("refreshes");
-        let store = SledStore::open(dir.path(), SledOptions::default()).expect("reopens");
+        let store = reopen(dir.path());
         assert_eq!(notations(&store.log(game).expect("log")), ["a1-a2"]);
     }
 

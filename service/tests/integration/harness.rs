@@ -26,7 +26,7 @@ use trinchera_service::ids::GameId;
 use trinchera_service::records::EventRecord;
 use trinchera_service::state::GameState;
 use trinchera_service::store::{SledOptions, SledStore, Store};
-use trinchera_service::{Games, Limits};
+use trinchera_service::{BotPace, Games, Limits};
 
 /// The generated client.
 pub type Client = GameServiceClient<Channel>;
@@ -40,11 +40,15 @@ pub struct TestServer {
     _temp: Option<TempDir>,
 }
 
-/// The default limits without rate limits: tests play many games fast from one address.
-/// The rate-limit tests set their own.
+/// The default limits without rate limits (tests play many games fast from one address;
+/// the rate-limit tests set their own) and with bots that act without delay.
 pub fn test_limits() -> Limits {
     Limits {
         rates: RateLimits::OFF,
+        bots: BotPace {
+            think: Duration::from_millis(50),
+            min_delay: Duration::ZERO,
+        },
         ..Limits::default()
     }
 }

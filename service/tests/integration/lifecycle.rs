@@ -334,6 +334,26 @@ async fn explicit_setups_and_notation_moves_work() {
     assert_eq!(response.view.expect("view").to_move, Some(1));
 }
 
+/// Waits on `stream` until `seat` is to move or the game is over; returns that view.
+async fn until_to_move(
+    stream: &mut tonic::Streaming<pb::WatchGameResponse>,
+    seat: i32,
+) -> pb::GameView {
+    loop {
+        let message = tokio::time::timeout(std::time::Duration::from_secs(30), stream.next())
+            .await
+            .expect("the bot acts in time")
+            .expect("the stream goes on")
+            .expect("a message");
+        let view = message.view.expect("view");
+        if view.phase == pb::Phase::Finished as i32
+            || (view.phase == pb::Phase::Playing as i32 && view.to_move == Some(seat))
+        {
+            return view;
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_bot_plays_the_other_seat_to_the_end() {
     let server = TestServer::start().await;
@@ -365,7 +385,17 @@ async fn a_bot_plays_the_other_seat_to_the_end() {
         let view = created.view.expect("view");
         let bot = &view.players[0];
         assert_eq!((bot.bot.as_str(), bot.joined), ("random", true));
-        assert!(bot.setup_done, "the bot set up at once");
+        let mut stream = client
+            .watch_game(authed(
+                pb::WatchGameRequest {
+                    game_id: human.game.clone(),
+                    after_version: Some(view.version),
+                },
+                &human.token,
+            ))
+            .await
+            .expect("watches")
+            .into_inner();
         if view.phase == pb::Phase::Setup as i32 {
             client
                 .submit_setup(authed(
@@ -382,14 +412,13 @@ async fn a_bot_plays_the_other_seat_to_the_end() {
         let mut rng = rng(100 + index as u64);
         let mut moves = 0;
         loop {
-            let view = view_of(&mut client, &human).await;
+            let view = until_to_move(&mut stream, 1).await;
             if view.phase == pb::Phase::Finished as i32 {
                 break;
             }
-            assert_eq!(view.to_move, Some(1), "the bot has already replied");
             let choice =
                 &view.legal_moves[rand::RngExt::random_range(&mut rng, 0..view.legal_moves.len())];
-            client
+            let made = client
                 .make_move(authed(
                     pb::MakeMoveRequest {
                         game_id: human.game.clone(),
@@ -401,7 +430,12 @@ async fn a_bot_plays_the_other_seat_to_the_end() {
                     &human.token,
                 ))
                 .await
-                .expect("move");
+                .expect("move")
+                .into_inner();
+            let after = made.view.expect("view");
+            if after.phase == pb::Phase::Finished as i32 {
+                break;
+            }
             moves += 1;
             assert!(moves < 20_000);
         }
@@ -419,4 +453,113 @@ async fn a_bot_plays_the_other_seat_to_the_end() {
             .count();
         assert!(bot_moves > 0, "{ruleset}: the bot moved");
     }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_human_is_answered_before_the_bot_moves_and_the_move_arrives_as_an_event() {
+    let server = TestServer::start_with(trinchera_service::Limits {
+        bots: trinchera_service::BotPace {
+            think: std::time::Duration::from_millis(10),
+            min_delay: std::time::Duration::from_millis(1500),
+        },
+        ..crate::harness::test_limits()
+    })
+    .await;
+    let mut client = server.client().await;
+    // Tanques has no setup: the bot in seat 0 is to move as soon as it has joined.
+    let created = client
+        .create_game(pb::CreateGameRequest {
+            ruleset: "tanques".into(),
+            seat: Some(1),
+            bot: "random".into(),
+            ..Default::default()
+        })
+        .await
+        .expect("created")
+        .into_inner();
+    let view = created.view.expect("view");
+    assert_eq!(view.to_move, Some(0), "the bot is to move");
+    assert_eq!(
+        view.version, 2,
+        "created and joined; the bot has not acted yet"
+    );
+    let mut stream = client
+        .watch_game(pb::WatchGameRequest {
+            game_id: created.game_id.clone(),
+            after_version: Some(2),
+        })
+        .await
+        .expect("watches")
+        .into_inner();
+    let message = tokio::time::timeout(std::time::Duration::from_secs(30), stream.next())
+        .await
+        .expect("the bot acts")
+        .expect("the stream goes on")
+        .expect("a message");
+    let event = message.event.expect("an event");
+    assert_eq!((event.version, event.seat), (3, Some(0)), "{event:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_bot_whose_turn_it_was_resumes_after_a_restart() {
+    let temp = tempfile::tempdir().expect("temp dir");
+    let dir = temp.path().to_owned();
+    // A bot that never gets to act before the stop.
+    let slow = trinchera_service::Limits {
+        bots: trinchera_service::BotPace {
+            think: std::time::Duration::from_millis(10),
+            min_delay: std::time::Duration::from_secs(3600),
+        },
+        ..crate::harness::test_limits()
+    };
+    let server = TestServer::start_in(&dir, None, slow).await;
+    let mut client = server.client().await;
+    let created = client
+        .create_game(pb::CreateGameRequest {
+            ruleset: "asalto".into(),
+            seat: Some(1),
+            bot: "random".into(),
+            ..Default::default()
+        })
+        .await
+        .expect("created")
+        .into_inner();
+    let officers = crate::harness::Player {
+        game: created.game_id.clone(),
+        seat: 1,
+        token: created.player_token,
+    };
+    client
+        .submit_setup(authed(
+            pb::SubmitSetupRequest {
+                game_id: officers.game.clone(),
+                random: true,
+                ..Default::default()
+            },
+            &officers.token,
+        ))
+        .await
+        .expect("setup");
+    let before = view_of(&mut client, &officers).await;
+    assert_eq!(before.to_move, Some(0), "the rebels' bot is to move");
+    server.stop().await;
+    let server = TestServer::start_in(&dir, Some(temp), crate::harness::test_limits()).await;
+    let mut client = server.client().await;
+    let mut stream = client
+        .watch_game(authed(
+            pb::WatchGameRequest {
+                game_id: officers.game.clone(),
+                after_version: Some(before.version),
+            },
+            &officers.token,
+        ))
+        .await
+        .expect("watches")
+        .into_inner();
+    let view = until_to_move(&mut stream, 1).await;
+    assert!(
+        view.version > before.version,
+        "the bot moved after the restart"
+    );
+    server.stop().await;
 }

@@ -1,0 +1,117 @@
+//! Bots' turns, off the request path: each game with a bot to act gets one task that takes
+//! the bot seat's own view under the game's lock, lets the bot think on the blocking pool
+//! without any lock, and plays its decision if the game has not changed meanwhile.
+//!
+//! A human's call only wakes the task after its own action is durable, so it never waits
+//! for a bot; the bot's action reaches everybody as a new event.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::Games;
+use super::pipeline::Change;
+use crate::bots::{self, Decision};
+use crate::error::ApiError;
+use crate::ids::{self, GameId};
+use crate::state::GamePhase;
+use crate::store::StoreError;
+
+impl Games {
+    /// Makes sure the bot of game `id`, if it is to act, gets a task.
+    pub(super) fn wake_bot(&self, id: GameId) {
+        let mut running = self.bots_running.lock().unwrap_or_else(|e| e.into_inner());
+        if !running.insert(id) {
+            return;
+        }
+        match self.me.upgrade() {
+            Some(games) => {
+                tokio::spawn(async move { games.bot_turns(id).await });
+            }
+            None => {
+                running.remove(&id);
+            }
+        }
+    }
+
+    /// Wakes the bot of every open game that has one: after a restart, bots whose turn it
+    /// was go on by themselves.
+    pub fn resume_bots(&self) {
+        for id in self.directory.open_with_bots() {
+            self.wake_bot(id);
+        }
+    }
+
+    /// Lets the bot of game `id` act while it is to act.
+    async fn bot_turns(self: Arc<Games>, id: GameId) {
+        loop {
+            match self.bot_turn(id).await {
+                Ok(true) => {}
+                Ok(false) => return,
+                Err(ApiError::ShuttingDown) => break,
+                Err(error) => {
+                    tracing::warn!(game_id = %id, %error, "a bot could not act");
+                    break;
+                }
+            }
+        }
+        self.bot_done(id);
+    }
+
+    fn bot_done(&self, id: GameId) {
+        self.bots_running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&id);
+    }
+
+    /// One bot action; `false` once no bot is to act (the task is then done).
+    async fn bot_turn(&self, id: GameId) -> Result<bool, ApiError> {
+        self.refuse_if_shutting_down()?;
+        let (seat, level, view) = {
+            let (_slot, held) = self.lock(id).await?;
+            let Some((seat, level)) = held.state.bot_to_act() else {
+                // Done while holding the game's lock: an action after this wakes a new task.
+                self.bot_done(id);
+                return Ok(false);
+            };
+            (seat, level, held.state.seat_view(seat))
+        };
+        let started = Instant::now();
+        let budget = self.limits.bots.think;
+        let seed = u64::from_le_bytes(ids::random_bytes()?);
+        let version = view.version;
+        let decision =
+            tokio::task::spawn_blocking(move || bots::decide(level, &view, budget, seed))
+                .await
+                .map_err(|e| StoreError::Backend(format!("a bot's thinking failed: {e}")))?;
+        if let Some(wait) = self.limits.bots.min_delay.checked_sub(started.elapsed()) {
+            // A stopping server does not wait for its bots.
+            let mut shutdown = self.shutdown_signal();
+            tokio::select! {
+                () = tokio::time::sleep(wait) => {}
+                _ = shutdown.wait_for(|&stopping| stopping) => return Err(ApiError::ShuttingDown),
+            }
+        }
+        let (slot, mut held) = self.lock(id).await?;
+        if held.state.version() != version {
+            return Ok(true);
+        }
+        let before = held.state.phase();
+        let (event, record) = match decision {
+            Decision::Setup(setup) if before == GamePhase::Setup => {
+                held.state.submit_setup(setup, ids::random_bytes()?)?
+            }
+            Decision::Act(action) if before == GamePhase::Playing => {
+                held.state.play(seat, &action)?
+            }
+            Decision::Setup(_) | Decision::Act(_) | Decision::Nothing => {
+                tracing::warn!(game_id = %id, "a bot had nothing to do on its turn");
+                self.bot_done(id);
+                return Ok(false);
+            }
+        };
+        let change = Change::new(event, record, before, &held.state);
+        self.commit(&slot, held, change).await?;
+        Ok(true)
+    }
+}
