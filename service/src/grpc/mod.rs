@@ -15,6 +15,7 @@ use trinchera_rules::{Seat, catalog};
 use crate::bots::BotLevel;
 use crate::error::{ApiError, Reason};
 use crate::games::{Games, MoveInput, SetupRequest};
+use crate::net::WatchPermit;
 use crate::state::GamePhase;
 
 /// The gRPC service over a set of games.
@@ -300,12 +301,14 @@ impl GameService for Api {
     ) -> Result<Response<Self::WatchGameStream>, Status> {
         let body = request.get_ref();
         handle(span("WatchGame", &body.game_id), async {
+            let permit = WatchPermit::admit(&request)?;
             let id = Games::parse_id(&body.game_id)?;
             let (viewer, watch) = self
                 .games
                 .watch(id, token(&request)?.as_deref(), body.after_version)
                 .await?;
-            Ok(watch::stream(Arc::clone(&self.games), id, viewer, watch))
+            let stream = watch::stream(Arc::clone(&self.games), id, viewer, watch);
+            Ok(Box::pin(permit.hold(stream)) as watch::WatchStream)
         })
         .await
     }

@@ -25,7 +25,7 @@ use trinchera_service::ids::GameId;
 use trinchera_service::records::EventRecord;
 use trinchera_service::state::GameState;
 use trinchera_service::store::{SledOptions, SledStore, Store};
-use trinchera_service::{Games, Limits};
+use trinchera_service::{Games, Limits, NetConfig};
 
 /// The generated client.
 pub type Client = GameServiceClient<Channel>;
@@ -54,8 +54,26 @@ impl TestServer {
         TestServer::start_in(&dir, Some(temp), limits).await
     }
 
+    /// A server on a fresh temporary data directory with the transport limits `net`.
+    pub async fn start_net(net: NetConfig) -> TestServer {
+        let temp = tempfile::tempdir().expect("temp dir");
+        let dir = temp.path().to_owned();
+        TestServer::start_in_with(&dir, Some(temp), Limits::default(), net).await
+    }
+
     /// A server on `dir`, which `temp` (if any) keeps alive.
     pub async fn start_in(dir: &Path, temp: Option<TempDir>, limits: Limits) -> TestServer {
+        TestServer::start_in_with(dir, temp, limits, NetConfig::default()).await
+    }
+
+    /// A server on `dir`, which `temp` (if any) keeps alive, with `limits` and the
+    /// transport limits `net`.
+    pub async fn start_in_with(
+        dir: &Path,
+        temp: Option<TempDir>,
+        limits: Limits,
+        net: NetConfig,
+    ) -> TestServer {
         let store = open_store(dir).await;
         let games = Games::new(Arc::new(store), limits).expect("games");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -64,7 +82,7 @@ impl TestServer {
         let addr = listener.local_addr().expect("address");
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(async move {
-            trinchera_service::run(listener, games, async {
+            trinchera_service::run(listener, games, net, async {
                 let _ = stopped.await;
             })
             .await

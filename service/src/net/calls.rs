@@ -1,0 +1,122 @@
+//! Counting the calls and streams running on each connection, so that an idle connection
+//! can be told from one with a long-lived WatchGame stream: a tower layer takes a
+//! [`CallGuard`] for every request and keeps it in the response body until the body ends
+//! or is dropped (the client went away).
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use tonic::body::Body;
+use tonic::codegen::http;
+use tonic::transport::server::TcpConnectInfo;
+use tower::{Layer, Service};
+
+use super::Connection;
+
+/// The layer of [`Calls`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CallsLayer;
+
+impl<S> Layer<S> for CallsLayer {
+    type Service = Calls<S>;
+
+    fn layer(&self, inner: S) -> Calls<S> {
+        Calls { inner }
+    }
+}
+
+/// Notes each request as a call running on its [`Connection`] until its response body is
+/// over; also gives the request tonic's [`TcpConnectInfo`], so that
+/// `tonic::Request::remote_addr` works.
+#[derive(Clone, Debug)]
+pub struct Calls<S> {
+    inner: S,
+}
+
+/// The future of a [`Calls`] call.
+type CallFuture<E> = Pin<Box<dyn Future<Output = Result<http::Response<Body>, E>> + Send>>;
+
+impl<S, B> Service<http::Request<B>> for Calls<S>
+where
+    S: Service<http::Request<B>, Response = http::Response<Body>>,
+    S::Future: Send + 'static,
+{
+    type Response = http::Response<Body>;
+    type Error = S::Error;
+    type Future = CallFuture<S::Error>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, mut request: http::Request<B>) -> Self::Future {
+        let guard = request
+            .extensions()
+            .get::<Arc<Connection>>()
+            .map(|connection| CallGuard::new(Arc::clone(connection)));
+        if let Some(guard) = &guard {
+            request.extensions_mut().insert(TcpConnectInfo {
+                local_addr: guard.0.local(),
+                remote_addr: Some(guard.0.remote()),
+            });
+        }
+        let response = self.inner.call(request);
+        Box::pin(async move {
+            let response = response.await?;
+            Ok(match guard {
+                Some(guard) => response.map(|body| {
+                    Body::new(Guarded {
+                        body,
+                        _guard: guard,
+                    })
+                }),
+                None => response,
+            })
+        })
+    }
+}
+
+/// A call running on a connection, for as long as this lives.
+#[derive(Debug)]
+struct CallGuard(Arc<Connection>);
+
+impl CallGuard {
+    fn new(connection: Arc<Connection>) -> CallGuard {
+        connection.call_started();
+        CallGuard(connection)
+    }
+}
+
+impl Drop for CallGuard {
+    fn drop(&mut self) {
+        self.0.call_ended();
+    }
+}
+
+/// A response body that holds its call's guard.
+struct Guarded {
+    body: Body,
+    _guard: CallGuard,
+}
+
+impl http_body::Body for Guarded {
+    type Data = <Body as http_body::Body>::Data;
+    type Error = <Body as http_body::Body>::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        Pin::new(&mut self.get_mut().body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.body.size_hint()
+    }
+}
