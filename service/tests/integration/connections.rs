@@ -43,10 +43,9 @@ fn watch_request(game: &str, forwarded: Option<&str>) -> Request<pb::WatchGameRe
         after_version: None,
     });
     if let Some(forwarded) = forwarded {
-        request.metadata_mut().insert(
-            "x-forwarded-for",
-            forwarded.parse().expect("ascii address"),
-        );
+        request
+            .metadata_mut()
+            .insert("x-forwarded-for", forwarded.parse().expect("ascii address"));
     }
     request
 }
@@ -173,12 +172,20 @@ async fn a_trusted_proxy_forwards_the_peer_its_clients_are_counted_as() {
     let mut held = Vec::new();
     for _ in 0..per_peer {
         let request = watch_request(game, Some("203.0.113.1"));
-        held.push(try_watch(&mut client, request).await.expect("under the cap"));
+        held.push(
+            try_watch(&mut client, request)
+                .await
+                .expect("under the cap"),
+        );
     }
     let over = try_watch(&mut client, watch_request(game, Some("203.0.113.1"))).await;
     assert_capped(over, "--max-watches-per-peer");
     let request = watch_request(game, Some("198.51.100.7, 203.0.113.2"));
-    held.push(try_watch(&mut client, request).await.expect("another client of the proxy"));
+    held.push(
+        try_watch(&mut client, request)
+            .await
+            .expect("another client of the proxy"),
+    );
     server.stop().await;
 
     // Without the trust, the header names nobody: every stream is the socket peer's.
@@ -193,7 +200,11 @@ async fn a_trusted_proxy_forwards_the_peer_its_clients_are_counted_as() {
     let mut held = Vec::new();
     for forwarded in (0..per_peer).map(|n| format!("203.0.113.{n}")) {
         let request = watch_request(game, Some(&forwarded));
-        held.push(try_watch(&mut client, request).await.expect("under the cap"));
+        held.push(
+            try_watch(&mut client, request)
+                .await
+                .expect("under the cap"),
+        );
     }
     let over = try_watch(&mut client, watch_request(game, Some("198.51.100.9"))).await;
     assert_capped(over, "--max-watches-per-peer");
@@ -294,7 +305,9 @@ async fn sockets_without_the_http2_preface_are_closed_after_the_preface_timeout(
 async fn list_rulesets_raw(client: &mut h2::client::SendRequest<Bytes>, addr: SocketAddr) {
     let request = http::Request::builder()
         .method("POST")
-        .uri(format!("http://{addr}/trinchera.v1.GameService/ListRulesets"))
+        .uri(format!(
+            "http://{addr}/trinchera.v1.GameService/ListRulesets"
+        ))
         .header("content-type", "application/grpc")
         .header("te", "trailers")
         .body(())
