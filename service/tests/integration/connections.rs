@@ -16,7 +16,8 @@ use trinchera_proto::v1 as pb;
 use trinchera_service::NetConfig;
 
 use crate::harness::{
-    Client, TestServer, assert_refused, new_game, play_quiet_move, random_setups, rng, scaled,
+    ChildServer, Client, TestServer, assert_refused, connect, new_game, play_quiet_move,
+    random_setups, rng, scaled,
 };
 
 /// How long anything here may take before it counts as a hang.
@@ -364,4 +365,31 @@ async fn idle_connections_are_closed_but_not_while_a_watch_is_open() {
     play_quiet_move(&mut player, &players, &mut rng(2)).await;
     next_event(&mut watching).await;
     server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_server_binary_takes_its_limits_from_flags_and_logs_them() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let args = [
+        "--max-watches-per-connection",
+        "1",
+        "--max-connections",
+        "50",
+        "--trusted-proxy",
+        "192.0.2.1",
+    ];
+    let server = ChildServer::start_with(dir.path(), &args).await;
+    let mut client = connect(server.addr).await;
+    let players = new_game(&mut client, "frente").await;
+    let _watching = watch(&mut client, &players[0].game).await;
+    let over = try_watch(&mut client, watch_request(&players[0].game, None)).await;
+    assert_capped(over, "--max-watches-per-connection");
+    let logged = server.logs().lines();
+    assert!(
+        logged
+            .iter()
+            .any(|line| line.contains("connection limits") && line.contains("max_connections=50")),
+        "{logged:#?}"
+    );
+    server.kill().await;
 }
