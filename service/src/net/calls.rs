@@ -120,3 +120,79 @@ impl http_body::Body for Guarded {
         self.body.size_hint()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::convert::Infallible;
+    use std::sync::atomic::Ordering;
+
+    use tonic::transport::server::Connected;
+    use tower::ServiceExt;
+
+    use super::*;
+    use crate::net::conn::Conn;
+    use crate::net::{Net, NetConfig};
+
+    /// A response body with one frame still to send.
+    struct Pending(Option<tonic::codegen::Bytes>);
+
+    impl http_body::Body for Pending {
+        type Data = tonic::codegen::Bytes;
+        type Error = Infallible;
+
+        fn poll_frame(
+            self: Pin<&mut Self>,
+            _cx: &mut Context<'_>,
+        ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Infallible>>> {
+            Poll::Ready(
+                self.get_mut()
+                    .0
+                    .take()
+                    .map(|data| Ok(http_body::Frame::data(data))),
+            )
+        }
+
+        fn is_end_stream(&self) -> bool {
+            self.0.is_none()
+        }
+    }
+
+    #[tokio::test]
+    async fn a_call_runs_until_its_body_is_dropped_and_sees_its_remote_address() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("binds");
+        let _client = tokio::net::TcpStream::connect(listener.local_addr().expect("address"))
+            .await
+            .expect("connects");
+        let (stream, remote) = listener.accept().await.expect("accepts");
+        let net = Net::new(NetConfig::default());
+        let conn = Conn::new(stream, remote, net.admit(remote.ip()).expect("a slot"));
+        let connection = conn.connect_info();
+
+        let inner = tower::service_fn(move |request: http::Request<()>| async move {
+            let request = tonic::Request::from_http(request);
+            assert_eq!(request.remote_addr(), Some(remote));
+            let body = Body::new(Pending(Some("frame".into())));
+            Ok::<_, Infallible>(http::Response::new(body))
+        });
+        let mut request = http::Request::new(());
+        request.extensions_mut().insert(Arc::clone(&connection));
+        let response = CallsLayer
+            .layer(inner)
+            .oneshot(request)
+            .await
+            .expect("answered");
+        assert_eq!(
+            connection.calls.load(Ordering::SeqCst),
+            1,
+            "the body is out"
+        );
+        drop(response);
+        assert_eq!(
+            connection.calls.load(Ordering::SeqCst),
+            0,
+            "the call is over"
+        );
+    }
+}

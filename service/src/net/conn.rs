@@ -82,7 +82,7 @@ pub struct Connection {
     remote: SocketAddr,
     local: Option<SocketAddr>,
     /// Calls and streams running on it.
-    calls: AtomicUsize,
+    pub(super) calls: AtomicUsize,
     /// Since when no call has been running (meaningful while `calls` is 0).
     idle_since: Mutex<Instant>,
     /// WatchGame streams open on it; changed only under the [`Net`]'s lock.
