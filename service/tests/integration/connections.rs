@@ -16,7 +16,7 @@ use trinchera_proto::v1 as pb;
 use trinchera_service::NetConfig;
 
 use crate::harness::{
-    ChildServer, Client, TestServer, assert_refused, connect, new_game, play_quiet_move,
+    ChildServer, Client, TestServer, assert_refused, connect, heavy, new_game, play_quiet_move,
     random_setups, rng, scaled,
 };
 
@@ -391,5 +391,87 @@ async fn the_server_binary_takes_its_limits_from_flags_and_logs_them() {
             .any(|line| line.contains("connection limits") && line.contains("max_connections=50")),
         "{logged:#?}"
     );
+    server.kill().await;
+}
+
+/// Waits until a line of `server`'s log contains `text`.
+async fn logged(server: &ChildServer, text: &str) {
+    for _ in 0..500 {
+        if server.logs().lines().iter().any(|line| line.contains(text)) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!(
+        "never logged {text:?}:\n{}",
+        server.logs().lines().join("\n")
+    );
+}
+
+/// Waits until a new client of `addr` is served.
+async fn served_again(addr: SocketAddr) {
+    let endpoint = Endpoint::from_shared(format!("http://{addr}")).expect("uri");
+    for _ in 0..200 {
+        if let Ok(Ok(channel)) = tokio::time::timeout(PROMPT, endpoint.connect()).await {
+            let mut client = Client::new(channel);
+            let call = client.list_rulesets(pb::ListRulesetsRequest {});
+            if let Ok(Ok(_)) = tokio::time::timeout(PROMPT, call).await {
+                return;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("no new client is served");
+}
+
+/// Opens `count` connections to `addr` that send nothing.
+async fn silent_flood(addr: SocketAddr, count: usize) -> Vec<TcpStream> {
+    let mut flood = Vec::with_capacity(count);
+    for _ in 0..count {
+        flood.push(TcpStream::connect(addr).await.expect("connects"));
+    }
+    flood
+}
+
+/// The open-files limit of a server under a flood, and the flood: 1,100 sockets against
+/// `ulimit -n 1024` locked every client out for good before the caps.
+fn fd_limit_and_flood() -> (u64, usize) {
+    if heavy() { (1024, 1100) } else { (128, 150) }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_silent_flood_at_a_low_fd_limit_is_capped_and_new_clients_get_in_again() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (fds, flood) = fd_limit_and_flood();
+    let args = ["--preface-timeout-secs", "1"];
+    let server = ChildServer::start_with_fd_limit(dir.path(), fds, &args).await;
+    logged(&server, &format!("max_connections={}", fds / 4 * 3)).await;
+    let flood = silent_flood(server.addr, flood).await;
+    logged(&server, "closing new connections over the limit").await;
+    // The silent sockets are closed at the preface timeout; then clients get in.
+    served_again(server.addr).await;
+    drop(flood);
+    server.kill().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn accept_errors_at_the_fd_limit_back_off_and_the_server_recovers() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (fds, flood) = fd_limit_and_flood();
+    // No connection cap below the descriptor limit: accept itself fails (EMFILE).
+    let args = ["--max-connections", "100000"];
+    let server = ChildServer::start_with_fd_limit(dir.path(), fds, &args).await;
+    let flood = silent_flood(server.addr, flood).await;
+    logged(&server, "cannot accept connections; backing off").await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let warnings = server
+        .logs()
+        .lines()
+        .iter()
+        .filter(|line| line.contains("backing off"))
+        .count();
+    assert_eq!(warnings, 1, "one warning for the whole burst of errors");
+    drop(flood);
+    served_again(server.addr).await;
     server.kill().await;
 }

@@ -243,7 +243,31 @@ impl ChildServer {
     /// Starts the binary on `dir` and a free port with the log filter `log` (`RUST_LOG`)
     /// and the extra arguments `args`; does not wait for it.
     pub fn spawn(dir: &Path, log: &str, args: &[&str]) -> Starting {
-        let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_trinchera-server"))
+        let binary = tokio::process::Command::new(env!("CARGO_BIN_EXE_trinchera-server"));
+        ChildServer::spawn_as(binary, dir, log, args)
+    }
+
+    /// [`ChildServer::start_with`], with the server's soft open-files limit set to `fds`
+    /// (`ulimit -n` in a shell that then becomes the server).
+    pub async fn start_with_fd_limit(dir: &Path, fds: u64, args: &[&str]) -> ChildServer {
+        let mut shell = tokio::process::Command::new("sh");
+        shell
+            .arg("-c")
+            .arg(format!("ulimit -n {fds} && exec \"$0\" \"$@\""))
+            .arg(env!("CARGO_BIN_EXE_trinchera-server"));
+        ChildServer::spawn_as(shell, dir, "info", args)
+            .ready()
+            .await
+    }
+
+    /// Runs `command` (which becomes the server) with the server's arguments.
+    fn spawn_as(
+        mut command: tokio::process::Command,
+        dir: &Path,
+        log: &str,
+        args: &[&str],
+    ) -> Starting {
+        let mut child = command
             .args(["--listen", "127.0.0.1:0", "--data-dir"])
             .arg(dir)
             .args(args)
