@@ -459,7 +459,12 @@ async fn accept_errors_at_the_fd_limit_back_off_and_the_server_recovers() {
     let dir = tempfile::tempdir().expect("temp dir");
     let (fds, flood) = fd_limit_and_flood();
     // No connection cap below the descriptor limit: accept itself fails (EMFILE).
-    let args = ["--max-connections", "100000"];
+    let args = [
+        "--max-connections",
+        "100000",
+        "--max-connections-per-peer",
+        "100000",
+    ];
     let server = ChildServer::start_with_fd_limit(dir.path(), fds, &args).await;
     let flood = silent_flood(server.addr, flood).await;
     logged(&server, "cannot accept connections; backing off").await;
