@@ -56,15 +56,7 @@ pub async fn run(
     net: NetConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
-    tracing::info!(
-        max_connections = net.max_connections,
-        fd_limit = net::fd_limit(),
-        max_connections_per_peer = net.max_connections_per_peer,
-        max_watches_per_connection = net.max_watches_per_connection,
-        max_watches_per_peer = net.max_watches_per_peer,
-        "connection limits"
-    );
-    let net = net::Net::new(net);
+    let transport = net::Net::new(net);
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<GameServiceServer<grpc::Api>>().await;
     let reflection = tonic_reflection::server::Builder::configure()
@@ -78,13 +70,13 @@ pub async fn run(
     let served = tonic::transport::Server::builder()
         .timeout(REQUEST_TIMEOUT)
         .http2_keepalive_interval(Some(KEEPALIVE))
-        .max_concurrent_streams(net.config().max_concurrent_streams())
+        .max_concurrent_streams(transport.config().max_concurrent_streams())
         .layer(net::CallsLayer)
         .layer(tower::util::MapResponseLayer::new(contract_status))
         .add_service(health_service)
         .add_service(reflection)
         .add_service(api)
-        .serve_with_incoming_shutdown(net::incoming::incoming(listener, net), async move {
+        .serve_with_incoming_shutdown(net::incoming(listener, transport), async move {
             shutdown.await;
             tracing::info!("shutting down: ending streams, finishing calls");
             health

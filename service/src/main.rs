@@ -57,14 +57,19 @@ struct Config {
     #[arg(long, env = "TRINCHERA_MAX_WATCHES_PER_PEER", default_value_t = NetConfig::default().max_watches_per_peer)]
     max_watches_per_peer: usize,
     /// Seconds a new connection may take to send the HTTP/2 preface before it is closed.
-    #[arg(long, env = "TRINCHERA_PREFACE_TIMEOUT_SECS", default_value_t = NetConfig::default().preface_timeout.as_secs())]
+    #[arg(long, env = "TRINCHERA_PREFACE_TIMEOUT_SECS", value_parser = clap::value_parser!(u64).range(1..), default_value_t = NetConfig::default().preface_timeout.as_secs())]
     preface_timeout_secs: u64,
     /// Seconds a connection may stay open with no call or stream before it is closed.
-    #[arg(long, env = "TRINCHERA_CONNECTION_IDLE_SECS", default_value_t = NetConfig::default().idle_timeout.as_secs())]
+    #[arg(long, env = "TRINCHERA_CONNECTION_IDLE_SECS", value_parser = clap::value_parser!(u64).range(1..), default_value_t = NetConfig::default().idle_timeout.as_secs())]
     connection_idle_secs: u64,
     /// A proxy whose `x-forwarded-for` names the client (repeat the flag, or separate
     /// addresses with commas in the variable).
-    #[arg(long, env = "TRINCHERA_TRUSTED_PROXY", value_delimiter = ',')]
+    #[arg(
+        long,
+        env = "TRINCHERA_TRUSTED_PROXY",
+        value_name = "IP",
+        value_delimiter = ','
+    )]
     trusted_proxy: Vec<IpAddr>,
 }
 

@@ -20,11 +20,20 @@ const MAX_BACKOFF: Duration = Duration::from_secs(1);
 /// Refused connections are reported at warn level at most this often (at debug otherwise).
 const REFUSAL_REPORT: Duration = Duration::from_secs(10);
 
-/// The connections `listener` accepts, admitted under `net`'s caps.
+/// The connections `listener` accepts, admitted under `net`'s caps (logged here, once).
 pub fn incoming(
     listener: TcpListener,
     net: Arc<Net>,
 ) -> impl Stream<Item = Result<Conn, Infallible>> {
+    let config = net.config();
+    tracing::info!(
+        max_connections = config.max_connections,
+        fd_limit = super::fd_limit(),
+        max_connections_per_peer = config.max_connections_per_peer,
+        max_watches_per_connection = config.max_watches_per_connection,
+        max_watches_per_peer = config.max_watches_per_peer,
+        "connection limits"
+    );
     let accept = Accept {
         listener,
         net,

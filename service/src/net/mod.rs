@@ -16,6 +16,7 @@ use std::time::Duration;
 
 pub use self::calls::CallsLayer;
 pub use self::conn::Connection;
+pub use self::incoming::incoming;
 pub use self::watches::WatchPermit;
 
 /// Connection and stream limits of the transport, and the proxies whose forwarded
