@@ -1,6 +1,6 @@
 //! Counting the calls and streams running on each connection, so that an idle connection
-//! can be told from one with a long-lived WatchGame stream: a tower layer takes a
-//! [`CallGuard`] for every request and keeps it in the response body until the body ends
+//! can be told from one with a long-lived WatchGame stream: a tower layer takes a call
+//! guard for every request and keeps it in the response body until the body ends
 //! or is dropped (the client went away).
 
 use std::future::Future;

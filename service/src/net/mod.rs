@@ -1,5 +1,5 @@
 //! The transport's own defences: our accept loop with connection caps and back-off on
-//! accept errors ([`incoming`]), the per-connection IO wrapper that closes connections
+//! accept errors ([`incoming()`]), the per-connection IO wrapper that closes connections
 //! that never speak HTTP/2 or stay idle ([`conn`]), the count of open calls per
 //! connection ([`calls`]), caps on WatchGame streams ([`watches`]), and the peer address
 //! of a request, honouring trusted proxies ([`peer_address`]).
@@ -90,7 +90,7 @@ const UNLIMITED_FDS_CONNECTIONS: usize = 65_536;
 
 /// Three quarters of the soft file descriptor limit ([`fd_limit`]), leaving a quarter for
 /// the store, the listener and logs, so that a connection flood cannot make `accept` or
-/// the store fail; [`UNLIMITED_FDS_CONNECTIONS`] if there is no limit.
+/// the store fail; 65,536 if there is no limit.
 pub fn default_max_connections() -> usize {
     connections_for(fd_limit())
 }
