@@ -10,6 +10,7 @@ pub mod games;
 pub mod grpc;
 pub mod hub;
 pub mod ids;
+pub mod net;
 pub mod records;
 pub mod state;
 pub mod store;
@@ -19,11 +20,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
-use tokio_stream::wrappers::TcpListenerStream;
 use tonic::codegen::http;
 use trinchera_proto::v1::game_service_server::GameServiceServer;
 
 pub use games::{BotPace, Games, Limits};
+pub use net::NetConfig;
 
 /// Largest request the server decodes (setups are the biggest: about 4 KiB).
 pub const MAX_REQUEST_BYTES: usize = 64 * 1024;
@@ -47,13 +48,16 @@ pub enum ServeError {
     Store(#[from] store::StoreError),
 }
 
-/// Serves `games` on `listener` until `shutdown` resolves; then ends watch streams, lets
-/// running calls finish, and flushes the store.
+/// Serves `games` on `listener` under the connection and stream limits `net` until
+/// `shutdown` resolves; then ends watch streams, lets running calls finish, and flushes the
+/// store.
 pub async fn run(
     listener: TcpListener,
     games: Arc<Games>,
+    net: NetConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
+    let transport = net::Net::new(net);
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<GameServiceServer<grpc::Api>>().await;
     let reflection = tonic_reflection::server::Builder::configure()
@@ -68,11 +72,13 @@ pub async fn run(
     let served = tonic::transport::Server::builder()
         .timeout(REQUEST_TIMEOUT)
         .http2_keepalive_interval(Some(KEEPALIVE))
+        .max_concurrent_streams(transport.config().max_concurrent_streams())
+        .layer(net::CallsLayer)
         .layer(tower::util::MapResponseLayer::new(contract_status))
         .add_service(health_service)
         .add_service(reflection)
         .add_service(api)
-        .serve_with_incoming_shutdown(incoming(listener), async move {
+        .serve_with_incoming_shutdown(net::incoming(listener, transport), async move {
             shutdown.await;
             tracing::info!("shutting down: ending streams, finishing calls");
             health
@@ -85,19 +91,6 @@ pub async fn run(
     games.close()?;
     tracing::info!("storage flushed; bye");
     Ok(served?)
-}
-
-/// Accepted connections with Nagle's algorithm off: replies are small and must not wait
-/// for the peer's delayed ACK (40 ms per call otherwise).
-fn incoming(
-    listener: TcpListener,
-) -> impl tokio_stream::Stream<Item = std::io::Result<tokio::net::TcpStream>> {
-    use tokio_stream::StreamExt;
-    TcpListenerStream::new(listener).map(|accepted| {
-        let stream = accepted?;
-        stream.set_nodelay(true)?;
-        Ok(stream)
-    })
 }
 
 /// tonic answers two kinds of bad requests before any handler runs, with codes the

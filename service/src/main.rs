@@ -1,6 +1,6 @@
 //! `trinchera-server`: the Trinchera game server.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -11,7 +11,7 @@ use clap::Parser;
 use tracing_subscriber::EnvFilter;
 use trinchera_service::games::throttle::{RateLimit, RateLimits};
 use trinchera_service::store::{SledOptions, SledStore, refresh_snapshot};
-use trinchera_service::{BotPace, Games, Limits};
+use trinchera_service::{BotPace, Games, Limits, NetConfig};
 
 /// mimalloc: the server allocates and frees many small buffers per call (views, HTTP/2
 /// frames); measured faster than the system allocator, see README "Benchmarks".
@@ -84,9 +84,51 @@ struct Config {
     /// Database page cache, in MiB.
     #[arg(long, env = "TRINCHERA_CACHE_MIB", default_value_t = 64)]
     cache_mib: u64,
+    /// Most open connections in total; new ones over it are closed at once. Default: three
+    /// quarters of the soft open-files limit (`ulimit -n`).
+    #[arg(long, env = "TRINCHERA_MAX_CONNECTIONS")]
+    max_connections: Option<usize>,
+    /// Most open connections from one address (trusted proxies exempt).
+    #[arg(long, env = "TRINCHERA_MAX_CONNECTIONS_PER_PEER", default_value_t = NetConfig::default().max_connections_per_peer)]
+    max_connections_per_peer: usize,
+    /// Most concurrent WatchGame streams on one connection.
+    #[arg(long, env = "TRINCHERA_MAX_WATCHES_PER_CONNECTION", default_value_t = NetConfig::default().max_watches_per_connection)]
+    max_watches_per_connection: usize,
+    /// Most concurrent WatchGame streams of one peer address, over all its connections.
+    #[arg(long, env = "TRINCHERA_MAX_WATCHES_PER_PEER", default_value_t = NetConfig::default().max_watches_per_peer)]
+    max_watches_per_peer: usize,
+    /// Seconds a new connection may take to send the HTTP/2 preface before it is closed.
+    #[arg(long, env = "TRINCHERA_PREFACE_TIMEOUT_SECS", value_parser = clap::value_parser!(u64).range(1..), default_value_t = NetConfig::default().preface_timeout.as_secs())]
+    preface_timeout_secs: u64,
+    /// Seconds a connection may stay open with no call or stream before it is closed.
+    #[arg(long, env = "TRINCHERA_CONNECTION_IDLE_SECS", value_parser = clap::value_parser!(u64).range(1..), default_value_t = NetConfig::default().idle_timeout.as_secs())]
+    connection_idle_secs: u64,
+    /// A proxy whose `x-forwarded-for` names the client (repeat the flag, or separate
+    /// addresses with commas in the variable).
+    #[arg(
+        long,
+        env = "TRINCHERA_TRUSTED_PROXY",
+        value_name = "IP",
+        value_delimiter = ','
+    )]
+    trusted_proxy: Vec<IpAddr>,
 }
 
 impl Config {
+    /// The transport limits asked for.
+    fn net(&self) -> NetConfig {
+        let defaults = NetConfig::default();
+        NetConfig {
+            max_connections: self.max_connections.unwrap_or(defaults.max_connections),
+            max_connections_per_peer: self.max_connections_per_peer,
+            max_watches_per_connection: self.max_watches_per_connection,
+            max_watches_per_peer: self.max_watches_per_peer,
+            preface_timeout: Duration::from_secs(self.preface_timeout_secs),
+            idle_timeout: Duration::from_secs(self.connection_idle_secs),
+            trusted_proxies: self.trusted_proxy.clone(),
+        }
+    }
+
     /// The limits these flags set.
     fn limits(&self) -> anyhow::Result<Limits> {
         let hours = |value: f64, flag: &str| {
@@ -167,7 +209,7 @@ async fn main() -> anyhow::Result<()> {
         startup_ms = started.elapsed().as_millis(),
         "trinchera-server ready"
     );
-    trinchera_service::run(listener, games, shutdown_signal()).await?;
+    trinchera_service::run(listener, games, config.net(), shutdown_signal()).await?;
     match refresh_snapshot(&config.data_dir, Duration::from_secs(10)) {
         Ok(took) => tracing::info!(
             took_ms = took.as_millis(),

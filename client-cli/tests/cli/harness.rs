@@ -54,7 +54,8 @@ impl Server {
                 address_tx
                     .send(listener.local_addr().expect("address"))
                     .expect("test waits");
-                trinchera_service::run(listener, games, async {
+                let net = trinchera_service::NetConfig::default();
+                trinchera_service::run(listener, games, net, async {
                     let _ = stopped.await;
                 })
                 .await

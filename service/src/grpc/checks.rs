@@ -85,9 +85,9 @@ pub fn notation(text: &str, limits: &Limits) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// The client's address, for per-address limits.
+/// The client's address, for per-address limits (a trusted proxy's forwarded address).
 pub fn peer<T>(request: &tonic::Request<T>) -> Option<IpAddr> {
-    request.remote_addr().map(|address| address.ip())
+    crate::net::peer_address(request)
 }
 
 #[cfg(test)]

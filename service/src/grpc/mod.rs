@@ -17,6 +17,7 @@ use crate::bots::BotLevel;
 use crate::error::{ApiError, Reason};
 use crate::games::directory::Filter;
 use crate::games::{Games, MoveInput, SetupRequest};
+use crate::net::WatchPermit;
 
 /// The gRPC service over a set of games.
 #[derive(Clone)]
@@ -325,13 +326,15 @@ impl GameService for Api {
     ) -> Result<Response<Self::WatchGameStream>, Status> {
         let body = request.get_ref();
         handle(span("WatchGame", &body.game_id), async {
+            let permit = WatchPermit::admit(&request)?;
             let id = checks::game_id(&body.game_id)?;
             self.games.throttle().stream_open(checks::peer(&request))?;
             let (viewer, watch) = self
                 .games
                 .watch(id, token(&request)?.as_deref(), body.after_version)
                 .await?;
-            Ok(watch::stream(Arc::clone(&self.games), id, viewer, watch))
+            let stream = watch::stream(Arc::clone(&self.games), id, viewer, watch);
+            Ok(Box::pin(permit.hold(stream)) as watch::WatchStream)
         })
         .await
     }

@@ -26,7 +26,7 @@ use trinchera_service::ids::GameId;
 use trinchera_service::records::EventRecord;
 use trinchera_service::state::GameState;
 use trinchera_service::store::{SledOptions, SledStore, Store};
-use trinchera_service::{BotPace, Games, Limits};
+use trinchera_service::{BotPace, Games, Limits, NetConfig};
 
 /// The generated client.
 pub type Client = GameServiceClient<Channel>;
@@ -66,8 +66,26 @@ impl TestServer {
         TestServer::start_in(&dir, Some(temp), limits).await
     }
 
+    /// A server on a fresh temporary data directory with the transport limits `net`.
+    pub async fn start_net(net: NetConfig) -> TestServer {
+        let temp = tempfile::tempdir().expect("temp dir");
+        let dir = temp.path().to_owned();
+        TestServer::start_in_with(&dir, Some(temp), test_limits(), net).await
+    }
+
     /// A server on `dir`, which `temp` (if any) keeps alive.
     pub async fn start_in(dir: &Path, temp: Option<TempDir>, limits: Limits) -> TestServer {
+        TestServer::start_in_with(dir, temp, limits, NetConfig::default()).await
+    }
+
+    /// A server on `dir`, which `temp` (if any) keeps alive, with `limits` and the
+    /// transport limits `net`.
+    pub async fn start_in_with(
+        dir: &Path,
+        temp: Option<TempDir>,
+        limits: Limits,
+        net: NetConfig,
+    ) -> TestServer {
         let store = open_store(dir).await;
         let games = Games::new(Arc::new(store), limits).expect("games");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -76,7 +94,7 @@ impl TestServer {
         let addr = listener.local_addr().expect("address");
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(async move {
-            trinchera_service::run(listener, games, async {
+            trinchera_service::run(listener, games, net, async {
                 let _ = stopped.await;
             })
             .await
@@ -249,7 +267,31 @@ impl ChildServer {
     /// Starts the binary on `dir` and a free port with the log filter `log` (`RUST_LOG`)
     /// and the extra arguments `args`; does not wait for it.
     pub fn spawn(dir: &Path, log: &str, args: &[&str]) -> Starting {
-        let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_trinchera-server"))
+        let binary = tokio::process::Command::new(env!("CARGO_BIN_EXE_trinchera-server"));
+        ChildServer::spawn_as(binary, dir, log, args)
+    }
+
+    /// [`ChildServer::start_with`], with the server's soft open-files limit set to `fds`
+    /// (`ulimit -n` in a shell that then becomes the server).
+    pub async fn start_with_fd_limit(dir: &Path, fds: u64, args: &[&str]) -> ChildServer {
+        let mut shell = tokio::process::Command::new("sh");
+        shell
+            .arg("-c")
+            .arg(format!("ulimit -n {fds} && exec \"$0\" \"$@\""))
+            .arg(env!("CARGO_BIN_EXE_trinchera-server"));
+        ChildServer::spawn_as(shell, dir, "info", args)
+            .ready()
+            .await
+    }
+
+    /// Runs `command` (which becomes the server) with the server's arguments.
+    fn spawn_as(
+        mut command: tokio::process::Command,
+        dir: &Path,
+        log: &str,
+        args: &[&str],
+    ) -> Starting {
+        let mut child = command
             .args(["--listen", "127.0.0.1:0", "--no-rate-limits", "--data-dir"])
             .arg(dir)
             .args(args)

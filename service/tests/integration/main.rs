@@ -2,6 +2,7 @@
 //! driven through the generated `trinchera.v1` client.
 
 mod concurrency;
+mod connections;
 mod crash;
 mod durability;
 mod errors;
