@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use trinchera_proto::v1 as pb;
 
 /// Help text after the command list: exit codes, environment, files.
 const AFTER_HELP: &str = "\
@@ -233,6 +234,57 @@ pub struct NewArgs {
     /// option is refused with a usage error.
     #[arg(long = "option", value_name = "KEY=VALUE")]
     pub options: Vec<String>,
+    /// The time control.
+    #[command(flatten)]
+    pub clock: ClockArgs,
+}
+
+/// A game's time control: none (the default), a live clock or a correspondence deadline.
+#[derive(Clone, Debug, Default, Args)]
+pub struct ClockArgs {
+    /// A live clock per seat: MINUTES+SECONDS, initial time and increment per turn
+    /// (e.g. `10+5`). A seat whose clock runs out loses.
+    #[arg(long, value_name = "MIN+SEC", value_parser = parse_clock, conflicts_with = "days")]
+    pub clock: Option<(u32, u32)>,
+    /// A correspondence deadline: DAYS for every turn (1 to 30).
+    #[arg(long, value_name = "DAYS", value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub days: Option<u32>,
+}
+
+impl ClockArgs {
+    /// The time control for CreateGame (`None`: no clock).
+    pub fn time_control(&self) -> Option<pb::TimeControl> {
+        use pb::time_control::Control;
+        let control = match (self.clock, self.days) {
+            (Some((minutes, seconds)), _) => Control::Live(pb::LiveControl {
+                initial_seconds: minutes * 60,
+                increment_seconds: seconds,
+            }),
+            (None, Some(days)) => Control::Correspondence(pb::CorrespondenceControl {
+                days_per_move: days,
+            }),
+            (None, None) => return None,
+        };
+        Some(pb::TimeControl {
+            control: Some(control),
+        })
+    }
+}
+
+/// Reads `MINUTES+SECONDS`, e.g. `10+5` (`3` alone: no increment).
+fn parse_clock(text: &str) -> Result<(u32, u32), String> {
+    let (minutes, seconds) = text.split_once('+').unwrap_or((text, "0"));
+    let number = |part: &str, what: &str| {
+        part.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("{what} must be a whole number in MIN+SEC, e.g. 10+5"))
+    };
+    let minutes = number(minutes, "the minutes")?;
+    let seconds = number(seconds, "the increment")?;
+    if minutes == 0 || minutes > 180 || seconds > 180 {
+        return Err("the clock is 1 to 180 minutes plus 0 to 180 seconds, e.g. 10+5".into());
+    }
+    Ok((minutes, seconds))
 }
 
 /// `bench`.
@@ -345,6 +397,9 @@ pub struct PlayArgs {
     /// When creating: let the server play the other seat at this level (levels: random).
     #[arg(long, value_name = "LEVEL")]
     pub bot: Option<String>,
+    /// When creating: the time control.
+    #[command(flatten)]
+    pub clock: ClockArgs,
 }
 
 /// How `setup` places the pieces.

@@ -189,6 +189,7 @@ pub async fn new_game(ctx: &Ctx, args: &NewArgs) -> Result<pb::CreateGameRespons
             name: args.game_name.clone().unwrap_or_default(),
             player_name: args.name.clone().unwrap_or_default(),
             bot: args.bot.clone().unwrap_or_default(),
+            time_control: args.clock.time_control(),
         })
         .await?;
     keep_token(
@@ -311,6 +312,7 @@ pub async fn games(
                 ruleset: ruleset.unwrap_or_default().to_owned(),
                 page_size: (limit - all.games.len()).clamp(1, 100) as i32,
                 page_token: all.next_page_token.clone(),
+                ..Default::default()
             })
             .await?;
         all.games.extend(page.games);

@@ -74,6 +74,7 @@ pub async fn play(ctx: &Ctx, args: &PlayArgs) -> Result<(), CliError> {
                 game_name: None,
                 bot: args.bot.clone(),
                 options: vec![],
+                clock: args.clock.clone(),
             },
         )
         .await?;

@@ -30,6 +30,8 @@ fn reason(reason: &str) -> String {
         "MOST_URBAN" => "most urban hexes held".into(),
         "MORE_TANKS" => "more tanks left".into(),
         "ABORTED" => "it never started in time".into(),
+        "TIME_FORFEIT" => "time ran out".into(),
+        "ABANDONED" => "the opponent stayed away".into(),
         other => other.to_lowercase().replace('_', " "),
     }
 }
@@ -68,6 +70,8 @@ pub fn event(names: &Names<'_>, view: Option<&pb::GameView>, event: &pb::Event) 
         pb::EventType::Joined => format!("{who} joined."),
         pb::EventType::SetupSubmitted => format!("{who} set up."),
         pb::EventType::Resigned => format!("{who} resigned."),
+        pb::EventType::TimeForfeit => format!("{who} ran out of time."),
+        pb::EventType::Abandoned => format!("{who} claimed the game: the opponent stayed away."),
         pb::EventType::Aborted => match event.seat {
             Some(seat) => format!(
                 "The server called the game off: it waited too long for {}.",
@@ -173,6 +177,59 @@ pub fn tank_phase(phase: pb::TankPhase) -> &'static str {
     }
 }
 
+/// Milliseconds as a clock face: `9:41`, `0:07.3` under ten seconds, `2d 03h` for days.
+fn clock_face(ms: u64) -> String {
+    let secs = ms / 1000;
+    match secs {
+        0..10 => format!("0:0{secs}.{}", ms % 1000 / 100),
+        10..3600 => format!("{}:{:02}", secs / 60, secs % 60),
+        3600..86_400 => format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60),
+        _ => format!("{}d {:02}h", secs / 86_400, secs / 3600 % 24),
+    }
+}
+
+/// The clocks of a timed game: "Clock 10+5 · Rojo 9:41 · Azul 10:00 (running)", with a
+/// warning when the viewer's own time runs low.
+fn clock_line(names: &Names<'_>, view: &pb::GameView, clock: &pb::Clock, style: Style) -> String {
+    use pb::time_control::Control;
+    let (title, low_ms) = match clock.control.as_ref().and_then(|c| c.control.as_ref()) {
+        Some(Control::Live(live)) => (
+            format!(
+                "Clock {}+{}",
+                live.initial_seconds / 60,
+                live.increment_seconds
+            ),
+            (u64::from(live.initial_seconds) * 100).clamp(10_000, 60_000),
+        ),
+        Some(Control::Correspondence(days)) => {
+            (format!("{} day(s) a move", days.days_per_move), 3_600_000)
+        }
+        None => ("Clock".to_owned(), 0),
+    };
+    let mut parts = vec![title];
+    for (seat, &ms) in clock.remaining_ms.iter().enumerate() {
+        let seat = seat as i32;
+        let running = if clock.running == Some(seat) {
+            " (running)"
+        } else {
+            ""
+        };
+        parts.push(format!("{} {}{running}", names.seat(seat), clock_face(ms)));
+    }
+    let mut line = parts.join(" · ");
+    if let Some(mine) = view.viewer_seat
+        && clock.running == Some(mine)
+        && clock
+            .remaining_ms
+            .get(mine as usize)
+            .is_some_and(|&ms| ms < low_ms)
+    {
+        line.push_str(" · ");
+        line.push_str(&style.paint("your time is running low!", Paint::Bold));
+    }
+    line
+}
+
 /// The lines under a board: players, phase, turn, status, last event, result.
 pub fn status(names: &Names<'_>, view: &pb::GameView, style: Style) -> String {
     let mut lines = Vec::new();
@@ -266,6 +323,9 @@ pub fn status(names: &Names<'_>, view: &pb::GameView, style: Style) -> String {
         None => {}
     }
     lines.push(state);
+    if let Some(clock) = &view.clock {
+        lines.push(clock_line(names, view, clock, style));
+    }
     if !view.captured.is_empty() {
         for seat in 0..2 {
             let lost: Vec<String> = view
@@ -323,6 +383,43 @@ mod tests {
             ],
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn clocks_read_as_clock_faces_and_warn_the_viewer_when_low() {
+        assert_eq!(clock_face(9_740), "0:09.7");
+        assert_eq!(clock_face(581_000), "9:41");
+        assert_eq!(clock_face(3_723_000), "1:02:03");
+        assert_eq!(clock_face(2 * 86_400_000 + 3 * 3_600_000), "2d 03h");
+        let ruleset = army();
+        let names = Names::new(&ruleset);
+        let mut view = pb::GameView {
+            viewer_seat: Some(0),
+            ..Default::default()
+        };
+        let mut clock = pb::Clock {
+            control: Some(pb::TimeControl {
+                control: Some(pb::time_control::Control::Live(pb::LiveControl {
+                    initial_seconds: 600,
+                    increment_seconds: 5,
+                })),
+            }),
+            remaining_ms: vec![581_000, 600_000],
+            running: Some(1),
+            ..Default::default()
+        };
+        let line = clock_line(&names, &view, &clock, Style::plain());
+        assert_eq!(line, "Clock 10+5 · Rojo 9:41 · Azul 10:00 (running)");
+        clock.running = Some(0);
+        clock.remaining_ms[0] = 9_000;
+        let line = clock_line(&names, &view, &clock, Style::plain());
+        assert!(line.ends_with("your time is running low!"), "{line}");
+        view.viewer_seat = Some(1);
+        let line = clock_line(&names, &view, &clock, Style::plain());
+        assert!(
+            !line.contains("low"),
+            "only the viewer's own clock warns: {line}"
+        );
     }
 
     #[test]

@@ -62,6 +62,7 @@ fn durable_appends(bencher: Bencher, writers: u64, sync_data: bool) {
                             let event = EventRecord {
                                 seat: Some(0),
                                 entry: Some(Entry::Move("d2-d3".into())),
+                                ..EventRecord::default()
                             };
                             for v in first..first + APPENDS {
                                 append(&store, game, v, &event).await;

@@ -12,7 +12,8 @@ use rand_chacha::ChaCha8Rng;
 use trinchera_rules::{Seat, Seed, Setup, Viewer};
 use trinchera_service::grpc::convert;
 use trinchera_service::ids::{GameId, TokenHash};
-use trinchera_service::state::GameState;
+use trinchera_service::state::{GameState, Moment};
+use trinchera_service::timing::TimeControl;
 
 fn main() {
     divan::main();
@@ -37,15 +38,24 @@ fn game(ruleset: &str) -> (GameState, Viewer) {
         creator,
         Seed([7; 32]),
         0,
+        TimeControl::Untimed,
     )
     .expect("created");
     state
-        .join(Seat::Second, "Beto".into(), TokenHash([2; 32]), None)
+        .join(
+            Seat::Second,
+            "Beto".into(),
+            TokenHash([2; 32]),
+            None,
+            Moment::default(),
+        )
         .expect("joined");
     for seat in [Seat::First, Seat::Second] {
         if let Some(zone) = state.description().setup_zone(seat) {
             let setup = Setup::random(zone, seat.index() as u64);
-            state.submit_setup(setup, [0; 16]).expect("set up");
+            state
+                .submit_setup(setup, [0; 16], Moment::default())
+                .expect("set up");
         }
     }
     let mut rng = ChaCha8Rng::seed_from_u64(1);
@@ -55,7 +65,9 @@ fn game(ruleset: &str) -> (GameState, Viewer) {
             break;
         };
         let seat = to_move(&state);
-        state.play(seat, &choice.action).expect("a listed action");
+        state
+            .play(seat, &choice.action, Moment::default())
+            .expect("a listed action");
     }
     let seat = to_move(&state);
     (state, Viewer::Player(seat))

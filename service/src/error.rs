@@ -93,6 +93,8 @@ pub enum Reason {
     GameOver,
     /// No free seat.
     SeatTaken,
+    /// A claim made before its time.
+    TooEarly,
 }
 
 impl Reason {
@@ -110,6 +112,7 @@ impl Reason {
             Reason::IllegalMove => "ILLEGAL_MOVE",
             Reason::GameOver => "GAME_OVER",
             Reason::SeatTaken => "SEAT_TAKEN",
+            Reason::TooEarly => "TOO_EARLY",
         }
     }
 }

@@ -14,6 +14,7 @@ pub mod net;
 pub mod records;
 pub mod state;
 pub mod store;
+pub mod timing;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -67,7 +68,13 @@ pub async fn run(
     let api = GameServiceServer::new(grpc::Api::new(Arc::clone(&games)))
         .max_decoding_message_size(MAX_REQUEST_BYTES);
     let sweeper = tokio::spawn(sweep(Arc::clone(&games)));
+    let heart = tokio::spawn(heartbeat(Arc::clone(&games)));
+    let deadlines = tokio::spawn(Arc::clone(&games).run_deadlines());
     games.resume_bots();
+    tokio::spawn({
+        let games = Arc::clone(&games);
+        async move { games.resume_clocks().await }
+    });
     let stopping = Arc::clone(&games);
     let served = tonic::transport::Server::builder()
         .timeout(REQUEST_TIMEOUT)
@@ -88,6 +95,8 @@ pub async fn run(
         })
         .await;
     sweeper.abort();
+    heart.abort();
+    deadlines.abort();
     games.close()?;
     tracing::info!("storage flushed; bye");
     Ok(served?)
@@ -121,6 +130,16 @@ fn contract_status(
         _ => return response,
     };
     tonic::Status::from(error).into_http()
+}
+
+/// Notes every second that the server runs, so that a later start knows how long it was
+/// down (that time counts against no clock).
+async fn heartbeat(games: Arc<Games>) {
+    let mut ticks = tokio::time::interval(Duration::from_secs(1));
+    loop {
+        ticks.tick().await;
+        games.heartbeat();
+    }
 }
 
 /// Now and then drops idle games from memory and calls off games that waited too long.

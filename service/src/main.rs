@@ -74,6 +74,10 @@ struct Config {
     /// Switch every rate limit off (load tests and benchmarks from one machine).
     #[arg(long, env = "TRINCHERA_NO_RATE_LIMITS")]
     no_rate_limits: bool,
+    /// Days the player to move in a game without clock may stay away before the opponent
+    /// may claim the win (ClaimVictory).
+    #[arg(long, env = "TRINCHERA_ABANDON_DAYS", default_value_t = 7.0)]
+    abandon_days: f64,
     /// Milliseconds a bot may think about one decision.
     #[arg(long, env = "TRINCHERA_BOT_THINK_MS", default_value_t = BotPace::default().think.as_millis() as u64)]
     bot_think_ms: u64,
@@ -169,6 +173,7 @@ impl Config {
             idle_eviction: Duration::from_secs(self.idle_secs),
             waiting_expiry: hours(self.waiting_expiry_hours, "--waiting-expiry-hours")?,
             setup_expiry: hours(self.setup_expiry_hours, "--setup-expiry-hours")?,
+            abandon_after: hours(self.abandon_days * 24.0, "--abandon-days")?,
             rates,
             bots: BotPace {
                 think: Duration::from_millis(self.bot_think_ms),

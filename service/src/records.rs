@@ -16,8 +16,16 @@ pub struct EventRecord {
     #[prost(uint32, optional, tag = "1")]
     pub seat: Option<u32>,
     /// What happened.
-    #[prost(oneof = "Entry", tags = "2, 3, 4, 5, 6, 7")]
+    #[prost(oneof = "Entry", tags = "2, 3, 4, 5, 6, 7, 10, 11")]
     pub entry: Option<Entry>,
+    /// When the server applied it, ms since the Unix epoch (0 in entries written before
+    /// time controls).
+    #[prost(uint64, tag = "8")]
+    pub at_ms: u64,
+    /// Time the acting seat spent on its turn until this action, in ms (moves of timed
+    /// games only): what its clock was charged.
+    #[prost(uint64, tag = "9")]
+    pub spent_ms: u64,
 }
 
 /// What a log entry records.
@@ -40,7 +48,13 @@ pub enum Entry {
     Resigned(Resigned),
     /// The server called the game off before it started; `seat` is the seat it waited for.
     #[prost(message, tag = "7")]
-    Aborted(Aborted),
+    Aborted(Ended),
+    /// `seat` ran out of time.
+    #[prost(message, tag = "10")]
+    TimedOut(Ended),
+    /// `seat` claimed the win against an absent opponent.
+    #[prost(message, tag = "11")]
+    Claimed(Ended),
 }
 
 /// The creation of a game.
@@ -61,6 +75,23 @@ pub struct Created {
     /// The creator's join (name and token hash).
     #[prost(message, optional, tag = "5")]
     pub creator: Option<Joined>,
+    /// The time control; `None`: no clock.
+    #[prost(message, optional, tag = "6")]
+    pub time_control: Option<TimeControlRecord>,
+}
+
+/// A time control as stored.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct TimeControlRecord {
+    /// Live: each seat's initial time, ms (0 for correspondence).
+    #[prost(uint64, tag = "1")]
+    pub initial_ms: u64,
+    /// Live: the increment per turn, ms.
+    #[prost(uint64, tag = "2")]
+    pub increment_ms: u64,
+    /// Correspondence: the time for each turn, ms (0 for live).
+    #[prost(uint64, tag = "3")]
+    pub per_move_ms: u64,
 }
 
 /// A player taking a seat.
@@ -115,9 +146,10 @@ impl EventChunk {
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct Resigned {}
 
-/// A game called off by the server.
+/// An end decided by the server or claimed: called off, out of time, abandoned (the entry
+/// says which; nothing else to store).
 #[derive(Clone, PartialEq, prost::Message)]
-pub struct Aborted {}
+pub struct Ended {}
 
 /// What listings show of a game; rewritten when its phase changes.
 #[derive(Clone, PartialEq, prost::Message)]
@@ -147,6 +179,12 @@ pub struct SummaryRecord {
     /// written before this field: then the creation time counts).
     #[prost(uint64, tag = "8")]
     pub since_ms: u64,
+    /// `trinchera.v1.Speed` number (0 in summaries written before time controls: untimed).
+    #[prost(int32, tag = "9")]
+    pub speed: i32,
+    /// The time control, for listings.
+    #[prost(message, optional, tag = "10")]
+    pub time_control: Option<TimeControlRecord>,
 }
 
 impl SummaryRecord {
@@ -200,10 +238,12 @@ mod tests {
         let first = EventRecord {
             seat: Some(0),
             entry: Some(Entry::Move("a4-a5".into())),
+            ..EventRecord::default()
         };
         let second = EventRecord {
             seat: Some(1),
             entry: Some(Entry::Move("a7-a6".into())),
+            ..EventRecord::default()
         };
         let chunk = EventChunk::append(None, &first);
         let chunk = EventChunk::append(Some(&chunk), &second);
@@ -217,6 +257,7 @@ mod tests {
         let record = EventRecord {
             seat: Some(1),
             entry: Some(Entry::Move("a4-a5".into())),
+            ..EventRecord::default()
         };
         let bytes = encode(&record);
         assert_eq!(bytes[0], FORMAT);

@@ -18,8 +18,10 @@ use crate::bots::BotLevel;
 use crate::error::{ApiError, Reason};
 use crate::ids::{GameId, TokenHash};
 use crate::records::{
-    Aborted, Created, Entry, EventRecord, Joined, Resigned, SetupRecord, SummaryRecord,
+    Created, Ended, Entry, EventRecord, Joined, Resigned, SetupRecord, SummaryRecord,
+    TimeControlRecord,
 };
+use crate::timing::{Clocks, TimeControl};
 
 /// Where a game stands, as the service sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,8 +124,33 @@ pub enum EventKind {
     },
     /// `seat` resigned.
     Resigned(Outcome),
-    /// The server called the game off while it waited for `seat` (to join or to set up).
+    /// The server called the game off while it waited for `seat` (to join, to set up or
+    /// to make its first move).
     Aborted,
+    /// `seat` ran out of time.
+    TimedOut(Outcome),
+    /// `seat` claimed the win against an opponent who stayed away.
+    Claimed(Outcome),
+}
+
+/// When an action happens, by the server's clock, and what the acting seat's turn has
+/// cost it until then: the two times every log entry records.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Moment {
+    /// ms since the Unix epoch.
+    pub at_ms: u64,
+    /// Time spent on the acting seat's turn, in ms (charged to its clock).
+    pub spent_ms: u64,
+}
+
+impl Moment {
+    /// The moment a log entry records.
+    fn of(record: &EventRecord) -> Moment {
+        Moment {
+            at_ms: record.at_ms,
+            spent_ms: record.spent_ms,
+        }
+    }
 }
 
 /// One event of a game. Everything in it is public: setups are never part of an event.
@@ -150,6 +177,7 @@ pub struct GameState {
     meta: Arc<Meta>,
     version: u64,
     last_event: Option<GameEvent>,
+    clocks: Clocks,
 }
 
 /// Everything a finished game reveals for the fairness check: each seat's committed setup
@@ -228,6 +256,7 @@ impl GameState {
         creator: (Seat, String, TokenHash),
         seed: Seed,
         created_ms: u64,
+        control: TimeControl,
     ) -> Result<(GameState, GameEvent, EventRecord), ApiError> {
         let Some(entry) = catalog::ruleset(ruleset) else {
             return Err(ApiError::invalid(
@@ -263,6 +292,10 @@ impl GameState {
             }),
             version: 1,
             last_event: Some(event.clone()),
+            clocks: Clocks {
+                last_event: created_ms,
+                ..Clocks::new(control)
+            },
         };
         let record = EventRecord {
             seat: Some(seat.index() as u32),
@@ -276,7 +309,10 @@ impl GameState {
                     token_hash: token.0.to_vec(),
                     bot: String::new(),
                 }),
+                time_control: control_record(control),
             })),
+            at_ms: created_ms,
+            spent_ms: 0,
         };
         Ok((state, event, record))
     }
@@ -320,11 +356,13 @@ impl GameState {
             (seat_of(first, 1)?, creator.name, token),
             seed,
             created.created_ms,
+            control_of(created.time_control.as_ref()),
         )
         .map_err(|e| fail(1, e.to_string()))?;
         each(&state, &created);
         for (record, version) in rest.iter().zip(2..) {
             let seat = seat_of(record, version)?;
+            let moment = Moment::of(record);
             let event = match &record.entry {
                 Some(Entry::Joined(joined)) => {
                     let token = token_hash(&joined.token_hash)
@@ -337,7 +375,7 @@ impl GameState {
                             })?),
                         };
                     state
-                        .join(seat, joined.name.clone(), token, bot)
+                        .join(seat, joined.name.clone(), token, bot, moment)
                         .map(|(e, _)| e)
                 }
                 Some(Entry::Setup(setup)) => {
@@ -350,15 +388,17 @@ impl GameState {
                     Setup::parse_canonical(description, &setup.canonical)
                         .and_then(|placements| Setup::validate(description, seat, &placements))
                         .map_err(|e| setup_error(description, e))
-                        .and_then(|setup| state.submit_setup(setup, salt).map(|(e, _)| e))
+                        .and_then(|setup| state.submit_setup(setup, salt, moment).map(|(e, _)| e))
                 }
                 Some(Entry::Move(notation)) => state
                     .game
                     .parse_notation(notation)
                     .map_err(|e| ApiError::invalid(Reason::BadNotation, e.to_string()))
-                    .and_then(|action| state.play(seat, &action).map(|(e, _)| e)),
-                Some(Entry::Resigned(_)) => state.resign(seat).map(|(e, _)| e),
-                Some(Entry::Aborted(_)) => state.abort().map(|(e, _)| e),
+                    .and_then(|action| state.play(seat, &action, moment).map(|(e, _)| e)),
+                Some(Entry::Resigned(_)) => state.resign(seat, moment).map(|(e, _)| e),
+                Some(Entry::Aborted(_)) => state.abort(moment).map(|(e, _)| e),
+                Some(Entry::TimedOut(_)) => state.time_out(seat, moment).map(|(e, _)| e),
+                Some(Entry::Claimed(_)) => state.claim(seat, moment).map(|(e, _)| e),
                 Some(Entry::Created(_)) | None => {
                     Err(ApiError::invalid(Reason::BadRequest, "unexpected entry"))
                 }
@@ -474,11 +514,32 @@ impl GameState {
                 .unwrap_or_default(),
             created_ms: self.meta.created_ms,
             since_ms: now_ms,
+            speed: self.clocks.control.speed().number(),
+            time_control: control_record(self.clocks.control),
         }
     }
 
-    /// Records `kind` as the next event, noting whether play started with it.
-    fn advance(&mut self, seat: Seat, kind: EventKind, before: GamePhase) -> GameEvent {
+    /// The clocks.
+    pub fn clocks(&self) -> &Clocks {
+        &self.clocks
+    }
+
+    /// Moves the running clocks later by the time the server was down since they began.
+    pub fn credit_downtime(&mut self, downtime: &crate::timing::Downtime) {
+        self.clocks.credit(downtime);
+    }
+
+    /// Records `kind`, made at `moment`, as the next event with its log entry `record`:
+    /// notes whether play started with it and moves the clocks on.
+    fn advance(
+        &mut self,
+        seat: Seat,
+        kind: EventKind,
+        before: GamePhase,
+        mut record: EventRecord,
+        moment: Moment,
+    ) -> (GameEvent, EventRecord) {
+        let moved = matches!(kind, EventKind::Move { .. });
         self.version += 1;
         let event = GameEvent {
             version: self.version,
@@ -487,7 +548,18 @@ impl GameState {
             started: before != GamePhase::Playing && self.phase() == GamePhase::Playing,
         };
         self.last_event = Some(event.clone());
-        event
+        let phase = self.phase();
+        let to_move = self.game.to_move().filter(|_| phase == GamePhase::Playing);
+        let acted = moved.then_some((seat, moment.spent_ms));
+        self.clocks
+            .advance(acted, to_move, phase == GamePhase::Setup, moment.at_ms);
+        record.at_ms = moment.at_ms;
+        record.spent_ms = if moved && self.clocks.timed() {
+            moment.spent_ms
+        } else {
+            0
+        };
+        (event, record)
     }
 
     /// The free seat, if any.
@@ -504,6 +576,7 @@ impl GameState {
         name: String,
         token: TokenHash,
         bot: Option<BotLevel>,
+        moment: Moment,
     ) -> Result<(GameEvent, EventRecord), ApiError> {
         if self.phase() == GamePhase::Finished {
             return Err(ApiError::precondition(Reason::GameOver, "the game is over"));
@@ -528,8 +601,9 @@ impl GameState {
                 token_hash: token.0.to_vec(),
                 bot: bot.map(|level| level.name().to_owned()).unwrap_or_default(),
             })),
+            ..EventRecord::default()
         };
-        Ok((self.advance(seat, EventKind::Joined, before), record))
+        Ok(self.advance(seat, EventKind::Joined, before, record, moment))
     }
 
     /// `setup.seat` submits a validated setup committed with `salt`.
@@ -537,6 +611,7 @@ impl GameState {
         &mut self,
         setup: Setup,
         salt: [u8; 16],
+        moment: Moment,
     ) -> Result<(GameEvent, EventRecord), ApiError> {
         let seat = setup.seat;
         if self.phase() == GamePhase::Finished {
@@ -554,11 +629,9 @@ impl GameState {
                 canonical,
                 salt: salt.to_vec(),
             })),
+            ..EventRecord::default()
         };
-        Ok((
-            self.advance(seat, EventKind::SetupSubmitted, before),
-            record,
-        ))
+        Ok(self.advance(seat, EventKind::SetupSubmitted, before, record, moment))
     }
 
     /// `seat` plays `action`.
@@ -566,6 +639,7 @@ impl GameState {
         &mut self,
         seat: Seat,
         action: &Action,
+        moment: Moment,
     ) -> Result<(GameEvent, EventRecord), ApiError> {
         let before = self.phase();
         if before == GamePhase::Waiting {
@@ -578,38 +652,47 @@ impl GameState {
         let record = EventRecord {
             seat: Some(seat.index() as u32),
             entry: Some(Entry::Move(played.notation.clone())),
+            ..EventRecord::default()
         };
         let kind = EventKind::Move {
             action: action.clone(),
             played,
         };
-        Ok((self.advance(seat, kind, before), record))
+        Ok(self.advance(seat, kind, before, record, moment))
     }
 
     /// `seat` resigns.
-    pub fn resign(&mut self, seat: Seat) -> Result<(GameEvent, EventRecord), ApiError> {
+    pub fn resign(
+        &mut self,
+        seat: Seat,
+        moment: Moment,
+    ) -> Result<(GameEvent, EventRecord), ApiError> {
         let before = self.phase();
         let outcome = self.game.resign(seat).map_err(play_error)?;
         let record = EventRecord {
             seat: Some(seat.index() as u32),
             entry: Some(Entry::Resigned(Resigned {})),
+            ..EventRecord::default()
         };
-        Ok((
-            self.advance(seat, EventKind::Resigned(outcome), before),
-            record,
-        ))
+        Ok(self.advance(seat, EventKind::Resigned(outcome), before, record, moment))
     }
 
     /// The server calls off a game that has not started: the seat it waited for is the free
     /// one, or else the first whose setup is missing.
-    pub fn abort(&mut self) -> Result<(GameEvent, EventRecord), ApiError> {
+    pub fn abort(&mut self, moment: Moment) -> Result<(GameEvent, EventRecord), ApiError> {
         let before = self.phase();
         let awaited = match before {
             GamePhase::Waiting => self.free_seat(),
             GamePhase::Setup => Seat::BOTH
                 .into_iter()
                 .find(|&seat| self.game.awaits_setup(seat)),
-            GamePhase::Playing | GamePhase::Finished => None,
+            // A game whose first moves never came.
+            GamePhase::Playing => self
+                .clocks
+                .running
+                .filter(|&(seat, _)| !self.clocks.seats[seat].started)
+                .map(|(seat, _)| seat),
+            GamePhase::Finished => None,
         };
         let Some(seat) = awaited else {
             return Err(ApiError::precondition(
@@ -617,12 +700,51 @@ impl GameState {
                 "only a game that has not started can be called off",
             ));
         };
-        self.game.abort().map_err(play_error)?;
+        self.game.end(Outcome::ABORTED).map_err(play_error)?;
         let record = EventRecord {
             seat: Some(seat.index() as u32),
-            entry: Some(Entry::Aborted(Aborted {})),
+            entry: Some(Entry::Aborted(Ended {})),
+            ..EventRecord::default()
         };
-        Ok((self.advance(seat, EventKind::Aborted, before), record))
+        Ok(self.advance(seat, EventKind::Aborted, before, record, moment))
+    }
+
+    /// `seat`'s time ran out: the other seat wins.
+    pub fn time_out(
+        &mut self,
+        seat: Seat,
+        moment: Moment,
+    ) -> Result<(GameEvent, EventRecord), ApiError> {
+        let before = self.phase();
+        let outcome = self
+            .game
+            .end(Outcome::win(!seat, trinchera_rules::EndReason::TimeForfeit))
+            .map_err(play_error)?;
+        let record = EventRecord {
+            seat: Some(seat.index() as u32),
+            entry: Some(Entry::TimedOut(Ended {})),
+            ..EventRecord::default()
+        };
+        Ok(self.advance(seat, EventKind::TimedOut(outcome), before, record, moment))
+    }
+
+    /// `seat` claims the win against an opponent who stayed away (checked by the caller).
+    pub fn claim(
+        &mut self,
+        seat: Seat,
+        moment: Moment,
+    ) -> Result<(GameEvent, EventRecord), ApiError> {
+        let before = self.phase();
+        let outcome = self
+            .game
+            .end(Outcome::win(seat, trinchera_rules::EndReason::Abandoned))
+            .map_err(play_error)?;
+        let record = EventRecord {
+            seat: Some(seat.index() as u32),
+            entry: Some(Entry::Claimed(Ended {})),
+            ..EventRecord::default()
+        };
+        Ok(self.advance(seat, EventKind::Claimed(outcome), before, record, moment))
     }
 
     /// The bot seat whose action is awaited, if a bot is to act (setup or move).
@@ -673,6 +795,8 @@ impl GameState {
             meta: Arc::clone(&self.meta),
             outcome: self.game.outcome(),
             last_event: self.last_event.clone(),
+            clocks: self.clocks.clone(),
+            at_ms: self.clocks.last_event,
         }
     }
 }
@@ -704,6 +828,51 @@ pub struct Seen {
     pub outcome: Option<Outcome>,
     /// The latest event.
     pub last_event: Option<GameEvent>,
+    /// The clocks.
+    pub clocks: Clocks,
+    /// The instant this view shows the clocks at (ms since the Unix epoch): the time of the
+    /// latest event, or of the request.
+    pub at_ms: u64,
+}
+
+impl Seen {
+    /// The view with its clocks shown at `now`.
+    pub fn at(mut self, now: u64) -> Seen {
+        self.at_ms = now;
+        self
+    }
+}
+
+/// A time control as stored (`None`: no clock).
+fn control_record(control: TimeControl) -> Option<TimeControlRecord> {
+    let ms = |d: std::time::Duration| d.as_millis() as u64;
+    match control {
+        TimeControl::Untimed => None,
+        TimeControl::Live { initial, increment } => Some(TimeControlRecord {
+            initial_ms: ms(initial),
+            increment_ms: ms(increment),
+            per_move_ms: 0,
+        }),
+        TimeControl::Correspondence { per_move } => Some(TimeControlRecord {
+            per_move_ms: ms(per_move),
+            ..TimeControlRecord::default()
+        }),
+    }
+}
+
+/// The time control of a stored record.
+pub fn control_of(record: Option<&TimeControlRecord>) -> TimeControl {
+    use std::time::Duration;
+    match record {
+        None => TimeControl::Untimed,
+        Some(record) if record.per_move_ms > 0 => TimeControl::Correspondence {
+            per_move: Duration::from_millis(record.per_move_ms),
+        },
+        Some(record) => TimeControl::Live {
+            initial: Duration::from_millis(record.initial_ms),
+            increment: Duration::from_millis(record.increment_ms),
+        },
+    }
 }
 
 /// What one seat knows of its game at one version: the only input a bot gets.

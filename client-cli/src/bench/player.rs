@@ -180,7 +180,7 @@ async fn new_game(table: &Table, server: &Server, ruleset: &str) -> Result<Game,
             seat: Some(0),
             name: "bench".into(),
             player_name: "Bench 0".into(),
-            bot: String::new(),
+            ..Default::default()
         })
         .await?;
     table.games.fetch_add(1, Ordering::Relaxed);

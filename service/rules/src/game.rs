@@ -107,9 +107,9 @@ pub trait Game: fmt::Debug + Send + Sync {
     /// `seat` gives up: the other seat wins.
     fn resign(&mut self, seat: Seat) -> Result<Outcome, PlayError>;
 
-    /// Calls the game off ([`Outcome::ABORTED`]): used by a server for a game that never
-    /// started. Refused once the game is over.
-    fn abort(&mut self) -> Result<Outcome, PlayError>;
+    /// Ends the game with an outcome decided outside the rules (a server's: called off,
+    /// out of time, abandoned). Refused once the game is over.
+    fn end(&mut self, outcome: Outcome) -> Result<Outcome, PlayError>;
 
     /// The result, once finished.
     fn outcome(&self) -> Option<Outcome>;
@@ -307,12 +307,12 @@ impl<R: Rules> Game for Match<R> {
         Ok(outcome)
     }
 
-    fn abort(&mut self) -> Result<Outcome, PlayError> {
+    fn end(&mut self, outcome: Outcome) -> Result<Outcome, PlayError> {
         if self.outcome().is_some() {
             return Err(PlayError::GameOver);
         }
-        self.ended = Some(Outcome::ABORTED);
-        Ok(Outcome::ABORTED)
+        self.ended = Some(outcome);
+        Ok(outcome)
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -347,12 +347,16 @@ mod tests {
     fn an_aborted_game_is_over_without_a_winner_or_a_draw() {
         for ruleset in catalog::RULESETS {
             let mut game = (ruleset.new_game)(Seed([3; 32]));
-            assert_eq!(game.abort(), Ok(Outcome::ABORTED), "{ruleset:?}");
+            assert_eq!(
+                game.end(Outcome::ABORTED),
+                Ok(Outcome::ABORTED),
+                "{ruleset:?}"
+            );
             assert_eq!(game.outcome(), Some(Outcome::ABORTED));
             assert!(!Outcome::ABORTED.is_draw());
             assert_eq!(game.to_move(), None);
             assert!(game.legal_actions().is_empty());
-            assert_eq!(game.abort(), Err(PlayError::GameOver));
+            assert_eq!(game.end(Outcome::ABORTED), Err(PlayError::GameOver));
         }
     }
 }

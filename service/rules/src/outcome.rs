@@ -53,9 +53,13 @@ pub enum EndReason {
     OnlyImmovableLeft,
     /// A player resigned.
     Resigned,
-    /// The server called the game off before it started (no opponent, or no setup, in
-    /// time): no winner, no draw.
+    /// The server called the game off before it started (no opponent, no setup or no
+    /// first move in time): no winner, no draw.
     Aborted,
+    /// The loser's time ran out.
+    TimeForfeit,
+    /// The loser, to move, stayed away too long and the winner claimed the game.
+    Abandoned,
     /// Turn limit without progress reached: draw.
     MoveLimit,
     /// Asalto: rebels hold all nine fortress points.
@@ -82,6 +86,8 @@ impl EndReason {
             EndReason::OnlyImmovableLeft => "ONLY_IMMOVABLE_LEFT",
             EndReason::Resigned => "RESIGNED",
             EndReason::Aborted => "ABORTED",
+            EndReason::TimeForfeit => "TIME_FORFEIT",
+            EndReason::Abandoned => "ABANDONED",
             EndReason::MoveLimit => "MOVE_LIMIT",
             EndReason::FortressTaken => "FORTRESS_TAKEN",
             EndReason::OfficersHuffed => "OFFICERS_HUFFED",

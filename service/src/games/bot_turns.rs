@@ -6,7 +6,7 @@
 //! for a bot; the bot's action reaches everybody as a new event.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::Games;
 use super::pipeline::Change;
@@ -67,17 +67,27 @@ impl Games {
     /// One bot action; `false` once no bot is to act (the task is then done).
     async fn bot_turn(&self, id: GameId) -> Result<bool, ApiError> {
         self.refuse_if_shutting_down()?;
-        let (seat, level, view) = {
-            let (_slot, held) = self.lock(id).await?;
+        let (seat, level, view, budget) = {
+            let (slot, held) = self.lock(id).await?;
+            let held = self.settle(&slot, held).await?;
             let Some((seat, level)) = held.state.bot_to_act() else {
                 // Done while holding the game's lock: an action after this wakes a new task.
                 self.bot_done(id);
                 return Ok(false);
             };
-            (seat, level, held.state.seat_view(seat))
+            // A bot on a clock spends at most a twentieth of what it has left.
+            let now = self.time.now_ms();
+            let left = held
+                .state
+                .clocks()
+                .remaining(seat, now)
+                .map(|ms| Duration::from_millis(ms / 20));
+            let budget = left.map_or(self.limits.bots.think, |left| {
+                left.min(self.limits.bots.think)
+            });
+            (seat, level, held.state.seat_view(seat), budget)
         };
         let started = Instant::now();
-        let budget = self.limits.bots.think;
         let seed = u64::from_le_bytes(ids::random_bytes()?);
         let version = view.version;
         let decision =
@@ -97,12 +107,14 @@ impl Games {
             return Ok(true);
         }
         let before = held.state.phase();
+        let moment = self.moment(&held.state);
         let (event, record) = match decision {
             Decision::Setup(setup) if before == GamePhase::Setup => {
-                held.state.submit_setup(setup, ids::random_bytes()?)?
+                held.state
+                    .submit_setup(setup, ids::random_bytes()?, moment)?
             }
             Decision::Act(action) if before == GamePhase::Playing => {
-                held.state.play(seat, &action)?
+                held.state.play(seat, &action, moment)?
             }
             Decision::Setup(_) | Decision::Act(_) | Decision::Nothing => {
                 tracing::warn!(game_id = %id, "a bot had nothing to do on its turn");

@@ -148,10 +148,11 @@ impl Games {
             if log.is_empty() {
                 return Err(ApiError::NotFound(id.to_string()));
             }
-            let state = GameState::replay(id, &log, |_, _| {}).map_err(|e: ReplayError| {
+            let mut state = GameState::replay(id, &log, |_, _| {}).map_err(|e: ReplayError| {
                 tracing::error!(error = %e, "a stored game cannot be replayed");
                 StoreError::Backend(e.to_string())
             })?;
+            state.credit_downtime(&self.downtime);
             *guard = Some(Loaded { state, log });
         }
         Ok((slot, Held { guard }))

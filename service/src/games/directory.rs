@@ -1,6 +1,7 @@
-//! What the server knows of every game without reading storage: its ruleset and phase, in
-//! two bytes per game id (ids are dense), plus when each unstarted game entered its phase
-//! and which address created each open game.
+//! What the server knows of every game without reading storage: its ruleset, phase and
+//! speed class, in three bytes per game id (ids are dense), plus when each unstarted game
+//! entered its phase, which open games have bots or clocks, and which address created each
+//! open game.
 //!
 //! It answers "does game N exist?" without allocating anything, finds the ids of a
 //! filtered listing page by walking memory (the summaries are then read by id), counts the
@@ -17,21 +18,26 @@ use crate::ids::GameId;
 use crate::records::SummaryRecord;
 use crate::state::{BOT_NAME_PREFIX, GamePhase};
 use crate::store::{Store, StoreError};
+use crate::timing::Speed;
 
-/// A listing filter: phase and ruleset, each optional.
+/// A listing filter: phase, ruleset and speed, each optional.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Filter {
     /// Only games in this phase.
     pub phase: Option<GamePhase>,
     /// Only games of this ruleset (its index in the catalog).
     pub ruleset: Option<usize>,
+    /// Only games of this speed class.
+    pub speed: Option<Speed>,
 }
 
-/// Two bytes per game: ruleset index + 1 and phase number; zero for an id without a game.
+/// Three bytes per game: ruleset index + 1, phase number and speed number; zero phase for
+/// an id without a game.
 #[derive(Clone, Copy, Debug, Default)]
 struct Entry {
     ruleset: u8,
     phase: u8,
+    speed: u8,
 }
 
 impl Entry {
@@ -42,6 +48,9 @@ impl Entry {
                 .position(|r| (r.description)().id == summary.ruleset)
                 .map_or(0, |index| index as u8 + 1),
             phase: summary.phase as u8,
+            speed: Speed::from_number(summary.speed)
+                .unwrap_or(Speed::Untimed)
+                .number() as u8,
         }
     }
 
@@ -61,6 +70,9 @@ impl Entry {
             && filter
                 .ruleset
                 .is_none_or(|index| usize::from(self.ruleset) == index + 1)
+            && filter
+                .speed
+                .is_none_or(|speed| i32::from(self.speed) == speed.number())
     }
 }
 
@@ -79,6 +91,8 @@ struct Inner {
     unstarted: BTreeMap<GameId, Unstarted>,
     /// Open games with a bot in a seat.
     with_bots: BTreeSet<GameId>,
+    /// Open games with a time control.
+    timed: BTreeSet<GameId>,
     /// Games whose entry is open.
     open: usize,
     /// Places taken for games being created.
@@ -118,6 +132,11 @@ impl Inner {
             self.with_bots.insert(id);
         } else {
             self.with_bots.remove(&id);
+        }
+        if after.open() && i32::from(after.speed) != Speed::Untimed.number() {
+            self.timed.insert(id);
+        } else {
+            self.timed.remove(&id);
         }
         match unstarted {
             Some(phase) => {
@@ -261,6 +280,11 @@ impl Directory {
         self.read().with_bots.iter().copied().collect()
     }
 
+    /// Open games with a time control.
+    pub fn open_timed(&self) -> Vec<GameId> {
+        self.read().timed.iter().copied().collect()
+    }
+
     /// Unstarted games that entered their phase before the given deadlines (ms since the
     /// Unix epoch), oldest first.
     pub fn overdue(&self, waiting_before_ms: u64, setup_before_ms: u64) -> Vec<GameId> {
@@ -302,13 +326,13 @@ mod tests {
         }
         let waiting = Filter {
             phase: Some(GamePhase::Waiting),
-            ruleset: None,
+            ..Filter::default()
         };
         assert_eq!(directory.page(waiting, None, 10), [GameId(4), GameId(2)]);
         assert_eq!(directory.page(waiting, Some(GameId(4)), 10), [GameId(2)]);
         let frente = Filter {
-            phase: None,
             ruleset: Some(0),
+            ..Filter::default()
         };
         assert_eq!(directory.page(frente, None, 1), [GameId(4)]);
         assert_eq!(

@@ -12,19 +12,23 @@
 mod auth;
 mod bot_turns;
 pub mod cache;
+pub mod deadlines;
 pub mod directory;
 mod pipeline;
 mod reads;
+#[cfg(test)]
+mod tests;
 pub mod throttle;
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, Weak};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use tokio::sync::{broadcast, watch};
 use trinchera_rules::{Action, Placement, Seat};
 
 use self::cache::Cache;
+use self::deadlines::Deadlines;
 use self::directory::Directory;
 use self::throttle::{RateLimits, Throttle};
 use crate::error::ApiError;
@@ -32,6 +36,7 @@ use crate::hub::Published;
 use crate::ids::GameId;
 use crate::state::{GameEvent, Seen};
 use crate::store::{Store, StoreError};
+use crate::timing::{Downtime, SystemTime, TimeSource};
 
 /// Limits that protect the server; each refusal names the limit.
 #[derive(Clone, Debug)]
@@ -63,6 +68,9 @@ pub struct Limits {
     pub rates: RateLimits,
     /// How bots pace themselves.
     pub bots: BotPace,
+    /// How long the seat to move in a game without clock may stay away before the other
+    /// seat may claim the win.
+    pub abandon_after: Duration,
 }
 
 /// How long bots think and how fast they may play.
@@ -100,6 +108,7 @@ impl Default for Limits {
             setup_expiry: Duration::from_secs(24 * 60 * 60),
             rates: RateLimits::default(),
             bots: BotPace::default(),
+            abandon_after: Duration::from_secs(7 * 24 * 60 * 60),
         }
     }
 }
@@ -113,6 +122,23 @@ pub struct Seated {
     pub token: String,
     /// The game as the player sees it.
     pub seen: Seen,
+}
+
+/// What a new game is to be.
+#[derive(Debug)]
+pub struct NewGame {
+    /// Ruleset id (checked when the game is made).
+    pub ruleset: String,
+    /// The creator's seat.
+    pub seat: Seat,
+    /// The game's display name, checked; empty for the ruleset's name.
+    pub name: String,
+    /// The creator's display name, checked; empty for a default.
+    pub player: String,
+    /// A bot for the other seat.
+    pub bot: Option<crate::bots::BotLevel>,
+    /// The time control.
+    pub control: crate::timing::TimeControl,
 }
 
 /// How a player wants to set up.
@@ -164,20 +190,33 @@ pub struct Games {
     bots_running: Mutex<HashSet<GameId>>,
     /// This manager, for the tasks it spawns.
     me: Weak<Games>,
-}
-
-/// Now, in milliseconds since the Unix epoch.
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
+    /// The server's clock.
+    time: Arc<dyn TimeSource>,
+    /// When the server was down (not counted against any clock).
+    downtime: Downtime,
+    /// Every game's next time limit.
+    deadlines: Deadlines,
 }
 
 impl Games {
     /// The manager of every game in `store`; reads every summary once to know the games.
     pub fn new(store: Arc<dyn Store>, limits: Limits) -> Result<Arc<Games>, StoreError> {
+        Games::with_time(store, limits, Arc::new(SystemTime))
+    }
+
+    /// [`Games::new`] with the server's time from `time`; records the downtime since the
+    /// store was last used.
+    pub fn with_time(
+        store: Arc<dyn Store>,
+        limits: Limits,
+        time: Arc<dyn TimeSource>,
+    ) -> Result<Arc<Games>, StoreError> {
         let directory = Directory::load(store.as_ref())?;
+        let downtime = store.record_downtime(time.now_ms())?;
         Ok(Arc::new_cyclic(|me| Games {
+            time,
+            downtime,
+            deadlines: Deadlines::default(),
             cache: Cache::new(limits.watch_buffer),
             throttle: Throttle::new(&limits.rates),
             store,
@@ -221,6 +260,14 @@ impl Games {
     pub fn evict_idle(&self) -> usize {
         self.throttle.forget_idle();
         self.cache.evict_idle(self.limits.idle_eviction)
+    }
+
+    /// Notes that the server is alive now (call every second or so), so that a later start
+    /// knows how long it was down: that time counts against no clock.
+    pub fn heartbeat(&self) {
+        if let Err(error) = self.store.mark_alive(self.time.now_ms()) {
+            tracing::warn!(%error, "could not note the server's time");
+        }
     }
 
     /// Games held in memory.

@@ -10,8 +10,7 @@ use std::time::Duration;
 use trinchera_rules::{Seat, Seed, Setup, Viewer};
 
 use super::cache::{Held, Slot};
-use super::{Games, MoveInput, Seated, SetupRequest, now_ms};
-use crate::bots::BotLevel;
+use super::{Games, MoveInput, NewGame, Seated, SetupRequest};
 use crate::error::{ApiError, Reason};
 use crate::ids::{self, GameId, Token, TokenHash};
 use crate::records::EventRecord;
@@ -46,15 +45,18 @@ impl Change {
 }
 
 impl Games {
-    /// Appends `change` durably, then publishes it. On a storage failure the game is
-    /// dropped from memory, so that it is reloaded from what the store holds.
+    /// Appends `change` durably, then publishes it, registers the game's next deadline and
+    /// wakes its bot if one is to act. On a storage failure the game is dropped from
+    /// memory, so that it is reloaded from what the store holds.
     pub(super) async fn commit(
         &self,
         slot: &Slot,
         mut held: Held,
         change: Change,
     ) -> Result<Held, ApiError> {
-        let summary = change.phase_changed.then(|| held.state.summary(now_ms()));
+        let summary = change
+            .phase_changed
+            .then(|| held.state.summary(self.time.now_ms()));
         let write = Write {
             game: held.state.id(),
             version: change.event.version,
@@ -75,21 +77,30 @@ impl Games {
             self.directory.record(held.state.id(), summary);
         }
         slot.hub.publish(change.event, &held.state);
+        self.schedule(&held.state);
+        if held.state.bot_to_act().is_some() {
+            self.wake_bot(held.state.id());
+        }
         Ok(held)
     }
 
-    /// Creates a game of `ruleset` for a client at `peer`; the caller takes `seat`, and a bot
-    /// of `bot` level, if any, the other seat. Empty names get defaults.
+    /// Creates `game` for a client at `peer`: the caller takes its seat, and its bot, if
+    /// any, the other seat. Empty names get defaults.
     pub async fn create(
         &self,
         peer: Option<IpAddr>,
-        ruleset: &str,
-        seat: Seat,
-        name: String,
-        player: String,
-        bot: Option<BotLevel>,
+        game: NewGame,
     ) -> Result<(GameId, Seated), ApiError> {
         self.refuse_if_shutting_down()?;
+        let NewGame {
+            ruleset,
+            seat,
+            name,
+            player,
+            bot,
+            control,
+        } = game;
+        let ruleset = ruleset.as_str();
         let default_name = trinchera_rules::catalog::ruleset(ruleset)
             .map(|r| (r.description)().name.to_owned())
             .unwrap_or_default();
@@ -109,7 +120,8 @@ impl Games {
                 name,
                 (seat, player, hash),
                 Seed(ids::random_bytes()?),
-                now_ms(),
+                self.time.now_ms(),
+                control,
             ),
             Err(error) => Err(error.into()),
         };
@@ -140,12 +152,14 @@ impl Games {
             let name = bot_player_name(level);
             let unknowable = TokenHash(ids::random_bytes()?);
             let before = held.state.phase();
-            let (event, record) = held.state.join(!seat, name, unknowable, Some(level))?;
+            let moment = self.moment(&held.state);
+            let (event, record) = held
+                .state
+                .join(!seat, name, unknowable, Some(level), moment)?;
             let change = Change::new(event, record, before, &held.state);
             held = self.commit(&slot, held, change).await?;
-            self.wake_bot(id);
         }
-        let seen = held.state.seen(Viewer::Player(seat));
+        let seen = held.state.seen(Viewer::Player(seat)).at(self.time.now_ms());
         Ok((
             id,
             Seated {
@@ -159,7 +173,8 @@ impl Games {
     /// Takes the free seat of game `id`; an empty name gets a default.
     pub async fn join(&self, id: GameId, player: String) -> Result<Seated, ApiError> {
         self.refuse_if_shutting_down()?;
-        let (slot, mut held) = self.lock(id).await?;
+        let (slot, held) = self.lock(id).await?;
+        let mut held = self.settle(&slot, held).await?;
         let Some(seat) = held.state.free_seat() else {
             return Err(ApiError::precondition(
                 Reason::SeatTaken,
@@ -170,12 +185,12 @@ impl Games {
         let token = Token::generate()?;
         let hash = token.hash();
         let before = held.state.phase();
-        let (event, record) = held.state.join(seat, player, hash, None)?;
-        let seen = held.state.seen(Viewer::Player(seat));
+        let moment = self.moment(&held.state);
+        let (event, record) = held.state.join(seat, player, hash, None, moment)?;
+        let seen = held.state.seen(Viewer::Player(seat)).at(moment.at_ms);
         let mut change = Change::new(event, record, before, &held.state);
         change.token = Some(hash);
         self.commit(&slot, held, change).await?;
-        self.wake_bot(id);
         Ok(Seated {
             seat,
             token: token.reveal(),
@@ -191,15 +206,18 @@ impl Games {
         request: SetupRequest,
     ) -> Result<Seen, ApiError> {
         self.refuse_if_shutting_down()?;
-        let (slot, mut held) = self.lock(id).await?;
+        let (slot, held) = self.lock(id).await?;
+        let mut held = self.settle(&slot, held).await?;
         let seat = self.seat_for(&held.state, token)?;
         let setup = setup_of(&held.state, seat, request)?;
         let before = held.state.phase();
-        let (event, record) = held.state.submit_setup(setup, ids::random_bytes()?)?;
-        let seen = held.state.seen(Viewer::Player(seat));
+        let moment = self.moment(&held.state);
+        let (event, record) = held
+            .state
+            .submit_setup(setup, ids::random_bytes()?, moment)?;
+        let seen = held.state.seen(Viewer::Player(seat)).at(moment.at_ms);
         let change = Change::new(event, record, before, &held.state);
         self.commit(&slot, held, change).await?;
-        self.wake_bot(id);
         Ok(seen)
     }
 
@@ -212,7 +230,8 @@ impl Games {
         expected_version: Option<u64>,
     ) -> Result<(GameEvent, Seen), ApiError> {
         self.refuse_if_shutting_down()?;
-        let (slot, mut held) = self.lock(id).await?;
+        let (slot, held) = self.lock(id).await?;
+        let mut held = self.settle(&slot, held).await?;
         let seat = self.seat_for(&held.state, token)?;
         if let Some(expected) = expected_version
             && expected != held.state.version()
@@ -231,22 +250,24 @@ impl Games {
                 .map_err(|e| ApiError::invalid(Reason::BadNotation, e.to_string()))?,
         };
         let before = held.state.phase();
-        let (event, record) = held.state.play(seat, &action)?;
-        let seen = held.state.seen(Viewer::Player(seat));
+        let moment = self.moment(&held.state);
+        let (event, record) = held.state.play(seat, &action, moment)?;
+        let seen = held.state.seen(Viewer::Player(seat)).at(moment.at_ms);
         let change = Change::new(event.clone(), record, before, &held.state);
         self.commit(&slot, held, change).await?;
-        self.wake_bot(id);
         Ok((event, seen))
     }
 
     /// The caller resigns.
     pub async fn resign(&self, id: GameId, token: Option<&str>) -> Result<Seen, ApiError> {
         self.refuse_if_shutting_down()?;
-        let (slot, mut held) = self.lock(id).await?;
+        let (slot, held) = self.lock(id).await?;
+        let mut held = self.settle(&slot, held).await?;
         let seat = self.seat_for(&held.state, token)?;
         let before = held.state.phase();
-        let (event, record) = held.state.resign(seat)?;
-        let seen = held.state.seen(Viewer::Player(seat));
+        let moment = self.moment(&held.state);
+        let (event, record) = held.state.resign(seat, moment)?;
+        let seen = held.state.seen(Viewer::Player(seat)).at(moment.at_ms);
         let change = Change::new(event, record, before, &held.state);
         self.commit(&slot, held, change).await?;
         Ok(seen)
@@ -255,7 +276,7 @@ impl Games {
     /// Calls off every game that waited for a player or for setups longer than the limits;
     /// returns how many.
     pub async fn expire_overdue(&self) -> Result<usize, ApiError> {
-        let now = now_ms();
+        let now = self.time.now_ms();
         let before = |limit: Duration| now.saturating_sub(limit.as_millis() as u64);
         let overdue = self.directory.overdue(
             before(self.limits.waiting_expiry),
@@ -269,7 +290,8 @@ impl Games {
             if !matches!(phase, GamePhase::Waiting | GamePhase::Setup) {
                 continue;
             }
-            let (event, record) = held.state.abort()?;
+            let moment = self.moment(&held.state);
+            let (event, record) = held.state.abort(moment)?;
             let change = Change::new(event, record, phase, &held.state);
             self.commit(&slot, held, change).await?;
             tracing::info!(game_id = %id, ?phase, "called off a game that never started");

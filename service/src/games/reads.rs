@@ -15,7 +15,7 @@ impl Games {
     pub async fn view(&self, id: GameId, token: Option<&str>) -> Result<Seen, ApiError> {
         let (_slot, held) = self.lock(id).await?;
         let viewer = self.viewer_for(&held.state, token)?;
-        Ok(held.state.seen(viewer))
+        Ok(held.state.seen(viewer).at(self.time.now_ms()))
     }
 
     /// What `viewer` sees of game `id` now.
@@ -45,7 +45,7 @@ impl Games {
         let initial = match after {
             None => vec![WatchItem {
                 event: None,
-                seen: held.state.seen(viewer),
+                seen: held.state.seen(viewer).at(self.time.now_ms()),
             }],
             Some(after) if after > version => {
                 return Err(ApiError::invalid(

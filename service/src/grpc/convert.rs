@@ -10,7 +10,8 @@ use trinchera_rules::{
 use crate::error::{ApiError, Reason};
 use crate::ids::GameId;
 use crate::records::SummaryRecord;
-use crate::state::{EventKind, GameEvent, GamePhase, History, Meta, Seen};
+use crate::state::{EventKind, GameEvent, GamePhase, History, Meta, Seen, control_of};
+use crate::timing::{Lapse, Speed, TimeControl};
 
 fn seat_number(seat: Seat) -> i32 {
     seat.index() as i32
@@ -489,6 +490,7 @@ pub fn game_view(seen: &Seen) -> pb::GameView {
         status: status(&seen.view.status),
         last_event: seen.last_event.as_ref().map(|e| event(e, description)),
         name: seen.meta.name.clone(),
+        clock: clock(seen),
     }
 }
 
@@ -578,22 +580,10 @@ pub fn event(event: &GameEvent, description: &Description) -> pb::Event {
                 .map(|e| effect(e, description))
                 .collect(),
         ),
-        EventKind::Resigned(end) => (
-            pb::EventType::Resigned,
-            None,
-            String::new(),
-            vec![pb::Effect {
-                effect: Some(pb::effect::Effect::Result(outcome(*end))),
-            }],
-        ),
-        EventKind::Aborted => (
-            pb::EventType::Aborted,
-            None,
-            String::new(),
-            vec![pb::Effect {
-                effect: Some(pb::effect::Effect::Result(outcome(Outcome::ABORTED))),
-            }],
-        ),
+        EventKind::Resigned(end) => ended(pb::EventType::Resigned, *end),
+        EventKind::Aborted => ended(pb::EventType::Aborted, Outcome::ABORTED),
+        EventKind::TimedOut(end) => ended(pb::EventType::TimeForfeit, *end),
+        EventKind::Claimed(end) => ended(pb::EventType::Abandoned, *end),
     };
     pb::Event {
         version: event.version,
@@ -604,6 +594,141 @@ pub fn event(event: &GameEvent, description: &Description) -> pb::Event {
         effects,
         started: event.started,
     }
+}
+
+/// The parts of an event that ended the game with `end`.
+fn ended(
+    kind: pb::EventType,
+    end: Outcome,
+) -> (pb::EventType, Option<pb::Move>, String, Vec<pb::Effect>) {
+    let result = pb::Effect {
+        effect: Some(pb::effect::Effect::Result(outcome(end))),
+    };
+    (kind, None, String::new(), vec![result])
+}
+
+/// A time control for the wire (`None`: no clock).
+pub fn time_control(control: TimeControl) -> Option<pb::TimeControl> {
+    let secs = |d: std::time::Duration| d.as_secs() as u32;
+    let control = match control {
+        TimeControl::Untimed => return None,
+        TimeControl::Live { initial, increment } => {
+            pb::time_control::Control::Live(pb::LiveControl {
+                initial_seconds: secs(initial),
+                increment_seconds: secs(increment),
+            })
+        }
+        TimeControl::Correspondence { per_move } => {
+            pb::time_control::Control::Correspondence(pb::CorrespondenceControl {
+                days_per_move: secs(per_move) / 86_400,
+            })
+        }
+    };
+    Some(pb::TimeControl {
+        control: Some(control),
+    })
+}
+
+/// Longest live initial time, in seconds (3 hours).
+const MAX_INITIAL_SECONDS: u32 = 3 * 60 * 60;
+/// Largest live increment, in seconds.
+const MAX_INCREMENT_SECONDS: u32 = 180;
+/// Longest correspondence deadline, in days.
+const MAX_DAYS: u32 = 30;
+
+/// A time control from a request, checked.
+pub fn time_control_from(control: Option<&pb::TimeControl>) -> Result<TimeControl, ApiError> {
+    use std::time::Duration;
+    let invalid = |message: String| Err(ApiError::invalid(Reason::BadRequest, message));
+    match control.and_then(|c| c.control.as_ref()) {
+        None => Ok(TimeControl::Untimed),
+        Some(pb::time_control::Control::Live(live)) => {
+            if !(1..=MAX_INITIAL_SECONDS).contains(&live.initial_seconds) {
+                return invalid(format!(
+                    "a live clock's initial time must be 1 to {MAX_INITIAL_SECONDS} seconds"
+                ));
+            }
+            if live.increment_seconds > MAX_INCREMENT_SECONDS {
+                return invalid(format!(
+                    "a live clock's increment may be at most {MAX_INCREMENT_SECONDS} seconds"
+                ));
+            }
+            Ok(TimeControl::Live {
+                initial: Duration::from_secs(live.initial_seconds.into()),
+                increment: Duration::from_secs(live.increment_seconds.into()),
+            })
+        }
+        Some(pb::time_control::Control::Correspondence(days)) => {
+            if !(1..=MAX_DAYS).contains(&days.days_per_move) {
+                return invalid(format!(
+                    "a correspondence deadline must be 1 to {MAX_DAYS} days a move"
+                ));
+            }
+            Ok(TimeControl::Correspondence {
+                per_move: Duration::from_secs(u64::from(days.days_per_move) * 86_400),
+            })
+        }
+    }
+}
+
+/// A speed class for the wire.
+pub fn speed(speed: Speed) -> pb::Speed {
+    match speed {
+        Speed::Untimed => pb::Speed::Untimed,
+        Speed::Bullet => pb::Speed::Bullet,
+        Speed::Blitz => pb::Speed::Blitz,
+        Speed::Rapid => pb::Speed::Rapid,
+        Speed::Classical => pb::Speed::Classical,
+        Speed::Correspondence => pb::Speed::Correspondence,
+    }
+}
+
+/// A speed class from a request (`UNSPECIFIED`: any).
+pub fn speed_from(number: i32) -> Result<Option<Speed>, ApiError> {
+    match pb::Speed::try_from(number) {
+        Ok(pb::Speed::Unspecified) => Ok(None),
+        Ok(_) => Ok(Speed::from_number(number)),
+        Err(_) => Err(ApiError::invalid(
+            Reason::BadRequest,
+            format!("unknown speed {number}"),
+        )),
+    }
+}
+
+/// The clocks of a view for the wire, at the view's instant; `None` without time control.
+fn clock(seen: &Seen) -> Option<pb::Clock> {
+    let clocks = &seen.clocks;
+    if !clocks.timed() || seen.phase == GamePhase::Finished {
+        return time_control(clocks.control).map(|control| pb::Clock {
+            control: Some(control),
+            speed: speed(clocks.control.speed()) as i32,
+            remaining_ms: Seat::BOTH
+                .iter()
+                .map(|&seat| clocks.seats[seat].remaining_ms)
+                .collect(),
+            server_time_ms: seen.at_ms,
+            ..pb::Clock::default()
+        });
+    }
+    let now = seen.at_ms;
+    let deadline = clocks.next_deadline();
+    Some(pb::Clock {
+        control: time_control(clocks.control),
+        speed: speed(clocks.control.speed()) as i32,
+        remaining_ms: Seat::BOTH
+            .iter()
+            .map(|&seat| clocks.remaining(seat, now).unwrap_or_default())
+            .collect(),
+        running: clocks.running.map(|(seat, _)| seat_number(seat)),
+        server_time_ms: now,
+        deadline_ms: deadline.map(|(at, _)| at),
+        lapse: match deadline.map(|(_, lapse)| lapse) {
+            None => pb::Lapse::Unspecified,
+            Some(Lapse::Setup(_)) => pb::Lapse::RandomSetup,
+            Some(Lapse::FirstMove(_)) => pb::Lapse::Abort,
+            Some(Lapse::Flag(_)) => pb::Lapse::TimeForfeit,
+        } as i32,
+    })
 }
 
 /// A listing summary for the wire.
@@ -630,6 +755,8 @@ pub fn summary(id: GameId, summary: &SummaryRecord) -> pb::GameSummary {
             draw: summary.winner.is_none() && summary.reason != EndReason::Aborted.code(),
             reason: summary.reason.clone(),
         }),
+        time_control: time_control(control_of(summary.time_control.as_ref())),
+        speed: Speed::from_number(summary.speed).map_or(pb::Speed::Untimed, speed) as i32,
     }
 }
 

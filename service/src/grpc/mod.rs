@@ -16,7 +16,7 @@ use trinchera_rules::{Quoted, Seat, catalog};
 use crate::bots::BotLevel;
 use crate::error::{ApiError, Reason};
 use crate::games::directory::Filter;
-use crate::games::{Games, MoveInput, SetupRequest};
+use crate::games::{Games, MoveInput, NewGame, SetupRequest};
 use crate::net::WatchPermit;
 
 /// The gRPC service over a set of games.
@@ -117,7 +117,17 @@ impl GameService for Api {
             };
             let (id, seated) = self
                 .games
-                .create(peer, &body.ruleset, seat, name, player, bot)
+                .create(
+                    peer,
+                    NewGame {
+                        ruleset: body.ruleset.clone(),
+                        seat,
+                        name,
+                        player,
+                        bot,
+                        control: convert::time_control_from(body.time_control.as_ref())?,
+                    },
+                )
                 .await?;
             tracing::Span::current().record("game_id", id.to_string());
             tracing::info!(ruleset = %body.ruleset, "game created");
@@ -204,9 +214,15 @@ impl GameService for Api {
                         })?,
                 ),
             };
-            let games = self
-                .games
-                .list(Filter { phase, ruleset }, before, page_size + 1)?;
+            let games = self.games.list(
+                Filter {
+                    phase,
+                    ruleset,
+                    speed: convert::speed_from(body.speed)?,
+                },
+                before,
+                page_size + 1,
+            )?;
             let more = games.len() > page_size;
             let games = &games[..games.len().min(page_size)];
             Ok(pb::ListGamesResponse {
@@ -312,6 +328,24 @@ impl GameService for Api {
             let id = checks::game_id(&body.game_id)?;
             let seen = self.games.resign(id, token(&request)?.as_deref()).await?;
             Ok(pb::ResignResponse {
+                view: Some(convert::game_view(&seen)),
+            })
+        })
+        .await
+    }
+
+    async fn claim_victory(
+        &self,
+        request: Request<pb::ClaimVictoryRequest>,
+    ) -> Result<Response<pb::ClaimVictoryResponse>, Status> {
+        let body = request.get_ref();
+        handle(span("ClaimVictory", &body.game_id), async {
+            let id = checks::game_id(&body.game_id)?;
+            let seen = self
+                .games
+                .claim_victory(id, token(&request)?.as_deref())
+                .await?;
+            Ok(pb::ClaimVictoryResponse {
                 view: Some(convert::game_view(&seen)),
             })
         })

@@ -14,6 +14,7 @@ pub use sled_store::{SledOptions, SledStore, refresh_snapshot};
 
 use crate::ids::{GameId, TokenHash};
 use crate::records::{DecodeError, EventRecord, SummaryRecord};
+use crate::timing::Downtime;
 
 /// A boxed, sendable future.
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
@@ -75,6 +76,14 @@ pub trait Store: Send + Sync + 'static {
 
     /// The game a token belongs to, if any.
     fn token_owner(&self, token: &TokenHash) -> Result<Option<GameId>, StoreError>;
+
+    /// Notes that the server runs at `now_ms` (durable with the next flush), so that a
+    /// later start knows how long it was down.
+    fn mark_alive(&self, now_ms: u64) -> Result<(), StoreError>;
+
+    /// Every interval the server was down, oldest first, including the one from its last
+    /// sign of life to `now_ms` (the start), which it records durably.
+    fn record_downtime(&self, now_ms: u64) -> Result<Downtime, StoreError>;
 
     /// One game's summary, if there is such a game.
     fn summary(&self, game: GameId) -> Result<Option<SummaryRecord>, StoreError>;

@@ -62,6 +62,7 @@ use tokio::sync::oneshot;
 use super::{BoxFuture, Store, StoreError, Write};
 use crate::ids::{GameId, TokenHash};
 use crate::records::{self, EventChunk, EventRecord, SummaryRecord};
+use crate::timing::Downtime;
 
 /// The directory layout this build writes (see the module documentation).
 pub const LAYOUT: u8 = 2;
@@ -72,6 +73,12 @@ const EVENT: u8 = b'E';
 const SUMMARY: u8 = b'G';
 const TOKEN: u8 = b'T';
 const FORMAT_KEY: &[u8] = b"format";
+/// When the server was last known to run: ms since the Unix epoch, big-endian.
+const ALIVE_KEY: &[u8] = b"alive";
+/// When the server was down: pairs of big-endian ms since the Unix epoch.
+const DOWNTIME_KEY: &[u8] = b"downtime";
+/// Downtime intervals kept (older ones can no longer overlap a running turn).
+const MAX_DOWNTIMES: usize = 1000;
 
 /// Settings of the sled store.
 #[derive(Clone, Debug)]
@@ -105,7 +112,7 @@ struct Pairs {
 /// What the committer is asked to do, in order.
 enum Request {
     /// Apply these writes atomically with the rest of the group.
-    Write(Pairs),
+    Write(Box<Pairs>),
     /// Answer once every write queued before is durable.
     Durable(Waiter),
 }
@@ -323,7 +330,7 @@ fn commit_loop(db: &sled::Db, data_file: Option<&File>, requests: &mpsc::Receive
         let mut writes = Vec::new();
         for request in std::iter::once(first).chain(requests.try_iter()) {
             match request {
-                Request::Write(pairs) => writes.push(pairs),
+                Request::Write(pairs) => writes.push(*pairs),
                 Request::Durable(waiter) => waiters.push(waiter),
             }
         }
@@ -403,10 +410,10 @@ impl Store for SledStore {
                 write.game.0.to_be_bytes().to_vec(),
             ));
         }
-        self.send(Request::Write(Pairs {
+        self.send(Request::Write(Box::new(Pairs {
             event: (write.game, write.version, write.event.clone()),
             pairs,
-        }))
+        })))
     }
 
     fn durable(&self) -> BoxFuture<Result<(), StoreError>> {
@@ -435,6 +442,48 @@ impl Store for SledStore {
             .map_err(backend)?
             .map(|value| game_of(&value))
             .transpose()
+    }
+
+    fn mark_alive(&self, now_ms: u64) -> Result<(), StoreError> {
+        self.db
+            .insert(ALIVE_KEY, &now_ms.to_be_bytes())
+            .map(drop)
+            .map_err(backend)
+    }
+
+    fn record_downtime(&self, now_ms: u64) -> Result<Downtime, StoreError> {
+        let mut intervals: Vec<(u64, u64)> = match self.db.get(DOWNTIME_KEY).map_err(backend)? {
+            Some(bytes) => bytes
+                .chunks_exact(16)
+                .filter_map(|pair| {
+                    let from = u64::from_be_bytes(pair[..8].try_into().ok()?);
+                    let to = u64::from_be_bytes(pair[8..].try_into().ok()?);
+                    Some((from, to))
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        let alive = self
+            .db
+            .get(ALIVE_KEY)
+            .map_err(backend)?
+            .and_then(|bytes| bytes.as_ref().try_into().ok().map(u64::from_be_bytes));
+        if let Some(alive) = alive
+            && alive < now_ms
+        {
+            intervals.push((alive, now_ms));
+            let excess = intervals.len().saturating_sub(MAX_DOWNTIMES);
+            intervals.drain(..excess);
+            let bytes: Vec<u8> = intervals
+                .iter()
+                .flat_map(|&(from, to)| [from.to_be_bytes(), to.to_be_bytes()])
+                .flatten()
+                .collect();
+            self.db.insert(DOWNTIME_KEY, bytes).map_err(backend)?;
+        }
+        self.mark_alive(now_ms)?;
+        self.db.flush().map_err(backend)?;
+        Ok(Downtime(intervals))
     }
 
     fn summary(&self, game: GameId) -> Result<Option<SummaryRecord>, StoreError> {
@@ -503,6 +552,7 @@ mod tests {
         EventRecord {
             seat: Some(0),
             entry: Some(Entry::Move(notation.into())),
+            ..EventRecord::default()
         }
     }
 
@@ -547,6 +597,7 @@ mod tests {
             let second = EventRecord {
                 seat: Some(1),
                 entry: Some(Entry::Setup(SetupRecord::default())),
+                ..EventRecord::default()
             };
             store
                 .write(&Write {

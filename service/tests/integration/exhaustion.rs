@@ -345,6 +345,7 @@ async fn filtered_listings_find_rare_games_among_many() {
         ruleset: ruleset.into(),
         page_size: 7,
         page_token,
+        ..Default::default()
     };
     let page = client
         .list_games(list(pb::Phase::Waiting, "", String::new()))

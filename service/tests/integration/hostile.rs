@@ -20,7 +20,8 @@ use trinchera_service::MAX_REQUEST_BYTES;
 use trinchera_service::grpc::convert;
 use trinchera_service::ids::{GameId, TokenHash};
 use trinchera_service::records::{self, EventRecord};
-use trinchera_service::state::GameState;
+use trinchera_service::state::{GameState, Moment};
+use trinchera_service::timing::TimeControl;
 
 use crate::harness::{
     ChildServer, Client, TestServer, authed, connect, new_game, random_setups, scaled,
@@ -478,19 +479,31 @@ fn sample_log(seed: u64) -> Vec<EventRecord> {
         (Seat::First, "Ana".into(), tokens[0]),
         trinchera_rules::Seed([seed as u8; 32]),
         0,
+        TimeControl::Untimed,
     )
     .expect("creates");
     let mut log = vec![created];
     log.push(
         state
-            .join(Seat::Second, "Beto".into(), tokens[1], None)
+            .join(
+                Seat::Second,
+                "Beto".into(),
+                tokens[1],
+                None,
+                Moment::default(),
+            )
             .expect("joins")
             .1,
     );
     for seat in Seat::BOTH {
         if let Some(zone) = state.description().setup_zone(seat) {
             let setup = trinchera_rules::Setup::random(zone, rng.random());
-            log.push(state.submit_setup(setup, [7; 16]).expect("sets up").1);
+            log.push(
+                state
+                    .submit_setup(setup, [7; 16], Moment::default())
+                    .expect("sets up")
+                    .1,
+            );
         }
     }
     for _ in 0..rng.random_range(0..30) {
@@ -499,7 +512,12 @@ fn sample_log(seed: u64) -> Vec<EventRecord> {
             break;
         };
         let choice = &legal[rng.random_range(0..legal.len())];
-        log.push(state.play(seat, &choice.action).expect("listed").1);
+        log.push(
+            state
+                .play(seat, &choice.action, Moment::default())
+                .expect("listed")
+                .1,
+        );
     }
     log
 }

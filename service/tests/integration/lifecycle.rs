@@ -178,6 +178,7 @@ async fn list_games_filters_and_pages() {
             ruleset: ruleset.into(),
             page_size,
             page_token,
+            ..Default::default()
         }
     };
     let all = client

@@ -1,0 +1,314 @@
+//! The game manager's time rules with a fake server clock: clocks, increments, forfeits,
+//! correspondence deadlines, late setups and first moves, downtime, abandonment claims.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use trinchera_rules::{EndReason, Seat, Viewer};
+
+use super::{Games, Limits, MoveInput, NewGame, Seated, SetupRequest};
+use crate::error::{ApiError, Reason};
+use crate::ids::GameId;
+use crate::state::{GamePhase, Seen};
+use crate::store::{SledOptions, SledStore};
+use crate::timing::{TimeControl, TimeSource};
+
+/// A server clock that moves only when told.
+#[derive(Debug)]
+struct FakeTime(AtomicU64);
+
+impl FakeTime {
+    fn advance(&self, by: Duration) {
+        self.0.fetch_add(by.as_millis() as u64, Ordering::SeqCst);
+    }
+}
+
+impl TimeSource for FakeTime {
+    fn now_ms(&self) -> u64 {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+const START: u64 = 1_800_000_000_000;
+
+fn live(minutes: u64, increment: u64) -> TimeControl {
+    TimeControl::Live {
+        initial: Duration::from_secs(minutes * 60),
+        increment: Duration::from_secs(increment),
+    }
+}
+
+/// A manager over the store in `dir` with fake `time`, once a previous manager on `dir`
+/// has let go of it.
+fn games(dir: &std::path::Path, time: &Arc<FakeTime>) -> Arc<Games> {
+    let mut opened = SledStore::open(dir, SledOptions::default());
+    for _ in 0..100 {
+        match &opened {
+            Err(error) if error.to_string().contains("could not acquire lock") => {
+                std::thread::sleep(Duration::from_millis(50));
+                opened = SledStore::open(dir, SledOptions::default());
+            }
+            _ => break,
+        }
+    }
+    let store = opened.expect("store");
+    let limits = Limits {
+        abandon_after: Duration::from_secs(7 * 86_400),
+        ..Limits::default()
+    };
+    Games::with_time(
+        Arc::new(store),
+        limits,
+        Arc::clone(time) as Arc<dyn TimeSource>,
+    )
+    .expect("games")
+}
+
+/// A tanques game (no setups: play starts when both seats are taken) with `control`.
+async fn tanques(games: &Games, control: TimeControl) -> (GameId, [String; 2]) {
+    let (id, creator) = games
+        .create(
+            None,
+            NewGame {
+                ruleset: "tanques".into(),
+                seat: Seat::First,
+                name: String::new(),
+                player: String::new(),
+                bot: None,
+                control,
+            },
+        )
+        .await
+        .expect("created");
+    let joiner: Seated = games.join(id, String::new()).await.expect("joined");
+    (id, [creator.token, joiner.token])
+}
+
+/// Plays the first legal action of the seat of `token`.
+async fn act(games: &Games, id: GameId, token: &str) -> Result<Seen, ApiError> {
+    let seen = games.view(id, Some(token)).await?;
+    let action = seen.legal.first().expect("a legal action").action.clone();
+    let (_, seen) = games
+        .play(id, Some(token), MoveInput::Action(action), None)
+        .await?;
+    Ok(seen)
+}
+
+/// Any acting call by the seat of `token`: it settles the deadlines that passed first.
+async fn poke(games: &Games, id: GameId, token: &str) -> Result<Seen, ApiError> {
+    games.resign(id, Some(token)).await
+}
+
+/// Plays until `seat`'s turn is over (a tanques turn has several phases).
+async fn turn(games: &Games, id: GameId, tokens: &[String; 2], seat: Seat) -> Seen {
+    loop {
+        let seen = act(games, id, &tokens[seat.index()]).await.expect("played");
+        if seen.view.to_move != Some(seat) {
+            return seen;
+        }
+    }
+}
+
+fn remaining(seen: &Seen, seat: Seat) -> u64 {
+    seen.clocks.remaining(seat, seen.at_ms).expect("a clock")
+}
+
+#[tokio::test]
+async fn live_clocks_charge_the_turn_and_add_the_increment() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let time = Arc::new(FakeTime(AtomicU64::new(START)));
+    let games = games(dir.path(), &time);
+    let (id, tokens) = tanques(&games, live(1, 2)).await;
+    // First turns run on no clock.
+    time.advance(Duration::from_secs(20));
+    turn(&games, id, &tokens, Seat::First).await;
+    time.advance(Duration::from_secs(20));
+    let seen = turn(&games, id, &tokens, Seat::Second).await;
+    assert_eq!(remaining(&seen, Seat::First), 60_000);
+    assert_eq!(remaining(&seen, Seat::Second), 60_000);
+    // Seat 0 thinks 15 s over its whole turn: 60 - 15 + 2.
+    time.advance(Duration::from_secs(15));
+    let seen = turn(&games, id, &tokens, Seat::First).await;
+    assert_eq!(remaining(&seen, Seat::First), 47_000);
+    assert_eq!(
+        seen.clocks.running.map(|(seat, _)| seat),
+        Some(Seat::Second)
+    );
+    // Seat 1 lets its minute run out: the next call finds the game lost on time.
+    time.advance(Duration::from_secs(61));
+    let refused = poke(&games, id, &tokens[0]).await;
+    assert!(
+        matches!(
+            refused,
+            Err(ApiError::FailedPrecondition {
+                reason: Reason::GameOver,
+                ..
+            })
+        ),
+        "{refused:?}"
+    );
+    let seen = games.view(id, None).await.expect("view");
+    let outcome = seen.outcome.expect("over");
+    assert_eq!(outcome.reason, EndReason::TimeForfeit);
+    assert_eq!(outcome.winner, Some(Seat::First));
+}
+
+#[tokio::test]
+async fn a_first_move_that_never_comes_calls_the_game_off() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let time = Arc::new(FakeTime(AtomicU64::new(START)));
+    let games = games(dir.path(), &time);
+    let (id, tokens) = tanques(&games, live(5, 0)).await;
+    time.advance(Duration::from_secs(61));
+    assert!(poke(&games, id, &tokens[1]).await.is_err());
+    let outcome = games
+        .view(id, None)
+        .await
+        .expect("view")
+        .outcome
+        .expect("over");
+    assert_eq!((outcome.winner, outcome.reason), (None, EndReason::Aborted));
+}
+
+#[tokio::test]
+async fn a_late_setup_is_made_at_random_and_play_goes_on() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let time = Arc::new(FakeTime(AtomicU64::new(START)));
+    let games = games(dir.path(), &time);
+    let (id, creator) = games
+        .create(
+            None,
+            NewGame {
+                ruleset: "frente".into(),
+                seat: Seat::First,
+                name: String::new(),
+                player: String::new(),
+                bot: None,
+                control: live(10, 0),
+            },
+        )
+        .await
+        .expect("created");
+    let joiner = games.join(id, String::new()).await.expect("joined");
+    games
+        .submit_setup(id, Some(&joiner.token), SetupRequest::Random)
+        .await
+        .expect("set up");
+    time.advance(Duration::from_secs(5 * 60 + 1));
+    let seen = games.view(id, Some(&creator.token)).await.expect("view");
+    assert_eq!(
+        seen.phase,
+        GamePhase::Setup,
+        "nothing happens without a call or the timer"
+    );
+    let refused = games
+        .submit_setup(id, Some(&creator.token), SetupRequest::Random)
+        .await;
+    assert!(refused.is_err(), "the server already set the late seat up");
+    let seen = games.view(id, Some(&creator.token)).await.expect("view");
+    assert_eq!(seen.phase, GamePhase::Playing);
+    assert!(seen.meta.seats[Seat::First].commitment().is_some());
+}
+
+#[tokio::test]
+async fn correspondence_gives_each_turn_its_deadline() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let time = Arc::new(FakeTime(AtomicU64::new(START)));
+    let games = games(dir.path(), &time);
+    let day = Duration::from_secs(86_400);
+    let (id, tokens) = tanques(&games, TimeControl::Correspondence { per_move: day }).await;
+    time.advance(day / 2);
+    turn(&games, id, &tokens, Seat::First).await;
+    time.advance(day / 2);
+    turn(&games, id, &tokens, Seat::Second).await;
+    // Each turn has a whole day, however long the last one took.
+    time.advance(day - Duration::from_secs(1));
+    turn(&games, id, &tokens, Seat::First).await;
+    time.advance(day + Duration::from_secs(1));
+    assert!(poke(&games, id, &tokens[0]).await.is_err());
+    let outcome = games
+        .view(id, None)
+        .await
+        .expect("view")
+        .outcome
+        .expect("over");
+    assert_eq!(
+        (outcome.winner, outcome.reason),
+        (Some(Seat::First), EndReason::TimeForfeit)
+    );
+}
+
+#[tokio::test]
+async fn time_while_the_server_is_down_counts_against_nobody() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let time = Arc::new(FakeTime(AtomicU64::new(START)));
+    let (id, tokens) = {
+        let games = games(dir.path(), &time);
+        let (id, tokens) = tanques(&games, live(1, 0)).await;
+        turn(&games, id, &tokens, Seat::First).await;
+        turn(&games, id, &tokens, Seat::Second).await;
+        // Seat 0 thinks 10 s; the server notes it is alive, then goes down.
+        time.advance(Duration::from_secs(10));
+        games.heartbeat();
+        games.close().expect("closes");
+        (id, tokens)
+    };
+    // Down for an hour: far past seat 0's minute.
+    time.advance(Duration::from_secs(3600));
+    let games = games(dir.path(), &time);
+    let seen = games.view(id, Some(&tokens[0])).await.expect("view");
+    assert_eq!(seen.outcome, None);
+    assert_eq!(
+        remaining(&seen, Seat::First),
+        50_000,
+        "only the 10 s before the stop count"
+    );
+    time.advance(Duration::from_secs(5));
+    let seen = turn(&games, id, &tokens, Seat::First).await;
+    assert_eq!(remaining(&seen, Seat::First), 45_000);
+}
+
+#[tokio::test]
+async fn an_absent_opponent_can_be_claimed_against_only_after_the_limit() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let time = Arc::new(FakeTime(AtomicU64::new(START)));
+    let games = games(dir.path(), &time);
+    let (id, tokens) = tanques(&games, TimeControl::Untimed).await;
+    turn(&games, id, &tokens, Seat::First).await;
+    // Seat 1 is to move and stays away.
+    time.advance(Duration::from_secs(6 * 86_400));
+    let early = games.claim_victory(id, Some(&tokens[0])).await;
+    match early {
+        Err(ApiError::FailedPrecondition {
+            reason: Reason::TooEarly,
+            message,
+        }) => assert!(
+            message.contains("in 1 days") || message.contains("24 h"),
+            "{message}"
+        ),
+        other => panic!("expected TOO_EARLY, got {other:?}"),
+    }
+    let own_turn = games.claim_victory(id, Some(&tokens[1])).await;
+    assert!(
+        matches!(
+            own_turn,
+            Err(ApiError::FailedPrecondition {
+                reason: Reason::NotYourTurn,
+                ..
+            })
+        ),
+        "{own_turn:?}"
+    );
+    time.advance(Duration::from_secs(86_400));
+    let seen = games
+        .claim_victory(id, Some(&tokens[0]))
+        .await
+        .expect("claimed");
+    let outcome = seen.outcome.expect("over");
+    assert_eq!(
+        (outcome.winner, outcome.reason),
+        (Some(Seat::First), EndReason::Abandoned)
+    );
+    assert_eq!(seen.viewer, Viewer::Player(Seat::First));
+}
