@@ -19,3 +19,5 @@ pub use error::ClientError;
 pub use geometry::{Geometry, Spot};
 pub use names::Names;
 pub use store::{GameRecord, Store};
+/// gRPC status codes, as [`ClientError::Refused`] carries them.
+pub use tonic::Code;
