@@ -262,7 +262,9 @@ impl App {
                     }
                     Connection::Idle => (palette::COORDINATE, "not connected".to_owned()),
                 };
-                ui.label(RichText::new("●").color(dot));
+                let (spot, _) =
+                    ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
+                ui.painter().circle_filled(spot.center(), 5.0, dot);
                 ui.label(text);
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                     ui.checkbox(&mut self.reduce_motion, "Reduce motion");

@@ -296,7 +296,7 @@ fn side(game: &mut GameScreen, ui: &mut Ui, requests: &mut Vec<Request>) {
             line.push_str(" — you");
         }
         if view.to_move == Some(seat) {
-            line = format!("▶ {line}");
+            line = format!("» {line} «");
         }
         ui.label(RichText::new(line).color(palette::seat(seat)).strong());
     }
@@ -491,7 +491,7 @@ fn setup_tray(game: &mut GameScreen, ui: &mut Ui, names: &Names<'_>, requests: &
     if !game.problems.is_empty() {
         ui.label(RichText::new("The server refused the setup:").color(palette::seat(0)));
         for problem in &game.problems {
-            ui.label(format!("• {problem}"));
+            ui.label(format!("- {problem}"));
         }
     }
 }

@@ -1,1 +1,7 @@
-//! GUI tests.
+//! The desktop client against a real server, driven headless with egui_kittest: every
+//! click lands on a widget found by its accessible label.
+
+mod boards;
+mod connect;
+mod harness;
+mod play;

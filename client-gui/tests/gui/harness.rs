@@ -1,0 +1,193 @@
+//! A real server in this process (loopback, temporary data directory) and GUI windows
+//! driven headless by egui_kittest, each with its own token store.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use eframe::egui;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use tempfile::TempDir;
+use tokio::sync::oneshot;
+use trinchera_client::Store;
+use trinchera_gui::{App, OpenAtStart, Options};
+use trinchera_service::store::{SledOptions, SledStore};
+use trinchera_service::{Games, Limits};
+
+/// How long a wait for the server's answer may take before the test gives up (a bound on a
+/// hang, not a speed check).
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// A server on its own thread and runtime.
+pub struct Server {
+    pub url: String,
+    stop: Option<oneshot::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+    _data: TempDir,
+}
+
+impl Server {
+    /// Starts a server on 127.0.0.1 and a free port.
+    pub fn start() -> Server {
+        Server::start_on("127.0.0.1:0".parse().expect("address"))
+    }
+
+    /// Starts a server on `address`.
+    pub fn start_on(address: SocketAddr) -> Server {
+        let data = tempfile::tempdir().expect("temp dir");
+        let path = data.path().to_owned();
+        let (address_tx, address_rx) = std::sync::mpsc::channel();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .enable_all()
+                .build()
+                .expect("runtime");
+            runtime.block_on(async move {
+                let store = SledStore::open(&path, SledOptions::default()).expect("store");
+                let games = Games::new(Arc::new(store), Limits::default()).expect("games");
+                let listener = tokio::net::TcpListener::bind(address).await.expect("bind");
+                address_tx
+                    .send(listener.local_addr().expect("address"))
+                    .expect("test waits");
+                trinchera_service::run(listener, games, async {
+                    let _ = stopped.await;
+                })
+                .await
+                .expect("server ran");
+            });
+        });
+        let address = address_rx.recv().expect("server started");
+        Server {
+            url: format!("http://{address}"),
+            stop: Some(stop),
+            thread: Some(thread),
+            _data: data,
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// One GUI window of one person, with their own token store.
+pub struct Window {
+    pub harness: Harness<'static, Option<App>>,
+    _config: TempDir,
+}
+
+impl Window {
+    /// A window connecting to `url`, opening `open` once connected.
+    pub fn open(url: &str, open: Option<OpenAtStart>) -> Window {
+        let config = tempfile::tempdir().expect("temp dir");
+        let mut harness = Harness::builder()
+            .with_size(egui::vec2(1280.0, 800.0))
+            .build_ui_state(
+                |ui, app: &mut Option<App>| {
+                    if let Some(app) = app {
+                        app.show(ui);
+                    }
+                },
+                None,
+            );
+        let options = Options {
+            server: url.to_owned(),
+            open,
+            store: Store::at(config.path()),
+        };
+        let mut app = App::new(&harness.ctx, options);
+        // Flashes would keep the harness repainting; the state is what the tests check.
+        app.reduce_motion = true;
+        *harness.state_mut() = Some(app);
+        Window {
+            harness,
+            _config: config,
+        }
+    }
+
+    /// A window on `server` showing the lobby.
+    pub fn lobby(server: &Server) -> Window {
+        let mut window = Window::open(&server.url, None);
+        window.wait_for("the lobby", |app| {
+            app.connection == trinchera_gui::app::Connection::Up
+        });
+        window
+    }
+
+    /// The app.
+    pub fn app(&self) -> &App {
+        self.harness.state().as_ref().expect("app")
+    }
+
+    /// The app, to change.
+    pub fn app_mut(&mut self) -> &mut App {
+        self.harness.state_mut().as_mut().expect("app")
+    }
+
+    /// Runs frames until `done` holds of the app (replies arrive from the network thread).
+    pub fn wait_for(&mut self, what: &str, done: impl Fn(&App) -> bool) {
+        let start = Instant::now();
+        loop {
+            self.harness.step();
+            if done(self.app()) {
+                // One more frame so that the screen shows the new state.
+                self.harness.step();
+                return;
+            }
+            assert!(
+                start.elapsed() < PATIENCE,
+                "gave up waiting for {what}; notice: {:?}",
+                self.app().notice
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Clicks the widget labelled `label`.
+    pub fn click(&mut self, label: &str) {
+        self.harness.get_by_label(label).click();
+        self.harness.step();
+        self.harness.step();
+    }
+
+    /// Clicks the board cell labelled `cell` ("e4").
+    pub fn click_cell(&mut self, cell: &str) {
+        let prefix = format!("{cell}, ");
+        self.harness
+            .get_by(move |node| node.label().is_some_and(|l| l.starts_with(&prefix)))
+            .click();
+        self.harness.step();
+        self.harness.step();
+    }
+
+    /// The accessible label of board cell `cell`.
+    pub fn cell_label(&self, cell: &str) -> String {
+        let prefix = format!("{cell}, ");
+        self.harness
+            .get_by(move |node| node.label().is_some_and(|l| l.starts_with(&prefix)))
+            .accesskit_node()
+            .label()
+            .unwrap_or_default()
+    }
+
+    /// Whether some widget is labelled exactly `label`.
+    pub fn shows(&self, label: &str) -> bool {
+        self.harness.query_by_label(label).is_some()
+    }
+
+    /// The open game.
+    pub fn game(&self) -> &trinchera_gui::game::GameScreen {
+        self.app().game.as_ref().expect("a game is open")
+    }
+}
