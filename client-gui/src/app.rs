@@ -297,7 +297,8 @@ impl App {
                 ui.add_space(80.0);
                 ui.heading("Connect to a Trinchera server");
                 ui.add_space(12.0);
-                ui.horizontal(|ui| {
+                let row = egui::Layout::left_to_right(egui::Align::Center);
+                ui.allocate_ui_with_layout(egui::vec2(520.0, 28.0), row, |ui| {
                     let label = ui.label("Server address");
                     let edit = ui
                         .add(egui::TextEdit::singleline(&mut self.address).desired_width(320.0))
@@ -314,9 +315,11 @@ impl App {
                     }
                     Connection::Down { message, retry_at } => {
                         ui.label(
-                            RichText::new(format!("Cannot reach the server: {message}"))
-                                .color(palette::seat(0)),
+                            RichText::new("Cannot reach the server.")
+                                .color(palette::seat(0))
+                                .strong(),
                         );
+                        ui.label(RichText::new(message).weak());
                         let left = retry_at.saturating_duration_since(Instant::now()).as_secs() + 1;
                         ui.label(format!("Trying again in {left} s."));
                         if ui.button("Retry now").clicked() {

@@ -467,8 +467,12 @@ fn setup_tray(game: &mut GameScreen, ui: &mut Ui, names: &Names<'_>, requests: &
             }
         }
     });
+    if game.draft.complete(&zone) {
+        ui.label("Every piece is placed: submit when ready.");
+    }
     ui.horizontal(|ui| {
-        let ready = game.draft.complete(&zone) && !game.in_flight;
+        // An incomplete setup may be sent too: the server lists everything missing.
+        let ready = !game.draft.placements().is_empty() && !game.in_flight;
         if ui
             .add_enabled(ready, egui::Button::new("Submit setup"))
             .clicked()

@@ -297,11 +297,7 @@ fn create_form(app: &mut App, ui: &mut Ui) {
         ui.label("Your seat");
         ui.horizontal(|ui| {
             for seat in [0, 1] {
-                ui.selectable_value(
-                    &mut form.seat,
-                    seat,
-                    RichText::new(names.seat(seat)).color(palette::seat(seat)),
-                );
+                ui.radio_value(&mut form.seat, seat, names.seat(seat));
             }
         });
         ui.end_row();

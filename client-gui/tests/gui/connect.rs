@@ -16,11 +16,12 @@ fn a_server_that_is_down_shows_the_error_and_a_retry_that_connects_later() {
         matches!(app.connection, Connection::Down { .. })
     });
     assert!(window.shows("Retry now"));
-    let message = window
+    assert!(window.shows("Cannot reach the server."));
+    let detail = window
         .harness
-        .query_all_by_label_contains("Cannot reach the server")
+        .query_all_by_label_contains("no Trinchera server at")
         .count();
-    assert_eq!(message, 1);
+    assert_eq!(detail, 1);
 
     let _server = Server::start_on(address);
     window.click("Retry now");

@@ -48,6 +48,23 @@ fn a_game_against_the_bot_is_set_up_at_random_and_played_by_clicking() {
         app.game.as_ref().is_some_and(|g| g.setting_up())
     });
     assert!(me.shows("Set up your pieces"));
+    // One piece placed by clicking, then submitted: the server lists what is missing.
+    let corner = {
+        let game = me.game();
+        let names = Names::new(&game.ruleset);
+        names.label(names.zone(0).and_then(|z| z.cells.first()))
+    };
+    me.click_cell(&corner);
+    assert!(
+        me.cell_label(&corner).contains("your "),
+        "{}",
+        me.cell_label(&corner)
+    );
+    me.click("Submit setup");
+    me.wait_for("the refusal", |app| {
+        app.game.as_ref().is_some_and(|g| !g.problems.is_empty())
+    });
+    assert!(me.shows("The server refused the setup:"));
     me.click("Random setup");
     me.wait_for("my turn", |app| {
         app.game.as_ref().is_some_and(|g| g.my_turn())
