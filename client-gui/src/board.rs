@@ -630,11 +630,14 @@ fn draw_piece(painter: &egui::Painter, layout: &Layout, at: Pos2, piece: &PieceM
                     FontId::proportional(layout.size * 0.8),
                     ink,
                 );
+                let size = (layout.size * 0.32).max(8.0);
+                // About half an em per letter of the proportional font.
+                let fits = (tile.width() / (size * 0.52)).floor() as usize;
                 painter.text(
                     at + vec2(0.0, layout.size * 0.5),
                     Align2::CENTER_CENTER,
-                    short(name, 8),
-                    FontId::proportional((layout.size * 0.32).max(8.0)),
+                    short(name, fits.max(3)),
+                    FontId::proportional(size),
                     ink,
                 );
             }

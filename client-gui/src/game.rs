@@ -507,7 +507,13 @@ fn actions(game: &mut GameScreen, ui: &mut Ui, names: &Names<'_>, requests: &mut
     ui.label(RichText::new("Your move").strong());
     match &game.pending {
         Pending::Nothing => {
-            ui.label("Click one of your pieces (or a highlighted hex) to see where it may go.");
+            let shape = game.ruleset.board.as_ref().map(pb::Board::shape);
+            ui.label(if shape == Some(pb::BoardShape::Hex) {
+                "Click a tank to maneuver it, an entry hex to bring one in, or an enemy tank \
+                 to attack it."
+            } else {
+                "Click one of your pieces to see where it may go."
+            });
         }
         Pending::Piece { from, path } => {
             let mut text = format!("Selected {}", names.label(Some(from)));
