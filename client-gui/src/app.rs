@@ -163,6 +163,9 @@ impl App {
                 }
             }
             Reply::Unreachable { url, message } => {
+                if let Some(game) = &mut self.game {
+                    game.in_flight = false;
+                }
                 if url == self.url {
                     self.connection = Connection::Down {
                         message,
@@ -207,12 +210,6 @@ impl App {
             Reply::Failed(message) => {
                 if let Some(game) = &mut self.game {
                     game.in_flight = false;
-                }
-                if message.starts_with("no Trinchera server") {
-                    self.connection = Connection::Down {
-                        message: message.clone(),
-                        retry_at: Instant::now() + RETRY_AFTER,
-                    };
                 }
                 self.notice = Some(message);
             }

@@ -163,8 +163,15 @@ impl Outbox {
         self.ctx.request_repaint();
     }
 
+    /// Reports a failed call: a lost server as such (the app reconnects), else the refusal.
     fn fail(&self, error: &ClientError) {
-        self.send(Reply::Failed(error.to_string()));
+        self.send(match error {
+            ClientError::Unreachable { url, .. } => Reply::Unreachable {
+                url: url.clone(),
+                message: error.to_string(),
+            },
+            _ => Reply::Failed(error.to_string()),
+        });
     }
 }
 
