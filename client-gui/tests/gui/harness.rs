@@ -23,9 +23,9 @@ const PATIENCE: Duration = Duration::from_secs(60);
 /// A server on its own thread and runtime.
 pub struct Server {
     pub url: String,
-    stop: Option<oneshot::Sender<()>>,
-    thread: Option<JoinHandle<()>>,
-    _data: TempDir,
+    address: SocketAddr,
+    running: Option<(oneshot::Sender<()>, JoinHandle<()>)>,
+    data: TempDir,
 }
 
 impl Server {
@@ -37,47 +37,74 @@ impl Server {
     /// Starts a server on `address`.
     pub fn start_on(address: SocketAddr) -> Server {
         let data = tempfile::tempdir().expect("temp dir");
-        let path = data.path().to_owned();
-        let (address_tx, address_rx) = std::sync::mpsc::channel();
-        let (stop, stopped) = oneshot::channel::<()>();
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(1)
-                .enable_all()
-                .build()
-                .expect("runtime");
-            runtime.block_on(async move {
-                let store = SledStore::open(&path, SledOptions::default()).expect("store");
-                let games = Games::new(Arc::new(store), Limits::default()).expect("games");
-                let listener = tokio::net::TcpListener::bind(address).await.expect("bind");
-                address_tx
-                    .send(listener.local_addr().expect("address"))
-                    .expect("test waits");
-                trinchera_service::run(listener, games, async {
-                    let _ = stopped.await;
-                })
-                .await
-                .expect("server ran");
-            });
-        });
-        let address = address_rx.recv().expect("server started");
+        let (running, address) = launch(data.path(), address);
         Server {
             url: format!("http://{address}"),
-            stop: Some(stop),
-            thread: Some(thread),
-            _data: data,
+            address,
+            running: Some(running),
+            data,
+        }
+    }
+
+    /// Shuts the server down gracefully and starts it again on the same address and data.
+    pub fn restart(&mut self) {
+        self.stop();
+        let (running, _) = launch(self.data.path(), self.address);
+        self.running = Some(running);
+    }
+
+    fn stop(&mut self) {
+        if let Some((stop, thread)) = self.running.take() {
+            let _ = stop.send(());
+            let _ = thread.join();
         }
     }
 }
 
+/// Runs a server on `address` with its data in `path` until told to stop.
+fn launch(
+    path: &std::path::Path,
+    address: SocketAddr,
+) -> ((oneshot::Sender<()>, JoinHandle<()>), SocketAddr) {
+    let path = path.to_owned();
+    let (address_tx, address_rx) = std::sync::mpsc::channel();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let thread = std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        runtime.block_on(async move {
+            let store = SledStore::open(&path, SledOptions::default()).expect("store");
+            let games = Games::new(Arc::new(store), Limits::default()).expect("games");
+            let listener = tokio::net::TcpListener::bind(address).await.expect("bind");
+            address_tx
+                .send(listener.local_addr().expect("address"))
+                .expect("test waits");
+            trinchera_service::run(listener, games, async {
+                let _ = stopped.await;
+            })
+            .await
+            .expect("server ran");
+        });
+    });
+    let address = address_rx.recv().expect("server started");
+    ((stop, thread), address)
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
+        self.stop();
+    }
+}
+
+/// Waits for `done` to hold, giving up after [`PATIENCE`] (a hang, not a slow machine).
+pub fn eventually(what: &str, mut done: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(start.elapsed() < PATIENCE, "gave up waiting for {what}");
+        std::thread::sleep(Duration::from_millis(10));
     }
 }
 

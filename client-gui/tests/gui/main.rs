@@ -4,4 +4,5 @@
 mod boards;
 mod connect;
 mod harness;
+mod live;
 mod play;
