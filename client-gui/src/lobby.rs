@@ -15,16 +15,17 @@ use crate::palette;
 pub const BOT_LEVELS: &[&str] = &["random"];
 
 /// Who plays the other seat of a new game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Opponent {
     /// A person who joins.
+    #[default]
     Human,
     /// The server, at this level.
     Bot(String),
 }
 
 /// The create form.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CreateForm {
     /// Ruleset id.
     pub ruleset: String,
@@ -36,18 +37,6 @@ pub struct CreateForm {
     pub name: String,
     /// The creator's name.
     pub player: String,
-}
-
-impl Default for CreateForm {
-    fn default() -> Self {
-        CreateForm {
-            ruleset: String::new(),
-            seat: 0,
-            opponent: Opponent::Human,
-            name: String::new(),
-            player: String::new(),
-        }
-    }
 }
 
 /// The lobby's state.
@@ -258,10 +247,9 @@ fn game_row(app: &mut App, ui: &mut Ui, game: &pb::GameSummary) {
         if phase == pb::Phase::Finished && ui.button(format!("Open game {id}")).clicked() {
             app.open(&id, !mine);
         }
-        if mine && game.phase() != pb::Phase::Finished {
-            if ui.button(format!("Continue game {id}")).clicked() {
-                app.open(&id, false);
-            }
+        if mine {
+            // Continued from "Your games on this machine" above.
+            ui.label(RichText::new("yours").weak());
         } else if game.phase() != pb::Phase::Finished
             && ui.button(format!("Watch game {id}")).clicked()
         {

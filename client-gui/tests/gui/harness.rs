@@ -117,7 +117,11 @@ pub struct Window {
 impl Window {
     /// A window connecting to `url`, opening `open` once connected.
     pub fn open(url: &str, open: Option<OpenAtStart>) -> Window {
-        let config = tempfile::tempdir().expect("temp dir");
+        Window::with_config(url, open, tempfile::tempdir().expect("temp dir"))
+    }
+
+    /// Like [`Window::open`], with the token store in `config`.
+    pub fn with_config(url: &str, open: Option<OpenAtStart>, config: TempDir) -> Window {
         let mut harness = Harness::builder()
             .with_size(egui::vec2(1280.0, 800.0))
             .build_ui_state(

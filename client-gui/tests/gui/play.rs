@@ -207,3 +207,46 @@ fn tanques_enters_a_tank_by_clicking_an_entry_hex_and_a_facing() {
         me.cell_label(&entry)
     );
 }
+
+#[test]
+fn a_game_started_in_the_cli_is_continued_from_the_lobby() {
+    let server = Server::start();
+    let config = tempfile::tempdir().expect("temp dir");
+    // What `trinchera new clasico --bot random` leaves in the shared token store.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let created = runtime
+        .block_on(async {
+            let client = trinchera_client::Server::connect(&server.url).await?;
+            client
+                .create(pb::CreateGameRequest {
+                    ruleset: "clasico".into(),
+                    bot: "random".into(),
+                    ..Default::default()
+                })
+                .await
+        })
+        .expect("created");
+    trinchera_client::Store::at(config.path())
+        .update(&server.url, &created.game_id, |record| {
+            record
+                .tokens
+                .insert(created.seat, created.player_token.clone());
+            record.ruleset = "clasico".into();
+            true
+        })
+        .expect("stored");
+
+    let id = created.game_id;
+    let mut gui = Window::with_config(&server.url, None, config);
+    gui.wait_for("the lobby with the game", |app| {
+        app.lobby.mine.iter().any(|(game, _)| *game == id)
+    });
+    gui.click(&format!("Continue game {id}"));
+    gui.wait_for("the game", |app| app.game.is_some());
+    assert_eq!(gui.game().seat, Some(0));
+    assert!(gui.shows("Set up your pieces"));
+}
