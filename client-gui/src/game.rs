@@ -653,7 +653,7 @@ fn attack_options(game: &mut GameScreen, ui: &mut Ui, names: &Names<'_>) {
             .map_or_else(|| none.to_owned(), |c| names.label(Some(c)))
     };
     ui.horizontal(|ui| {
-        ui.label("If it succeeds, advance:");
+        let caption = ui.label("If it succeeds, advance:");
         egui::ComboBox::from_id_salt("advance")
             .selected_text(label(advance, "nobody"))
             .show_ui(ui, |ui| {
@@ -661,10 +661,12 @@ fn attack_options(game: &mut GameScreen, ui: &mut Ui, names: &Names<'_>) {
                 for cell in attackers.iter() {
                     ui.selectable_value(advance, Some(*cell), names.label(Some(cell)));
                 }
-            });
+            })
+            .response
+            .labelled_by(caption.id);
     });
     ui.horizontal(|ui| {
-        ui.label("If it fails, lose:");
+        let caption = ui.label("If it fails, lose:");
         egui::ComboBox::from_id_salt("casualty")
             .selected_text(label(casualty, "the first attacker"))
             .show_ui(ui, |ui| {
@@ -672,7 +674,9 @@ fn attack_options(game: &mut GameScreen, ui: &mut Ui, names: &Names<'_>) {
                 for cell in attackers.iter() {
                     ui.selectable_value(casualty, Some(*cell), names.label(Some(cell)));
                 }
-            });
+            })
+            .response
+            .labelled_by(caption.id);
     });
 }
 

@@ -155,7 +155,7 @@ pub fn show(app: &mut App, ui: &mut Ui) {
 fn filters(app: &mut App, ui: &mut Ui) {
     ui.horizontal(|ui| {
         let before = (app.lobby.phase, app.lobby.ruleset.clone());
-        ui.label("Ruleset");
+        let label = ui.label("Ruleset");
         let selected = if app.lobby.ruleset.is_empty() {
             "any".to_owned()
         } else {
@@ -168,8 +168,10 @@ fn filters(app: &mut App, ui: &mut Ui) {
                 for ruleset in &app.rulesets {
                     ui.selectable_value(&mut app.lobby.ruleset, ruleset.id.clone(), &ruleset.name);
                 }
-            });
-        ui.label("Phase");
+            })
+            .response
+            .labelled_by(label.id);
+        let label = ui.label("Phase");
         egui::ComboBox::from_id_salt("filter phase")
             .selected_text(match app.lobby.phase {
                 pb::Phase::Unspecified => "any",
@@ -185,7 +187,9 @@ fn filters(app: &mut App, ui: &mut Ui) {
                 ] {
                     ui.selectable_value(&mut app.lobby.phase, phase, words::phase(phase));
                 }
-            });
+            })
+            .response
+            .labelled_by(label.id);
         if ui.button("Refresh").clicked() || before != (app.lobby.phase, app.lobby.ruleset.clone())
         {
             app.send(app.lobby.request());
@@ -273,14 +277,16 @@ fn create_form(app: &mut App, ui: &mut Ui) {
     };
     let names = Names::new(&ruleset);
     egui::Grid::new("create").num_columns(2).show(ui, |ui| {
-        ui.label("Ruleset");
+        let label = ui.label("Ruleset");
         egui::ComboBox::from_id_salt("create ruleset")
             .selected_text(&ruleset.name)
             .show_ui(ui, |ui| {
                 for r in &app.rulesets {
                     ui.selectable_value(&mut form.ruleset, r.id.clone(), &r.name);
                 }
-            });
+            })
+            .response
+            .labelled_by(label.id);
         ui.end_row();
         ui.label("Your seat");
         ui.horizontal(|ui| {

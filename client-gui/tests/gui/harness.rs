@@ -172,8 +172,10 @@ impl Window {
         loop {
             self.harness.step();
             if done(self.app()) {
-                // One more frame so that the screen shows the new state.
+                // One more frame so that the screen shows the new state; every widget on
+                // it must have an accessible name.
                 self.harness.step();
+                self.harness.check_accessibility();
                 return;
             }
             assert!(
