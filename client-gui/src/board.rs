@@ -46,6 +46,8 @@ pub struct PieceModel {
     pub revealed: bool,
     /// A tank's facing on screen, in sixths of a turn counter-clockwise from the right.
     pub facing: Option<u8>,
+    /// A tank that has maneuvered or attacked this turn (drawn faded).
+    pub spent: bool,
 }
 
 /// One cell as drawn.
@@ -117,6 +119,15 @@ impl BoardModel {
                 .collect(),
             _ => HashMap::new(),
         };
+        let spent: Vec<(i32, i32)> = match scene.status {
+            Some(pb::game_view::Status::Tanks(tanks)) => tanks
+                .maneuvered
+                .iter()
+                .chain(&tanks.attacked)
+                .map(|c| (c.x, c.y))
+                .collect(),
+            _ => Vec::new(),
+        };
         let zone: Vec<(i32, i32)> = scene
             .zone
             .map(|z| z.cells.iter().map(|c| (c.x, c.y)).collect())
@@ -127,9 +138,10 @@ impl BoardModel {
             .filter_map(|info| {
                 let cell = info.cell?;
                 let key = (cell.x, cell.y);
-                let piece = pieces
-                    .get(&key)
-                    .map(|p| piece_model(names, &geometry, scene.viewer, p));
+                let piece = pieces.get(&key).map(|p| PieceModel {
+                    spent: spent.contains(&key),
+                    ..piece_model(names, &geometry, scene.viewer, p)
+                });
                 let tint = if zone.contains(&key) {
                     scene.zone.map(|z| z.seat)
                 } else {
@@ -201,6 +213,7 @@ fn piece_model(
         facing: piece
             .facing
             .map(|f| geometry.facing_sixths(pb::Facing::try_from(f).unwrap_or_default())),
+        spent: false,
     }
 }
 
@@ -225,7 +238,8 @@ fn cell_label(
             } else {
                 ""
             };
-            format!("{whose} {kind}{moved}")
+            let spent = if piece.spent { ", done this turn" } else { "" };
+            format!("{whose} {kind}{moved}{spent}")
         }
         None => "empty".to_owned(),
     };
@@ -675,6 +689,11 @@ fn draw_piece(painter: &egui::Painter, layout: &Layout, at: Pos2, piece: &PieceM
         }
         pb::BoardShape::Hex => {
             let radius = layout.size * 0.5;
+            let color = if piece.spent {
+                color.gamma_multiply(0.55)
+            } else {
+                color
+            };
             if let Some(sixths) = piece.facing {
                 let angle = f32::from(sixths) * std::f32::consts::FRAC_PI_3;
                 let direction = vec2(angle.cos(), -angle.sin());
