@@ -357,11 +357,17 @@ impl Layout {
     }
 }
 
+/// A piece kind being dragged onto the board (from the setup tray): its `PieceKind.id`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DraggedKind(pub String);
+
 /// Where a click on the board went.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Selection {
     /// The cell clicked in this frame, if any.
     pub clicked: Option<pb::Cell>,
+    /// A kind dropped on a cell in this frame, if any.
+    pub dropped: Option<(pb::Cell, String)>,
     /// The cell under the pointer.
     pub hovered: Option<pb::Cell>,
 }
@@ -390,6 +396,7 @@ pub fn board_ui(ui: &mut Ui, model: &BoardModel, selection: &mut Selection) -> R
     }
 
     selection.clicked = None;
+    selection.dropped = None;
     selection.hovered = None;
     for cell in &model.cells {
         let at = centre(cell.cell);
@@ -402,17 +409,16 @@ pub fn board_ui(ui: &mut Ui, model: &BoardModel, selection: &mut Selection) -> R
             selection.clicked = Some(cell.cell);
             response.mark_changed();
         }
-        if cell_response.hovered() {
+        if let Some(kind) = cell_response.dnd_release_payload::<DraggedKind>() {
+            selection.dropped = Some((cell.cell, kind.0.clone()));
+            response.mark_changed();
+        }
+        let hovered =
+            cell_response.hovered() || cell_response.dnd_hover_payload::<DraggedKind>().is_some();
+        if hovered {
             selection.hovered = Some(cell.cell);
         }
-        draw_cell(
-            &painter,
-            &layout,
-            at,
-            cell,
-            cell_response.hovered(),
-            model.flash,
-        );
+        draw_cell(&painter, &layout, at, cell, hovered, model.flash);
         if let Some(piece) = &cell.piece {
             draw_piece(&painter, &layout, at, piece);
         }

@@ -8,7 +8,7 @@ use trinchera_proto::v1 as pb;
 
 use crate::app::{App, seat_line};
 use crate::backend::Request;
-use crate::board::{BoardModel, Scene, Selection, board_ui};
+use crate::board::{BoardModel, DraggedKind, Scene, Selection, board_ui};
 use crate::moves::{self, Pending};
 use crate::palette;
 use crate::setup::Draft;
@@ -263,6 +263,9 @@ fn board(game: &mut GameScreen, ui: &mut Ui, reduce_motion: bool, requests: &mut
     ui.centered_and_justified(|ui| {
         board_ui(ui, &model, &mut game.selection);
     });
+    if let (Some(zone), Some((cell, kind))) = (&zone, game.selection.dropped.take()) {
+        game.draft.drop_on(zone, cell, &kind);
+    }
     let Some(cell) = game.selection.clicked.take() else {
         return;
     };
@@ -448,7 +451,8 @@ fn setup_tray(game: &mut GameScreen, ui: &mut Ui, names: &Names<'_>, requests: &
     ui.label(RichText::new("Your pieces").strong());
     ui.label(
         RichText::new(
-            "Pick a kind, then click a cell of your zone; click a placed piece to take it back.",
+            "Pick a kind and click cells of your zone, or drag a kind onto a cell; click a \
+             placed piece to take it back.",
         )
         .small(),
     );
@@ -462,7 +466,17 @@ fn setup_tray(game: &mut GameScreen, ui: &mut Ui, names: &Names<'_>, requests: &
             let text = format!("{}{rank} ×{left}", names.kind_name(&count.kind));
             let selected = game.draft.kind.as_deref() == Some(count.kind.as_str());
             let button = egui::Button::selectable(selected, text);
-            if ui.add_enabled(left > 0, button).clicked() {
+            // Click to take the kind in hand, or drag it onto a cell.
+            let id = egui::Id::unique(("tray", &count.kind));
+            let payload = DraggedKind(count.kind.clone());
+            let clicked = if left > 0 {
+                ui.dnd_drag_source(id, payload, |ui| ui.add(button).clicked())
+                    .inner
+            } else {
+                ui.add_enabled(false, button);
+                false
+            };
+            if clicked {
                 game.draft.kind = Some(count.kind.clone());
             }
         }

@@ -52,6 +52,20 @@ impl Draft {
         }
     }
 
+    /// A kind dropped on `cell`: it replaces what stands there, if any is left in the tray.
+    pub fn drop_on(&mut self, zone: &pb::SetupZone, cell: pb::Cell, kind: &str) {
+        if !zone.cells.contains(&cell) {
+            return;
+        }
+        let key = (cell.x, cell.y);
+        let before = self.placed.remove(&key);
+        if self.left(zone, kind) > 0 {
+            self.placed.insert(key, kind.to_owned());
+        } else if let Some(before) = before {
+            self.placed.insert(key, before);
+        }
+    }
+
     /// Empties the board back into the tray.
     pub fn clear(&mut self) {
         self.placed.clear();
@@ -116,5 +130,10 @@ mod tests {
         assert_eq!(draft.left(&zone, "oficial"), 1);
         assert_eq!(draft.kind.as_deref(), Some("oficial"));
         assert_eq!(draft.placements().len(), 1);
+        // Dropped on the free cell: placed; on a full tray: nothing changes.
+        draft.drop_on(&zone, pb::Cell { x: 2, y: 4 }, "oficial");
+        assert!(draft.complete(&zone));
+        draft.drop_on(&zone, pb::Cell { x: 0, y: 0 }, "oficial");
+        assert_eq!(draft.placements().len(), 2);
     }
 }

@@ -204,6 +204,28 @@ impl Window {
         self.harness.step();
     }
 
+    /// Drags the widget labelled `label` onto board cell `cell` and drops it there.
+    pub fn drag_to_cell(&mut self, label: &str, cell: &str) {
+        let from = self.harness.get_by_label(label).rect().center();
+        let prefix = format!("{cell}, ");
+        let to = self
+            .harness
+            .get_by(move |node| node.label().is_some_and(|l| l.starts_with(&prefix)))
+            .rect()
+            .center();
+        self.harness.hover_at(from);
+        self.harness.step();
+        self.harness.drag_at(from);
+        self.harness.step();
+        for t in [0.25, 0.5, 0.75, 1.0] {
+            self.harness.hover_at(from.lerp(to, t));
+            self.harness.step();
+        }
+        self.harness.drop_at(to);
+        self.harness.step();
+        self.harness.step();
+    }
+
     /// The accessible label of board cell `cell`.
     pub fn cell_label(&self, cell: &str) -> String {
         let prefix = format!("{cell}, ");

@@ -112,7 +112,6 @@ fn two_windows_play_asalto_each_other_and_a_spectator_follows() {
     officers.wait_for("the officers' setup", |app| {
         app.game.as_ref().is_some_and(|g| g.setting_up())
     });
-    // Both officers on fortress points, by clicking.
     let zone: Vec<String> = {
         let game = officers.game();
         let names = Names::new(&game.ruleset);
@@ -123,10 +122,17 @@ fn two_windows_play_asalto_each_other_and_a_spectator_follows() {
             .map(|c| names.label(Some(c)))
             .collect()
     };
+    // Both officers on fortress points: one by clicking the tray and a cell, one dragged.
     assert!(officers.cell_label(&zone[0]).contains("fortress"));
+    officers.click("Oficial ×2");
     officers.click_cell(&zone[0]);
-    officers.click_cell(&zone[1]);
     assert!(officers.cell_label(&zone[0]).contains("your Oficial"));
+    officers.drag_to_cell("Oficial ×1", &zone[1]);
+    assert!(
+        officers.cell_label(&zone[1]).contains("your Oficial"),
+        "{}",
+        officers.cell_label(&zone[1])
+    );
     officers.click("Submit setup");
 
     rebels.wait_for("the rebels' turn", |app| {
