@@ -3,7 +3,6 @@
 use std::io::Read;
 use std::path::Path;
 
-use tokio_stream::StreamExt;
 use trinchera_proto::v1 as pb;
 
 use crate::cli::{NewArgs, PhaseArg, SetupHow};
@@ -11,9 +10,10 @@ use crate::context::Ctx;
 use crate::error::CliError;
 use crate::json;
 use crate::layout::Zone;
-use crate::render::{self, Drawing, Names, Paint};
-use crate::verify::{self, Evidence};
+use crate::render::{self, Drawing, Paint};
 use crate::words;
+use trinchera_client::Names;
+use trinchera_client::verify::{self, Evidence};
 
 /// The key under which `history --json` carries the ruleset description.
 const RULESET_KEY: &str = "ruleset_description";
@@ -133,7 +133,8 @@ fn keep_token(
         record.tokens.insert(seat, token.to_owned());
         record.ruleset = ruleset.to_owned();
         true
-    })
+    })?;
+    Ok(())
 }
 
 /// What a player should do next, for people.
@@ -630,8 +631,7 @@ pub async fn watch(ctx: &Ctx, game: &str, after: Option<u64>) -> Result<(), CliE
     let mut retries = 0;
     loop {
         let mut stream = server.watch(game, token.as_deref(), last).await?;
-        while let Some(message) = stream.next().await {
-            let message = message.map_err(|status| server.error(status))?;
+        while let Some(message) = stream.message().await? {
             retries = 0;
             last = Some(message.version);
             let view = message.view.clone().unwrap_or_default();

@@ -7,12 +7,13 @@ use tokio::sync::OnceCell;
 use trinchera_proto::v1 as pb;
 
 use crate::cli::Cli;
-use crate::client::{Server, normalize_url};
 use crate::error::CliError;
 use crate::json::{self, Proto};
-use crate::render::{self, Drawing, Names, Style};
-use crate::store::Store;
+use crate::render::{self, Drawing, Style};
 use crate::words;
+use trinchera_client::Names;
+use trinchera_client::Store;
+use trinchera_client::{Server, normalize_url};
 
 /// A command's surroundings.
 #[derive(Debug)]
@@ -59,9 +60,10 @@ impl Ctx {
 
     /// The server, connected on first use.
     pub async fn server(&self) -> Result<&Server, CliError> {
-        self.server
+        Ok(self
+            .server
             .get_or_try_init(|| Server::connect(&self.url))
-            .await
+            .await?)
     }
 
     /// The token to act in `game` with: `--token`, else the stored one.

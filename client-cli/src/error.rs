@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use trinchera_client::ClientError;
+
 /// The command that starts a local server, named in the hint when none answers.
 pub const START_SERVER: &str = "cargo run --release -p trinchera-service --bin trinchera-server";
 
@@ -123,6 +125,41 @@ impl CliError {
             action,
             path: path.into(),
             source,
+        }
+    }
+}
+
+impl From<ClientError> for CliError {
+    fn from(error: ClientError) -> CliError {
+        match error {
+            ClientError::BadAddress { url, detail } => {
+                CliError::Usage(format!("--server {url:?} is not a valid URL: {detail}"))
+            }
+            ClientError::Unreachable { url, detail } => CliError::Unreachable { url, detail },
+            ClientError::Refused {
+                status,
+                reason,
+                message,
+            } => CliError::Refused {
+                status,
+                reason,
+                message,
+            },
+            error @ (ClientError::NoRuleset { .. } | ClientError::BadToken) => {
+                CliError::Usage(error.to_string())
+            }
+            ClientError::File {
+                action,
+                path,
+                source,
+            } => CliError::File {
+                action,
+                path,
+                source,
+            },
+            error @ (ClientError::Missing(_) | ClientError::State(_)) => {
+                CliError::Local(error.to_string())
+            }
         }
     }
 }

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use trinchera_proto::v1 as pb;
 
-use crate::render::Names;
+use trinchera_client::Names;
 
 /// The cells of a seat's zone by row, each row ordered from the left (x ascending).
 #[derive(Debug)]
@@ -216,7 +216,7 @@ impl<'a> Zone<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::Names;
+    use trinchera_client::Names;
 
     /// Two rows of three cells for seat 0 with two kinds.
     fn ruleset() -> pb::Ruleset {

@@ -2,11 +2,12 @@
 //!
 //! A thin client: it depends on the public contract (`trinchera-proto`) only. The server
 //! knows the rules and lists the legal moves; this program draws what `ListRulesets`
-//! describes, keeps the player's tokens, and checks the fairness commitments after a game.
+//! describes, keeps the player's tokens, and checks the fairness commitments after a game
+//! (the connection, the token store and the checks are `trinchera-client`'s, shared with the
+//! desktop client).
 
 mod bench;
 mod cli;
-mod client;
 mod commands;
 mod context;
 mod error;
@@ -14,8 +15,6 @@ mod json;
 mod layout;
 mod play;
 mod render;
-mod store;
-mod verify;
 mod words;
 
 /// mimalloc, as in the server: `trinchera bench` shares the machine with the server it

@@ -5,15 +5,14 @@
 use std::io::Write;
 
 use tokio::io::{AsyncBufReadExt, BufReader, Lines, Stdin};
-use tokio_stream::StreamExt;
 use trinchera_proto::v1 as pb;
 
 use crate::cli::{NewArgs, PlayArgs, SetupHow};
 use crate::commands::{self, SetupPlan};
 use crate::context::Ctx;
 use crate::error::CliError;
-use crate::render::Names;
 use crate::words;
+use trinchera_client::{ClientError, Names};
 
 /// Prompt help while playing.
 const MOVE_HELP: &str = "\
@@ -191,8 +190,7 @@ impl Session<'_> {
             .watch(&self.game, Some(&self.token), Some(self.shown))
             .await?;
         let names = Names::new(&self.ruleset);
-        while let Some(message) = stream.next().await {
-            let message = message.map_err(|status| server.error(status))?;
+        while let Some(message) = stream.message().await? {
             let Some(view) = message.view else { continue };
             if let Some(event) = &message.event {
                 println!("{}", words::event(&names, Some(&view), event));
@@ -259,8 +257,8 @@ impl Session<'_> {
                     print!("{}", self.ctx.draw(&self.ruleset, &self.view));
                     return Ok(true);
                 }
-                Err(CliError::Refused { message, .. }) => println!("Refused: {message}"),
-                Err(error) => return Err(error),
+                Err(ClientError::Refused { message, .. }) => println!("Refused: {message}"),
+                Err(error) => return Err(error.into()),
             }
         }
     }

@@ -10,6 +10,7 @@ pub mod games;
 pub mod grpc;
 pub mod hub;
 pub mod ids;
+pub mod local;
 pub mod net;
 pub mod records;
 pub mod state;
@@ -25,6 +26,7 @@ use tonic::codegen::http;
 use trinchera_proto::v1::game_service_server::GameServiceServer;
 
 pub use games::{BotPace, Games, Limits};
+pub use local::LocalServer;
 pub use net::NetConfig;
 
 /// Largest request the server decodes (setups are the biggest: about 4 KiB).

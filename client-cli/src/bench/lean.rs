@@ -12,8 +12,8 @@ use tonic::transport::Channel;
 use tonic_prost::ProstCodec;
 use trinchera_proto::v1 as pb;
 
-use crate::client::{Server, authed};
 use crate::error::CliError;
+use trinchera_client::{Server, authed};
 
 /// The parts of `trinchera.v1.GameView` a player needs to move.
 #[derive(Clone, PartialEq, prost::Message)]
@@ -109,7 +109,7 @@ impl<'a> Calls<'a> {
         grpc.unary(request, path(method), ProstCodec::<Q, R>::default())
             .await
             .map(tonic::Response::into_inner)
-            .map_err(|status| self.server.error(status))
+            .map_err(|status| CliError::from(self.server.error(status)))
     }
 
     /// `MakeMove` for the holder of `token`.
@@ -152,7 +152,7 @@ impl<'a> Calls<'a> {
         )
         .await
         .map(tonic::Response::into_inner)
-        .map_err(|status| self.server.error(status))
+        .map_err(|status| CliError::from(self.server.error(status)))
     }
 }
 

@@ -27,9 +27,9 @@ use self::report::{Phase, Report};
 use self::stats::{Errors, Rng, Samples};
 use self::watchers::Watched;
 use crate::cli::{BenchArgs, MovesFrom};
-use crate::client::Server;
 use crate::context::Ctx;
 use crate::error::CliError;
+use trinchera_client::Server;
 
 /// Long-lived streams one connection carries at most (servers commonly allow 100–200).
 const STREAMS_PER_CONNECTION: u32 = 100;
@@ -139,7 +139,7 @@ async fn baseline(table: &Arc<Table>, args: &BenchArgs) -> Phase {
                         samples.push(at - sent);
                         table.calls.fetch_add(1, Ordering::Relaxed);
                     }
-                    Err(error) => table.errors.count(&error),
+                    Err(error) => table.errors.count(&CliError::from(error)),
                 }
             }
             samples

@@ -12,8 +12,8 @@ use trinchera_proto::v1 as pb;
 use super::lean::{self, Calls};
 use super::stats::{Errors, Rng, Samples};
 use crate::cli::MovesFrom;
-use crate::client::Server;
 use crate::error::CliError;
+use trinchera_client::Server;
 
 /// What every simulated game of a run shares.
 pub struct Table {

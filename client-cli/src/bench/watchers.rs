@@ -8,6 +8,7 @@ use trinchera_proto::v1 as pb;
 
 use super::lean::Calls;
 use super::player::{Ack, Table};
+use crate::error::CliError;
 
 /// When a watcher received an event.
 #[derive(Clone, Copy, Debug)]
@@ -83,7 +84,7 @@ pub async fn watch_slot(table: Arc<Table>, index: usize, slot: usize, until: Ins
                     break;
                 }
                 Ok(Err(status)) => {
-                    table.errors.count(&server.error(status));
+                    table.errors.count(&CliError::from(server.error(status)));
                     watched.dropped += 1;
                     break;
                 }

@@ -12,24 +12,28 @@ const PITCH: usize = 6;
 const MARGIN: usize = 5;
 
 /// Draws a line board.
-pub(super) fn draw(drawing: &Drawing<'_>, board: &pb::Board, cells: &Cells<'_>) -> Canvas {
+pub(super) fn draw(drawing: &Drawing<'_>, board: &pb::Board, cells: &Cells) -> Canvas {
     let (width, height) = (board.width, board.height);
+    let geometry = drawing.geometry(board);
     // Canvas position of the glyph of (x, y).
     let at = |x: i32, y: i32| {
-        let (column, line) = drawing.grid_position(x, y, height, width);
-        (MARGIN + column as usize * PITCH, 1 + line as usize * 2)
+        let spot = geometry.spot(x, y);
+        (
+            MARGIN + spot.column as usize * PITCH,
+            1 + spot.row as usize * 2,
+        )
     };
     let mut canvas = Canvas::new();
     let footer = 1 + (height as usize - 1) * 2 + 1;
     for x in 0..width {
         let (column, _) = at(x, 0);
-        let label = cells.column_label(x);
+        let label = drawing.names.column_label(x);
         canvas.put(column, 0, &label, Paint::Dim);
         canvas.put(column, footer, &label, Paint::Dim);
     }
     for y in 0..height {
         let (_, line) = at(0, y);
-        let label = cells.row_label(y);
+        let label = drawing.names.row_label(y);
         canvas.put(0, line, &format!("{label:>3}"), Paint::Dim);
         canvas.put(
             MARGIN + (width as usize - 1) * PITCH + 3,
@@ -84,8 +88,8 @@ pub(super) fn draw(drawing: &Drawing<'_>, board: &pb::Board, cells: &Cells<'_>) 
 
 #[cfg(test)]
 mod tests {
-    use super::super::Names;
     use super::super::tests::{plain, seats, test_board};
+    use trinchera_client::Names;
     use trinchera_proto::v1 as pb;
 
     /// The 33-point cross of asalto, built as rules.md describes it, with a synthetic

@@ -12,31 +12,25 @@ const HALF: i32 = 3;
 const MARGIN: i32 = 4;
 
 /// Draws a hex board.
-pub(super) fn draw(drawing: &Drawing<'_>, board: &pb::Board, cells: &Cells<'_>) -> Canvas {
-    let sign = if drawing.flipped() { -1 } else { 1 };
-    // Screen position in half hexes and lines, before shifting to the top-left corner.
-    let place = |q: i32, r: i32| (sign * (2 * q + r), -sign * r);
-    let placed: Vec<((i32, i32), (i32, i32))> = board
-        .cells
-        .iter()
-        .filter_map(|info| info.cell.as_ref())
-        .map(|cell| ((cell.x, cell.y), place(cell.x, cell.y)))
-        .collect();
-    let left = placed.iter().map(|(_, (x, _))| *x).min().unwrap_or(0);
-    let top = placed.iter().map(|(_, (_, y))| *y).min().unwrap_or(0);
+pub(super) fn draw(drawing: &Drawing<'_>, board: &pb::Board, cells: &Cells) -> Canvas {
+    let geometry = drawing.geometry(board);
     let mut canvas = Canvas::new();
     let mut rows: std::collections::BTreeMap<i32, (i32, i32, i32)> = Default::default();
-    for ((q, r), (x, y)) in placed {
-        let Some(cell) = cells.at(q, r) else { continue };
-        let column = MARGIN + (x - left) * HALF;
-        let line = y - top;
-        canvas.put_cell(column as usize, line as usize, cell);
+    for cell in board.cells.iter().filter_map(|info| info.cell.as_ref()) {
+        let (q, r) = (cell.x, cell.y);
+        let Some(drawn) = cells.at(q, r) else {
+            continue;
+        };
+        let spot = geometry.spot(q, r);
+        let column = MARGIN + spot.column * HALF;
+        let line = spot.row;
+        canvas.put_cell(column as usize, line as usize, drawn);
         let row = rows.entry(r).or_insert((line, column, column));
         row.1 = row.1.min(column);
         row.2 = row.2.max(column);
     }
     for (r, (line, first, last)) in rows {
-        let label = cells.row_label(r);
+        let label = drawing.names.row_label(r);
         canvas.put(
             (first - MARGIN).max(0) as usize,
             line as usize,
@@ -50,8 +44,8 @@ pub(super) fn draw(drawing: &Drawing<'_>, board: &pb::Board, cells: &Cells<'_>) 
 
 #[cfg(test)]
 mod tests {
-    use super::super::Names;
     use super::super::tests::{plain, test_board};
+    use trinchera_client::Names;
     use trinchera_proto::v1 as pb;
 
     /// A hexagon of side 2 (7 hexes): centre b2, an entry hex of seat 0 at a1.

@@ -17,9 +17,10 @@ mod cross;
 mod hex;
 mod square;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::io::IsTerminal;
 
+use trinchera_client::{Geometry, Names};
 use trinchera_proto::v1 as pb;
 
 /// How text is coloured: ANSI colours on a terminal, plain otherwise.
@@ -87,89 +88,6 @@ impl Style {
     }
 }
 
-/// Names of things in a ruleset, for words and drawings.
-#[derive(Debug)]
-pub struct Names<'a> {
-    /// The ruleset.
-    pub ruleset: &'a pb::Ruleset,
-    labels: HashMap<(i32, i32), &'a str>,
-    kinds: HashMap<&'a str, &'a pb::PieceKind>,
-}
-
-impl<'a> Names<'a> {
-    /// The names of `ruleset`.
-    pub fn new(ruleset: &'a pb::Ruleset) -> Names<'a> {
-        let cells = ruleset.board.as_ref().map_or(&[][..], |b| &b.cells[..]);
-        Names {
-            ruleset,
-            labels: cells
-                .iter()
-                .filter_map(|info| {
-                    let cell = info.cell.as_ref()?;
-                    Some(((cell.x, cell.y), info.label.as_str()))
-                })
-                .collect(),
-            kinds: ruleset
-                .piece_kinds
-                .iter()
-                .map(|kind| (kind.id.as_str(), kind))
-                .collect(),
-        }
-    }
-
-    /// The label of `cell`, e.g. `e5` (`(x,y)` if off the board).
-    pub fn label(&self, cell: Option<&pb::Cell>) -> String {
-        match cell {
-            Some(cell) => self
-                .labels
-                .get(&(cell.x, cell.y))
-                .map_or_else(|| format!("({},{})", cell.x, cell.y), |l| (*l).to_owned()),
-            None => "off the board".to_owned(),
-        }
-    }
-
-    /// The label of `(x, y)`, if it is a cell.
-    pub fn label_at(&self, x: i32, y: i32) -> Option<&'a str> {
-        self.labels.get(&(x, y)).copied()
-    }
-
-    /// The kind with id `id`.
-    pub fn kind(&self, id: &str) -> Option<&'a pb::PieceKind> {
-        self.kinds.get(id).copied()
-    }
-
-    /// The display name of kind `id` (the id itself if unknown, "a hidden piece" if empty).
-    pub fn kind_name(&self, id: &str) -> String {
-        match self.kind(id) {
-            Some(kind) => kind.name.clone(),
-            None if id.is_empty() => "a hidden piece".to_owned(),
-            None => id.to_owned(),
-        }
-    }
-
-    /// The kind whose code is `code` (either case).
-    pub fn kind_by_code(&self, code: &str) -> Option<&'a pb::PieceKind> {
-        self.ruleset
-            .piece_kinds
-            .iter()
-            .find(|kind| kind.code.eq_ignore_ascii_case(code))
-    }
-
-    /// The display name of a seat, e.g. "Rojo".
-    pub fn seat(&self, seat: i32) -> String {
-        self.ruleset
-            .seats
-            .iter()
-            .find(|s| s.seat == seat)
-            .map_or_else(|| format!("seat {seat}"), |s| s.name.clone())
-    }
-
-    /// Whether some seat sets up in secret (so "known to the opponent" matters).
-    fn hidden_setups(&self) -> bool {
-        self.ruleset.setup_zones.iter().any(|zone| zone.hidden)
-    }
-}
-
 /// What to draw.
 #[derive(Clone, Copy, Debug)]
 pub struct Drawing<'a> {
@@ -192,13 +110,9 @@ impl Drawing<'_> {
         !self.no_flip && self.viewer() == Some(1)
     }
 
-    /// Screen position of a grid cell: columns grow right, lines grow down.
-    fn grid_position(&self, x: i32, y: i32, height: i32, width: i32) -> (i32, i32) {
-        if self.flipped() {
-            (width - 1 - x, y)
-        } else {
-            (x, height - 1 - y)
-        }
+    /// Where the cells of `board` go, from the viewer's side.
+    fn geometry(&self, board: &pb::Board) -> Geometry {
+        Geometry::new(board, self.flipped())
     }
 }
 
@@ -275,9 +189,7 @@ fn legend(drawing: &Drawing<'_>) -> String {
 
 /// The cells of the board with what stands on them.
 #[derive(Debug)]
-struct Cells<'a> {
-    /// Each cell's description by coordinates.
-    info: BTreeMap<(i32, i32), &'a pb::CellInfo>,
+struct Cells {
     /// The four characters and paint of each cell.
     text: HashMap<(i32, i32), CellText>,
 }
@@ -292,8 +204,9 @@ struct CellText {
     terrain_paint: Paint,
 }
 
-impl<'a> Cells<'a> {
-    fn new(drawing: &Drawing<'_>, board: &'a pb::Board) -> Cells<'a> {
+impl Cells {
+    fn new(drawing: &Drawing<'_>, board: &pb::Board) -> Cells {
+        let geometry = drawing.geometry(board);
         let mut pieces: HashMap<(i32, i32), &pb::Piece> = HashMap::new();
         if let Some(view) = drawing.view {
             for piece in &view.pieces {
@@ -321,54 +234,33 @@ impl<'a> Cells<'a> {
         } else {
             HashMap::new()
         };
-        let mut info = BTreeMap::new();
         let mut text = HashMap::new();
         for cell_info in &board.cells {
             let Some(cell) = &cell_info.cell else {
                 continue;
             };
             let key = (cell.x, cell.y);
-            info.insert(key, cell_info);
             let extra = EmptyMark {
                 zone: zones.get(&key).copied(),
                 control: control.get(&key).copied(),
             };
             text.insert(
                 key,
-                cell_text(drawing, cell_info, pieces.get(&key).copied(), extra),
+                cell_text(
+                    drawing,
+                    &geometry,
+                    cell_info,
+                    pieces.get(&key).copied(),
+                    extra,
+                ),
             );
         }
-        Cells { info, text }
+        Cells { text }
     }
 
     /// The drawn cell at `(x, y)`, if it exists.
     fn at(&self, x: i32, y: i32) -> Option<&CellText> {
         self.text.get(&(x, y))
-    }
-
-    /// The row number of row `y`, read off the cells' labels.
-    fn row_label(&self, y: i32) -> String {
-        self.label_part(
-            |(_, row)| row == y,
-            |label| label.trim_start_matches(|c: char| c.is_alphabetic()),
-        )
-    }
-
-    /// The column letters of column `x`, read off the cells' labels.
-    fn column_label(&self, x: i32) -> String {
-        self.label_part(
-            |(column, _)| column == x,
-            |label| label.trim_end_matches(|c: char| c.is_ascii_digit()),
-        )
-    }
-
-    /// `part` of the label of the first cell whose coordinates pass `pick`.
-    fn label_part(&self, pick: impl Fn((i32, i32)) -> bool, part: impl Fn(&str) -> &str) -> String {
-        self.info
-            .iter()
-            .find(|(at, _)| pick(**at))
-            .map(|(_, info)| part(&info.label).to_owned())
-            .unwrap_or_default()
     }
 }
 
@@ -381,18 +273,10 @@ struct EmptyMark {
     control: Option<i32>,
 }
 
-/// The arrow of a facing, turned by 180° when the board is.
-fn facing_arrow(facing: pb::Facing, flipped: bool) -> char {
+/// The arrow of a facing as seen on screen.
+fn facing_arrow(geometry: &Geometry, facing: pb::Facing) -> char {
     const ARROWS: [char; 6] = ['→', '↗', '↖', '←', '↙', '↘'];
-    let index = match facing {
-        pb::Facing::E | pb::Facing::Unspecified => 0,
-        pb::Facing::Ne => 1,
-        pb::Facing::Nw => 2,
-        pb::Facing::W => 3,
-        pb::Facing::Sw => 4,
-        pb::Facing::Se => 5,
-    };
-    ARROWS[(index + if flipped { 3 } else { 0 }) % 6]
+    ARROWS[usize::from(geometry.facing_sixths(facing))]
 }
 
 fn seat_digit(seat: i32) -> char {
@@ -402,6 +286,7 @@ fn seat_digit(seat: i32) -> char {
 /// How one cell looks.
 fn cell_text(
     drawing: &Drawing<'_>,
+    geometry: &Geometry,
     info: &pb::CellInfo,
     piece: Option<&pb::Piece>,
     extra: EmptyMark,
@@ -426,7 +311,10 @@ fn cell_text(
         }
     };
     let (middle, middle_paint) = match piece {
-        Some(piece) => (piece_chars(drawing, piece), Paint::Seat(piece.owner)),
+        Some(piece) => (
+            piece_chars(drawing, geometry, piece),
+            Paint::Seat(piece.owner),
+        ),
         None => empty_chars(info, extra),
     };
     CellText {
@@ -439,7 +327,7 @@ fn cell_text(
 }
 
 /// The glyph and mark of a piece.
-fn piece_chars(drawing: &Drawing<'_>, piece: &pb::Piece) -> [char; 2] {
+fn piece_chars(drawing: &Drawing<'_>, geometry: &Geometry, piece: &pb::Piece) -> [char; 2] {
     let viewer = drawing.viewer();
     let upper_seat = viewer.unwrap_or(0);
     let code = drawing
@@ -452,10 +340,7 @@ fn piece_chars(drawing: &Drawing<'_>, piece: &pb::Piece) -> [char; 2] {
         None => '?',
     };
     let mark = if let Some(facing) = piece.facing {
-        facing_arrow(
-            pb::Facing::try_from(facing).unwrap_or_default(),
-            drawing.flipped(),
-        )
+        facing_arrow(geometry, pb::Facing::try_from(facing).unwrap_or_default())
     } else if code.is_none() && viewer.is_none() {
         seat_digit(piece.owner)
     } else if viewer == Some(piece.owner) && piece.revealed && drawing.names.hidden_setups() {

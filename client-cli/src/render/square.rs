@@ -10,26 +10,26 @@ const PITCH: usize = 5;
 const MARGIN: usize = 4;
 
 /// Draws a square board.
-pub(super) fn draw(drawing: &Drawing<'_>, board: &pb::Board, cells: &Cells<'_>) -> Canvas {
+pub(super) fn draw(drawing: &Drawing<'_>, board: &pb::Board, cells: &Cells) -> Canvas {
     let (width, height) = (board.width, board.height);
+    let geometry = drawing.geometry(board);
     let mut canvas = Canvas::new();
     let last_line = height as usize + 1;
     for x in 0..width {
-        let (column, _) = drawing.grid_position(x, 0, height, width);
+        let column = geometry.spot(x, 0).column;
         let left = MARGIN + column as usize * PITCH + 1;
-        let label = cells.column_label(x);
+        let label = drawing.names.column_label(x);
         canvas.put(left, 0, &label, Paint::Dim);
         canvas.put(left, last_line, &label, Paint::Dim);
     }
     for y in 0..height {
-        let (_, line) = drawing.grid_position(0, y, height, width);
-        let line = line as usize + 1;
-        let label = cells.row_label(y);
+        let line = geometry.spot(0, y).row as usize + 1;
+        let label = drawing.names.row_label(y);
         canvas.put(0, line, &format!("{label:>3}"), Paint::Dim);
         canvas.put(MARGIN + width as usize * PITCH, line, &label, Paint::Dim);
         for x in 0..width {
             let Some(cell) = cells.at(x, y) else { continue };
-            let (column, _) = drawing.grid_position(x, y, height, width);
+            let column = geometry.spot(x, y).column;
             let left = MARGIN + column as usize * PITCH;
             canvas.put_cell(left, line, cell);
         }
@@ -46,8 +46,8 @@ pub(super) fn draw(drawing: &Drawing<'_>, board: &pb::Board, cells: &Cells<'_>) 
 
 #[cfg(test)]
 mod tests {
-    use super::super::Names;
     use super::super::tests::{plain, tiny_ruleset};
+    use trinchera_client::Names;
     use trinchera_proto::v1 as pb;
 
     #[test]

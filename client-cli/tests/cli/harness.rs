@@ -4,20 +4,15 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Arc;
-use std::thread::JoinHandle;
 
 use serde_json::Value;
 use tempfile::TempDir;
-use tokio::sync::oneshot;
-use trinchera_service::store::{SledOptions, SledStore};
-use trinchera_service::{Games, Limits};
+use trinchera_service::{Limits, LocalServer};
 
-/// A server on its own thread and runtime.
+/// A server on its own thread and runtime, on a fresh temporary data directory.
 pub struct Server {
     pub url: String,
-    stop: Option<oneshot::Sender<()>>,
-    thread: Option<JoinHandle<()>>,
+    _server: LocalServer,
     _data: TempDir,
 }
 
@@ -25,60 +20,12 @@ impl Server {
     /// Starts a server on 127.0.0.1 and a free port.
     pub fn start() -> Server {
         let data = tempfile::tempdir().expect("temp dir");
-        let path = data.path().to_owned();
-        let (address_tx, address_rx) = std::sync::mpsc::channel();
-        let (stop, stopped) = oneshot::channel::<()>();
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(1)
-                .enable_all()
-                .build()
-                .expect("runtime");
-            runtime.block_on(async move {
-                let store = SledStore::open(&path, SledOptions::default()).expect("store");
-                let games = Games::new(
-                    Arc::new(store),
-                    Limits {
-                        rates: trinchera_service::games::throttle::RateLimits::OFF,
-                        bots: trinchera_service::BotPace {
-                            think: std::time::Duration::from_millis(50),
-                            min_delay: std::time::Duration::ZERO,
-                        },
-                        ..Limits::default()
-                    },
-                )
-                .expect("games");
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                    .await
-                    .expect("bind");
-                address_tx
-                    .send(listener.local_addr().expect("address"))
-                    .expect("test waits");
-                let net = trinchera_service::NetConfig::default();
-                trinchera_service::run(listener, games, net, async {
-                    let _ = stopped.await;
-                })
-                .await
-                .expect("server ran");
-            });
-        });
-        let address = address_rx.recv().expect("server started");
+        let address = "127.0.0.1:0".parse().expect("address");
+        let server = LocalServer::start(data.path(), address, Limits::for_tests()).expect("server");
         Server {
-            url: format!("http://{address}"),
-            stop: Some(stop),
-            thread: Some(thread),
+            url: server.url(),
+            _server: server,
             _data: data,
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
         }
     }
 }

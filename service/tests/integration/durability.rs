@@ -4,7 +4,7 @@ use trinchera_proto::v1 as pb;
 
 use crate::harness::{
     ChildServer, Client, Player, TestServer, authed, connect, new_game, play_quiet_move,
-    play_random_move, random_setups, rng, spectator_view, test_limits, view_of,
+    play_random_move, random_setups, rng, spectator_view, view_of,
 };
 
 async fn views(client: &mut Client, players: &[Player; 2]) -> [pb::GameView; 3] {
@@ -48,7 +48,7 @@ async fn a_restart_keeps_every_view_identical() {
     }
     let dir = server.dir.clone();
     let temp = server.stop().await;
-    let server = TestServer::start_in(&dir, temp, test_limits()).await;
+    let server = TestServer::start_in(&dir, temp, trinchera_service::Limits::for_tests()).await;
     let mut client = server.client().await;
     for (players, (views_before, history_before)) in games.iter().zip(before) {
         assert_eq!(views(&mut client, players).await, views_before);

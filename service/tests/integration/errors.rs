@@ -7,7 +7,7 @@ use trinchera_service::Limits;
 
 use crate::harness::{
     Client, Player, TestServer, assert_refused, authed, new_game, random_setups, spectator_view,
-    test_limits, view_of,
+    view_of,
 };
 
 /// Everything a refused call must leave as it was.
@@ -316,7 +316,7 @@ async fn refused_moves_change_nothing() {
 async fn bad_requests_are_invalid_arguments() {
     let server = TestServer::start_with(Limits {
         max_open_games: 3,
-        ..test_limits()
+        ..Limits::for_tests()
     })
     .await;
     let mut client = server.client().await;

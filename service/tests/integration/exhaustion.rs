@@ -16,7 +16,7 @@ use trinchera_service::games::throttle::{RateLimit, RateLimits};
 
 use crate::harness::{
     ChildServer, Client, TestServer, assert_refused, authed, connect, connect_from, new_game,
-    play_quiet_move, random_setups, rng, scaled, test_limits,
+    play_quiet_move, random_setups, rng, scaled,
 };
 
 /// A second client address on the loopback network.
@@ -107,7 +107,7 @@ async fn a_creation_flood_is_rate_limited_per_address_with_retry_info() {
             create_join: Some(RateLimit::per_minute(nz(60), nz(20))),
             ..RateLimits::OFF
         },
-        ..test_limits()
+        ..Limits::for_tests()
     })
     .await;
     let mut flooder = server.client().await;
@@ -143,7 +143,7 @@ async fn an_action_flood_is_rate_limited_per_token() {
             acting: Some(RateLimit::per_second(nz(1), nz(5))),
             ..RateLimits::OFF
         },
-        ..test_limits()
+        ..Limits::for_tests()
     })
     .await;
     let mut client = server.client().await;
@@ -199,7 +199,7 @@ async fn games_left_waiting_are_called_off_and_free_the_open_games_cap() {
     let server = TestServer::start_with(Limits {
         max_open_games: 2,
         waiting_expiry: Duration::from_millis(400),
-        ..test_limits()
+        ..Limits::for_tests()
     })
     .await;
     let mut client = server.client().await;
@@ -257,7 +257,7 @@ async fn games_left_waiting_are_called_off_and_free_the_open_games_cap() {
 async fn a_game_whose_setups_never_come_expires_also_after_a_restart() {
     let temp = tempfile::tempdir().expect("temp dir");
     let dir = temp.path().to_owned();
-    let server = TestServer::start_in(&dir, None, test_limits()).await;
+    let server = TestServer::start_in(&dir, None, Limits::for_tests()).await;
     let mut client = server.client().await;
     let [player, _] = new_game(&mut client, "clasico").await;
     server.stop().await;
@@ -266,7 +266,7 @@ async fn a_game_whose_setups_never_come_expires_also_after_a_restart() {
         Some(temp),
         Limits {
             setup_expiry: Duration::from_millis(300),
-            ..test_limits()
+            ..Limits::for_tests()
         },
     )
     .await;
@@ -307,7 +307,7 @@ async fn a_game_whose_setups_never_come_expires_also_after_a_restart() {
 async fn open_games_are_capped_per_address() {
     let server = TestServer::start_with(Limits {
         max_open_games_per_peer: 3,
-        ..test_limits()
+        ..Limits::for_tests()
     })
     .await;
     let mut client = server.client().await;

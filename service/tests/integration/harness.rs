@@ -20,13 +20,12 @@ use tonic::{Code, Request, Status};
 use trinchera_proto::v1 as pb;
 use trinchera_proto::v1::game_service_client::GameServiceClient;
 use trinchera_rules::{Seat, Viewer};
-use trinchera_service::games::throttle::RateLimits;
 use trinchera_service::grpc::convert;
 use trinchera_service::ids::GameId;
 use trinchera_service::records::EventRecord;
 use trinchera_service::state::GameState;
 use trinchera_service::store::{SledOptions, SledStore, Store};
-use trinchera_service::{BotPace, Games, Limits, NetConfig};
+use trinchera_service::{Games, Limits, NetConfig};
 
 /// The generated client.
 pub type Client = GameServiceClient<Channel>;
@@ -40,23 +39,10 @@ pub struct TestServer {
     _temp: Option<TempDir>,
 }
 
-/// The default limits without rate limits (tests play many games fast from one address;
-/// the rate-limit tests set their own) and with bots that act without delay.
-pub fn test_limits() -> Limits {
-    Limits {
-        rates: RateLimits::OFF,
-        bots: BotPace {
-            think: Duration::from_millis(50),
-            min_delay: Duration::ZERO,
-        },
-        ..Limits::default()
-    }
-}
-
 impl TestServer {
-    /// A server on a fresh temporary data directory, with [`test_limits`].
+    /// A server on a fresh temporary data directory, with [`Limits::for_tests`].
     pub async fn start() -> TestServer {
-        TestServer::start_with(test_limits()).await
+        TestServer::start_with(Limits::for_tests()).await
     }
 
     /// A server on a fresh temporary data directory with `limits`.
@@ -70,7 +56,7 @@ impl TestServer {
     pub async fn start_net(net: NetConfig) -> TestServer {
         let temp = tempfile::tempdir().expect("temp dir");
         let dir = temp.path().to_owned();
-        TestServer::start_in_with(&dir, Some(temp), test_limits(), net).await
+        TestServer::start_in_with(&dir, Some(temp), Limits::for_tests(), net).await
     }
 
     /// A server on `dir`, which `temp` (if any) keeps alive.

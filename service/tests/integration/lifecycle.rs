@@ -463,7 +463,7 @@ async fn the_human_is_answered_before_the_bot_moves_and_the_move_arrives_as_an_e
             think: std::time::Duration::from_millis(10),
             min_delay: std::time::Duration::from_millis(1500),
         },
-        ..crate::harness::test_limits()
+        ..trinchera_service::Limits::for_tests()
     })
     .await;
     let mut client = server.client().await;
@@ -511,7 +511,7 @@ async fn a_bot_whose_turn_it_was_resumes_after_a_restart() {
             think: std::time::Duration::from_millis(10),
             min_delay: std::time::Duration::from_secs(3600),
         },
-        ..crate::harness::test_limits()
+        ..trinchera_service::Limits::for_tests()
     };
     let server = TestServer::start_in(&dir, None, slow).await;
     let mut client = server.client().await;
@@ -544,7 +544,8 @@ async fn a_bot_whose_turn_it_was_resumes_after_a_restart() {
     let before = view_of(&mut client, &officers).await;
     assert_eq!(before.to_move, Some(0), "the rebels' bot is to move");
     server.stop().await;
-    let server = TestServer::start_in(&dir, Some(temp), crate::harness::test_limits()).await;
+    let server =
+        TestServer::start_in(&dir, Some(temp), trinchera_service::Limits::for_tests()).await;
     let mut client = server.client().await;
     let mut stream = client
         .watch_game(authed(

@@ -15,7 +15,7 @@ use trinchera_service::ids::GameId;
 
 use crate::harness::{
     Client, Player, TestServer, assert_refused, authed, gapless_history, new_game, random_setups,
-    rng, scaled, spectator_view, stored_games, test_limits, view_of,
+    rng, scaled, spectator_view, stored_games, view_of,
 };
 
 /// What racers saw acknowledged on one game: version → notation ("" for a resignation).
@@ -232,7 +232,7 @@ async fn race(games: usize, racers: usize, turns: usize, rulesets: &[&str]) {
     // A restart replays every log into the same views...
     let dir = server.dir.clone();
     let temp = server.stop().await;
-    let server = TestServer::start_in(&dir, temp, test_limits()).await;
+    let server = TestServer::start_in(&dir, temp, trinchera_service::Limits::for_tests()).await;
     let mut client = server.client().await;
     for (players, before) in &served {
         assert_eq!(

@@ -7,9 +7,7 @@ use tonic::transport::Channel;
 use trinchera_proto::v1 as pb;
 use trinchera_service::Limits;
 
-use crate::harness::{
-    Client, TestServer, authed, new_game, play_quiet_move, random_setups, rng, test_limits,
-};
+use crate::harness::{Client, TestServer, authed, new_game, play_quiet_move, random_setups, rng};
 
 /// A spectator's WatchGame stream of `game` from its start, over `client`.
 async fn spectate(mut client: Client, game: &str) -> Streaming<pb::WatchGameResponse> {
@@ -131,7 +129,7 @@ async fn shutdown_ends_streams() {
 async fn a_slow_watcher_gets_a_fresh_snapshot_and_goes_on() {
     let server = TestServer::start_with(Limits {
         watch_buffer: 4,
-        ..test_limits()
+        ..Limits::for_tests()
     })
     .await;
     let mut client = server.client().await;

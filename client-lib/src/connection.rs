@@ -1,5 +1,6 @@
-//! The connection to a Trinchera server: one channel, the bearer token on acting calls, and
-//! the translation of gRPC statuses into [`CliError`]s.
+//! The connection to a Trinchera server: one channel, the bearer token on acting calls, the
+//! translation of gRPC statuses into [`ClientError`]s, and every reply made display-safe
+//! ([`Clean`]) before a client sees it.
 
 use std::time::Duration;
 
@@ -11,7 +12,8 @@ use tonic_types::StatusExt;
 use trinchera_proto::v1 as pb;
 use trinchera_proto::v1::game_service_client::GameServiceClient;
 
-use crate::error::CliError;
+use crate::error::ClientError;
+use crate::sanitize::{Clean, display_safe};
 
 /// How long to wait for a server to accept the connection.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -48,15 +50,18 @@ fn causes(error: &dyn std::error::Error) -> String {
 
 impl Server {
     /// Connects to the server at `url` (already normalized).
-    pub async fn connect(url: &str) -> Result<Server, CliError> {
+    pub async fn connect(url: &str) -> Result<Server, ClientError> {
         let endpoint = Endpoint::from_shared(url.to_owned())
-            .map_err(|e| CliError::Usage(format!("--server {url:?} is not a valid URL: {e}")))?
+            .map_err(|e| ClientError::BadAddress {
+                url: url.to_owned(),
+                detail: e.to_string(),
+            })?
             .connect_timeout(CONNECT_TIMEOUT)
             .tcp_nodelay(true);
         let channel = endpoint
             .connect()
             .await
-            .map_err(|e| CliError::Unreachable {
+            .map_err(|e| ClientError::Unreachable {
                 url: url.to_owned(),
                 detail: causes(&e),
             })?;
@@ -74,23 +79,25 @@ impl Server {
     }
 
     /// The failure a status stands for: a refusal, or a lost server.
-    pub fn error(&self, status: Status) -> CliError {
+    pub fn error(&self, status: Status) -> ClientError {
         if status.code() == Code::Unavailable {
-            return CliError::Unreachable {
+            return ClientError::Unreachable {
                 url: self.url.clone(),
-                detail: status.message().to_owned(),
+                detail: display_safe(status.message()).into_owned(),
             };
         }
-        let reason = status.get_details_error_info().map(|info| info.reason);
-        CliError::Refused {
+        let reason = status
+            .get_details_error_info()
+            .map(|info| display_safe(&info.reason).into_owned());
+        ClientError::Refused {
             status: status.code(),
             reason,
-            message: status.message().to_owned(),
+            message: display_safe(status.message()).into_owned(),
         }
     }
 
     /// Every hosted ruleset.
-    pub async fn rulesets(&self) -> Result<pb::ListRulesetsResponse, CliError> {
+    pub async fn rulesets(&self) -> Result<pb::ListRulesetsResponse, ClientError> {
         let reply = self
             .client
             .clone()
@@ -100,22 +107,22 @@ impl Server {
     }
 
     /// The ruleset `id`, or a usage error naming the hosted ones.
-    pub async fn ruleset(&self, id: &str) -> Result<pb::Ruleset, CliError> {
+    pub async fn ruleset(&self, id: &str) -> Result<pb::Ruleset, ClientError> {
         let all = self.rulesets().await?.rulesets;
         let ids: Vec<String> = all.iter().map(|r| r.id.clone()).collect();
-        all.into_iter().find(|r| r.id == id).ok_or_else(|| {
-            CliError::Usage(format!(
-                "there is no ruleset {id:?}; the server hosts: {}",
-                ids.join(", ")
-            ))
-        })
+        all.into_iter()
+            .find(|r| r.id == id)
+            .ok_or_else(|| ClientError::NoRuleset {
+                id: display_safe(id).into_owned(),
+                hosted: ids.join(", "),
+            })
     }
 
     /// Creates a game.
     pub async fn create(
         &self,
         request: pb::CreateGameRequest,
-    ) -> Result<pb::CreateGameResponse, CliError> {
+    ) -> Result<pb::CreateGameResponse, ClientError> {
         let reply = self.client.clone().create_game(request).await;
         self.answer(reply)
     }
@@ -124,7 +131,7 @@ impl Server {
     pub async fn join(
         &self,
         request: pb::JoinGameRequest,
-    ) -> Result<pb::JoinGameResponse, CliError> {
+    ) -> Result<pb::JoinGameResponse, ClientError> {
         let reply = self.client.clone().join_game(request).await;
         self.answer(reply)
     }
@@ -133,13 +140,13 @@ impl Server {
     pub async fn list(
         &self,
         request: pb::ListGamesRequest,
-    ) -> Result<pb::ListGamesResponse, CliError> {
+    ) -> Result<pb::ListGamesResponse, ClientError> {
         let reply = self.client.clone().list_games(request).await;
         self.answer(reply)
     }
 
     /// The game as the holder of `token` (or a spectator) sees it.
-    pub async fn view(&self, game: &str, token: Option<&str>) -> Result<pb::GameView, CliError> {
+    pub async fn view(&self, game: &str, token: Option<&str>) -> Result<pb::GameView, ClientError> {
         let request = authed(
             pb::GetViewRequest {
                 game_id: game.to_owned(),
@@ -148,7 +155,7 @@ impl Server {
         )?;
         let reply = self.client.clone().get_view(request).await;
         let view = self.answer(reply)?.view;
-        view.ok_or_else(|| CliError::Local("the server sent no view".into()))
+        view.ok_or(ClientError::Missing("view"))
     }
 
     /// Submits a setup.
@@ -156,7 +163,7 @@ impl Server {
         &self,
         request: pb::SubmitSetupRequest,
         token: &str,
-    ) -> Result<pb::SubmitSetupResponse, CliError> {
+    ) -> Result<pb::SubmitSetupResponse, ClientError> {
         let request = authed(request, Some(token))?;
         let reply = self.client.clone().submit_setup(request).await;
         self.answer(reply)
@@ -167,14 +174,14 @@ impl Server {
         &self,
         request: pb::MakeMoveRequest,
         token: &str,
-    ) -> Result<pb::MakeMoveResponse, CliError> {
+    ) -> Result<pb::MakeMoveResponse, ClientError> {
         let request = authed(request, Some(token))?;
         let reply = self.client.clone().make_move(request).await;
         self.answer(reply)
     }
 
     /// Resigns.
-    pub async fn resign(&self, game: &str, token: &str) -> Result<pb::ResignResponse, CliError> {
+    pub async fn resign(&self, game: &str, token: &str) -> Result<pb::ResignResponse, ClientError> {
         let request = authed(
             pb::ResignRequest {
                 game_id: game.to_owned(),
@@ -190,7 +197,7 @@ impl Server {
         &self,
         game: &str,
         token: Option<&str>,
-    ) -> Result<pb::GetHistoryResponse, CliError> {
+    ) -> Result<pb::GetHistoryResponse, ClientError> {
         let request = authed(
             pb::GetHistoryRequest {
                 game_id: game.to_owned(),
@@ -207,7 +214,7 @@ impl Server {
         game: &str,
         token: Option<&str>,
         after_version: Option<u64>,
-    ) -> Result<tonic::Streaming<pb::WatchGameResponse>, CliError> {
+    ) -> Result<Watch, ClientError> {
         let request = authed(
             pb::WatchGameRequest {
                 game_id: game.to_owned(),
@@ -216,18 +223,23 @@ impl Server {
             token,
         )?;
         let reply = self.client.clone().watch_game(request).await;
-        self.answer(reply)
+        let stream = reply.map_err(|status| self.error(status))?.into_inner();
+        Ok(Watch {
+            server: self.clone(),
+            stream,
+        })
     }
 
     /// `grpc.health.v1.Health/Check` of the whole server: fine when it is serving.
-    pub async fn health(&self) -> Result<(), CliError> {
+    pub async fn health(&self) -> Result<(), ClientError> {
         let request = tonic_health::pb::HealthCheckRequest {
             service: String::new(),
         };
         let reply = self.health.clone().check(request).await;
-        match self.answer(reply)?.status() {
+        let reply = reply.map_err(|status| self.error(status))?.into_inner();
+        match reply.status() {
             ServingStatus::Serving => Ok(()),
-            status => Err(CliError::Refused {
+            status => Err(ClientError::Refused {
                 status: Code::Unavailable,
                 reason: None,
                 message: format!("the server reports {}", status.as_str_name()),
@@ -235,21 +247,48 @@ impl Server {
         }
     }
 
-    fn answer<T>(&self, reply: Result<tonic::Response<T>, Status>) -> Result<T, CliError> {
-        reply
+    /// The reply, display-safe, or the failure its status stands for.
+    fn answer<T: Clean>(
+        &self,
+        reply: Result<tonic::Response<T>, Status>,
+    ) -> Result<T, ClientError> {
+        let mut message = reply
             .map(tonic::Response::into_inner)
-            .map_err(|status| self.error(status))
+            .map_err(|status| self.error(status))?;
+        message.clean();
+        Ok(message)
     }
 }
 
 /// `message` acting for the holder of `token`; a spectator's request without one.
-pub fn authed<T>(message: T, token: Option<&str>) -> Result<Request<T>, CliError> {
+pub fn authed<T>(message: T, token: Option<&str>) -> Result<Request<T>, ClientError> {
     let mut request = Request::new(message);
     if let Some(token) = token {
-        let value = format!("Bearer {token}").parse().map_err(|_| {
-            CliError::Usage("the player token may contain only printable ASCII".into())
-        })?;
+        let value = format!("Bearer {token}")
+            .parse()
+            .map_err(|_| ClientError::BadToken)?;
         request.metadata_mut().insert("authorization", value);
     }
     Ok(request)
+}
+
+/// A live `WatchGame` stream whose messages arrive display-safe.
+#[derive(Debug)]
+pub struct Watch {
+    server: Server,
+    stream: tonic::Streaming<pb::WatchGameResponse>,
+}
+
+impl Watch {
+    /// The next message; `None` when the stream ended (the game ended or the server shut
+    /// down: resume with `after_version` set to the last version seen).
+    pub async fn message(&mut self) -> Result<Option<pb::WatchGameResponse>, ClientError> {
+        let mut message = self
+            .stream
+            .message()
+            .await
+            .map_err(|status| self.server.error(status))?;
+        message.clean();
+        Ok(message)
+    }
 }

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use sha2::{Digest, Sha256};
 use trinchera_proto::v1 as pb;
 
-use crate::render::Names;
+use crate::names::Names;
 use crate::store::GameRecord;
 
 /// What a verification starts from.

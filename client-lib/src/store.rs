@@ -1,6 +1,7 @@
 //! What this machine remembers about games: the player token of every seat taken from here
 //! (both seats of a game may be held on one machine), and the fairness commitments seen in that game's views while it was played
 //! (so that `verify` can hold the final reveal against what was published at the time).
+//! Both clients use it, so a game started in `trinchera` continues in `trinchera-gui`.
 //!
 //! One JSON file, `games.json`, in `$TRINCHERA_CONFIG_DIR` or the platform's config
 //! directory (`~/.config/trinchera/` on Linux), readable by its owner only (mode 0600).
@@ -15,7 +16,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use trinchera_proto::v1 as pb;
 
-use crate::error::CliError;
+use crate::error::ClientError;
 
 /// The environment variable that overrides the config directory.
 pub const CONFIG_DIR_ENV: &str = "TRINCHERA_CONFIG_DIR";
@@ -83,12 +84,12 @@ pub struct Store {
 
 impl Store {
     /// The store in `$TRINCHERA_CONFIG_DIR`, else `<config dir>/trinchera`.
-    pub fn open() -> Result<Store, CliError> {
+    pub fn open() -> Result<Store, ClientError> {
         let dir = match std::env::var_os(CONFIG_DIR_ENV) {
             Some(dir) if !dir.is_empty() => PathBuf::from(dir),
             _ => dirs::config_dir()
                 .ok_or_else(|| {
-                    CliError::Local(format!(
+                    ClientError::State(format!(
                         "cannot find a config directory; set {CONFIG_DIR_ENV}"
                     ))
                 })?
@@ -97,8 +98,7 @@ impl Store {
         Ok(Store { dir })
     }
 
-    /// The store in `dir` (tests).
-    #[cfg(test)]
+    /// The store in `dir`.
     pub fn at(dir: &Path) -> Store {
         Store {
             dir: dir.to_owned(),
@@ -110,7 +110,7 @@ impl Store {
     }
 
     /// The record of `game` on `server`, if any.
-    pub fn game(&self, server: &str, game: &str) -> Result<Option<GameRecord>, CliError> {
+    pub fn game(&self, server: &str, game: &str) -> Result<Option<GameRecord>, ClientError> {
         Ok(self
             .read()?
             .servers
@@ -120,7 +120,7 @@ impl Store {
     }
 
     /// The games of `server` known here.
-    pub fn games(&self, server: &str) -> Result<BTreeMap<String, GameRecord>, CliError> {
+    pub fn games(&self, server: &str) -> Result<BTreeMap<String, GameRecord>, ClientError> {
         Ok(self.read()?.servers.remove(server).unwrap_or_default())
     }
 
@@ -131,13 +131,13 @@ impl Store {
         server: &str,
         game: &str,
         change: impl FnOnce(&mut GameRecord) -> bool,
-    ) -> Result<(), CliError> {
+    ) -> Result<(), ClientError> {
         create_private_dir(&self.dir)?;
         let lock_path = self.dir.join("games.lock");
         let lock = open_private(&lock_path, false)
-            .map_err(|e| CliError::file("cannot open", &lock_path, e))?;
+            .map_err(|e| ClientError::file("cannot open", &lock_path, e))?;
         lock.lock()
-            .map_err(|e| CliError::file("cannot lock", &lock_path, e))?;
+            .map_err(|e| ClientError::file("cannot lock", &lock_path, e))?;
         let mut state = self.read()?;
         let record = state
             .servers
@@ -152,7 +152,7 @@ impl Store {
     }
 
     /// Records the commitments visible in `view`.
-    pub fn remember_view(&self, server: &str, view: &pb::GameView) -> Result<(), CliError> {
+    pub fn remember_view(&self, server: &str, view: &pb::GameView) -> Result<(), ClientError> {
         let known = self.game(server, &view.game_id)?.unwrap_or_default();
         if known.clone().remember(view) {
             self.update(server, &view.game_id, |record| record.remember(view))?;
@@ -160,31 +160,31 @@ impl Store {
         Ok(())
     }
 
-    fn read(&self) -> Result<StateFile, CliError> {
+    fn read(&self) -> Result<StateFile, ClientError> {
         let path = self.file();
         match fs::read_to_string(&path) {
             Ok(text) => serde_json::from_str(&text).map_err(|e| {
-                CliError::Local(format!(
+                ClientError::State(format!(
                     "{} is not a valid trinchera state file: {e}",
                     path.display()
                 ))
             }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(StateFile::default()),
-            Err(e) => Err(CliError::file("cannot read", path, e)),
+            Err(e) => Err(ClientError::file("cannot read", path, e)),
         }
     }
 
-    fn write(&self, state: &StateFile) -> Result<(), CliError> {
+    fn write(&self, state: &StateFile) -> Result<(), ClientError> {
         let path = self.file();
         let temp = self.dir.join("games.json.tmp");
         let text = serde_json::to_string_pretty(state)
-            .map_err(|e| CliError::Local(format!("cannot encode the state file: {e}")))?;
+            .map_err(|e| ClientError::State(format!("cannot encode the state file: {e}")))?;
         let mut file =
-            open_private(&temp, true).map_err(|e| CliError::file("cannot write", &temp, e))?;
+            open_private(&temp, true).map_err(|e| ClientError::file("cannot write", &temp, e))?;
         file.write_all(text.as_bytes())
             .and_then(|()| file.sync_all())
-            .map_err(|e| CliError::file("cannot write", &temp, e))?;
-        fs::rename(&temp, &path).map_err(|e| CliError::file("cannot replace", &path, e))
+            .map_err(|e| ClientError::file("cannot write", &temp, e))?;
+        fs::rename(&temp, &path).map_err(|e| ClientError::file("cannot replace", &path, e))
     }
 }
 
@@ -201,7 +201,7 @@ fn open_private(path: &Path, truncate: bool) -> std::io::Result<File> {
 }
 
 /// Creates `dir` (and parents) so that only its owner may enter it.
-fn create_private_dir(dir: &Path) -> Result<(), CliError> {
+fn create_private_dir(dir: &Path) -> Result<(), ClientError> {
     let mut builder = fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]
@@ -211,7 +211,7 @@ fn create_private_dir(dir: &Path) -> Result<(), CliError> {
     }
     builder
         .create(dir)
-        .map_err(|e| CliError::file("cannot create", dir, e))
+        .map_err(|e| ClientError::file("cannot create", dir, e))
 }
 
 #[cfg(test)]

@@ -1,0 +1,494 @@
+//! The only place that talks to the server: a tokio runtime on its own thread runs every
+//! call and the `WatchGame` stream, and hands each result back over a channel, waking the
+//! UI with `request_repaint`. The UI thread never waits on the network.
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use eframe::egui;
+use tokio::sync::mpsc as tokio_mpsc;
+use tokio::task::JoinHandle;
+use trinchera_client::{ClientError, Code, Server, Store};
+use trinchera_proto::v1 as pb;
+
+/// How long to wait before resuming a watch stream that broke.
+const RESUME_AFTER: Duration = Duration::from_secs(2);
+
+/// Something the UI asks for.
+#[derive(Clone, Debug)]
+pub enum Request {
+    /// Connect to the server at this (normalized) address and list its rulesets.
+    Connect(String),
+    /// A page of games.
+    Games(pb::ListGamesRequest),
+    /// Create a game and open it.
+    Create(pb::CreateGameRequest),
+    /// Take the free seat of a game and open it.
+    Join {
+        /// The game.
+        game: String,
+        /// The player's display name.
+        name: String,
+    },
+    /// Open a game: as a player if this machine holds one of its seats (and `spectate` is
+    /// off), else as a spectator; then follow it live.
+    Open {
+        /// The game.
+        game: String,
+        /// Watch even if a seat is held here.
+        spectate: bool,
+    },
+    /// Submit a setup.
+    Setup {
+        /// The seat's token.
+        token: String,
+        /// The setup.
+        request: pb::SubmitSetupRequest,
+    },
+    /// Play an action.
+    Move {
+        /// The seat's token.
+        token: String,
+        /// The action, conditional on the version the player saw.
+        request: pb::MakeMoveRequest,
+    },
+    /// Resign.
+    Resign {
+        /// The game.
+        game: String,
+        /// The seat's token.
+        token: String,
+    },
+    /// Stop following the open game.
+    Leave,
+}
+
+/// What came back.
+#[derive(Clone, Debug)]
+pub enum Reply {
+    /// Connected; the hosted rulesets.
+    Connected {
+        /// The address.
+        url: String,
+        /// Every hosted ruleset.
+        rulesets: Vec<pb::Ruleset>,
+    },
+    /// No server answered.
+    Unreachable {
+        /// The address tried.
+        url: String,
+        /// Why, in words.
+        message: String,
+    },
+    /// A page of games, and the games this machine holds a seat of.
+    Games {
+        /// The page.
+        games: Vec<pb::GameSummary>,
+        /// Game id and ruleset of every game with a token here.
+        mine: Vec<(String, String)>,
+    },
+    /// A game is open.
+    Opened {
+        /// The seat held here, `None` for a spectator.
+        seat: Option<i32>,
+        /// The seat's token.
+        token: Option<String>,
+        /// The game now.
+        view: pb::GameView,
+        /// Every event so far, as this viewer may know it.
+        history: Vec<pb::Event>,
+    },
+    /// A message of the open game's live stream.
+    Watched(pb::WatchGameResponse),
+    /// The live stream broke; resuming.
+    StreamLost(String),
+    /// An action was accepted.
+    Accepted(pb::GameView),
+    /// A setup was refused with these problems.
+    SetupRefused(Vec<String>),
+    /// A request was refused or failed.
+    Failed(String),
+}
+
+/// The UI's handle on the network thread.
+#[derive(Debug)]
+pub struct Backend {
+    requests: tokio_mpsc::UnboundedSender<Request>,
+    replies: mpsc::Receiver<Reply>,
+}
+
+impl Backend {
+    /// Starts the network thread; `ctx` is woken after every reply.
+    pub fn start(ctx: egui::Context, store: Store) -> Backend {
+        let (requests, inbox) = tokio_mpsc::unbounded_channel();
+        let (outbox, replies) = mpsc::channel();
+        let worker = Worker {
+            out: Outbox { tx: outbox, ctx },
+            store,
+            server: None,
+            watch: None,
+        };
+        std::thread::Builder::new()
+            .name("trinchera-network".into())
+            .spawn(move || worker.run(inbox))
+            .map_or_else(
+                |e| eprintln!("trinchera-gui: cannot start the network thread: {e}"),
+                drop,
+            );
+        Backend { requests, replies }
+    }
+
+    /// Asks for `request`; the reply comes through [`Backend::poll`].
+    pub fn send(&self, request: Request) {
+        // A closed channel means the network thread is gone; the UI shows no reply.
+        let _ = self.requests.send(request);
+    }
+
+    /// The replies that arrived since the last call.
+    pub fn poll(&self) -> Vec<Reply> {
+        self.replies.try_iter().collect()
+    }
+}
+
+/// Sends replies and wakes the UI.
+#[derive(Clone, Debug)]
+struct Outbox {
+    tx: mpsc::Sender<Reply>,
+    ctx: egui::Context,
+}
+
+impl Outbox {
+    fn send(&self, reply: Reply) {
+        let _ = self.tx.send(reply);
+        self.ctx.request_repaint();
+    }
+
+    /// Reports a failed call: a lost server as such (the app reconnects), else the refusal.
+    fn fail(&self, error: &ClientError) {
+        self.send(match error {
+            ClientError::Unreachable { url, .. } => Reply::Unreachable {
+                url: url.clone(),
+                message: error.to_string(),
+            },
+            _ => Reply::Failed(error.to_string()),
+        });
+    }
+}
+
+/// The network thread's state.
+struct Worker {
+    out: Outbox,
+    store: Store,
+    server: Option<(String, Server)>,
+    watch: Option<JoinHandle<()>>,
+}
+
+impl Worker {
+    fn run(mut self, mut inbox: tokio_mpsc::UnboundedReceiver<Request>) {
+        let runtime = match tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        {
+            Ok(runtime) => runtime,
+            Err(e) => {
+                self.out.send(Reply::Failed(format!(
+                    "cannot start the network runtime: {e}"
+                )));
+                return;
+            }
+        };
+        runtime.block_on(async move {
+            while let Some(request) = inbox.recv().await {
+                self.handle(request).await;
+            }
+        });
+    }
+
+    async fn handle(&mut self, request: Request) {
+        if let Request::Connect(url) = request {
+            self.connect(url).await;
+            return;
+        }
+        let Some((url, server)) = self.server.clone() else {
+            self.out
+                .send(Reply::Failed("not connected to a server".into()));
+            return;
+        };
+        let out = self.out.clone();
+        let store = self.store.clone();
+        match request {
+            Request::Connect(_) => {}
+            Request::Games(filter) => {
+                tokio::spawn(async move {
+                    let mine = store.games(&url).map(|games| {
+                        games
+                            .into_iter()
+                            .filter(|(_, record)| !record.tokens.is_empty())
+                            .map(|(id, record)| (id, record.ruleset))
+                            .collect()
+                    });
+                    match (server.list(filter).await, mine) {
+                        (Ok(page), Ok(mine)) => out.send(Reply::Games {
+                            games: page.games,
+                            mine,
+                        }),
+                        (Err(error), _) | (_, Err(error)) => out.fail(&error),
+                    }
+                });
+            }
+            Request::Create(create) => {
+                let reply = server.create(create).await.and_then(|r| {
+                    let view = r.view.ok_or(ClientError::Missing("view"))?;
+                    keep_token(&store, &url, &view, r.seat, &r.player_token)?;
+                    Ok((Some(r.seat), Some(r.player_token), view, Vec::new()))
+                });
+                self.opened(reply);
+            }
+            Request::Join { game, name } => {
+                let join = pb::JoinGameRequest {
+                    game_id: game,
+                    player_name: name,
+                };
+                let reply = server.join(join).await.and_then(|r| {
+                    let view = r.view.ok_or(ClientError::Missing("view"))?;
+                    keep_token(&store, &url, &view, r.seat, &r.player_token)?;
+                    Ok((Some(r.seat), Some(r.player_token), view, Vec::new()))
+                });
+                self.opened(reply);
+            }
+            Request::Open { game, spectate } => {
+                let reply = open(&server, &store, &url, &game, spectate).await;
+                self.opened(reply);
+            }
+            Request::Setup { token, request } => {
+                tokio::spawn(async move {
+                    match server.setup(request, &token).await {
+                        Ok(reply) => out.send(Reply::Accepted(reply.view.unwrap_or_default())),
+                        Err(ClientError::Refused {
+                            status: Code::InvalidArgument,
+                            message,
+                            ..
+                        }) => out.send(Reply::SetupRefused(problems(&message))),
+                        Err(error) => out.fail(&error),
+                    }
+                });
+            }
+            Request::Move { token, request } => {
+                tokio::spawn(async move {
+                    match server.play(request, &token).await {
+                        Ok(reply) => out.send(Reply::Accepted(reply.view.unwrap_or_default())),
+                        Err(error) => out.fail(&error),
+                    }
+                });
+            }
+            Request::Resign { game, token } => {
+                tokio::spawn(async move {
+                    match server.resign(&game, &token).await {
+                        Ok(reply) => out.send(Reply::Accepted(reply.view.unwrap_or_default())),
+                        Err(error) => out.fail(&error),
+                    }
+                });
+            }
+            Request::Leave => self.stop_watching(),
+        }
+    }
+
+    async fn connect(&mut self, url: String) {
+        self.stop_watching();
+        self.server = None;
+        let connected = async {
+            let server = Server::connect(&url).await?;
+            let rulesets = server.rulesets().await?.rulesets;
+            Ok::<_, ClientError>((server, rulesets))
+        }
+        .await;
+        match connected {
+            Ok((server, rulesets)) => {
+                self.server = Some((url.clone(), server));
+                self.out.send(Reply::Connected { url, rulesets });
+            }
+            Err(error) => self.out.send(Reply::Unreachable {
+                url,
+                message: error.to_string(),
+            }),
+        }
+    }
+
+    fn opened(&mut self, reply: Result<Opened, ClientError>) {
+        match reply {
+            Ok((seat, token, view, history)) => self.follow(seat, token, view, history),
+            Err(error) => self.out.fail(&error),
+        }
+    }
+
+    /// Reports the open game and follows it live from its version.
+    fn follow(
+        &mut self,
+        seat: Option<i32>,
+        token: Option<String>,
+        view: pb::GameView,
+        history: Vec<pb::Event>,
+    ) {
+        self.stop_watching();
+        let Some((url, server)) = self.server.clone() else {
+            return;
+        };
+        let game = view.game_id.clone();
+        let after = view.version;
+        self.out.send(Reply::Opened {
+            seat,
+            token: token.clone(),
+            view,
+            history,
+        });
+        let out = self.out.clone();
+        let store = self.store.clone();
+        self.watch = Some(tokio::spawn(async move {
+            watch(server, out, store, url, game, token, after).await;
+        }));
+    }
+
+    fn stop_watching(&mut self) {
+        if let Some(task) = self.watch.take() {
+            task.abort();
+        }
+    }
+}
+
+/// An open game: the seat and token held here (none for a spectator), the view, the
+/// history so far.
+type Opened = (Option<i32>, Option<String>, pb::GameView, Vec<pb::Event>);
+
+/// The game `game` as a player of this machine (unless `spectate`) or a spectator.
+async fn open(
+    server: &Server,
+    store: &Store,
+    url: &str,
+    game: &str,
+    spectate: bool,
+) -> Result<Opened, ClientError> {
+    let tokens = if spectate {
+        Default::default()
+    } else {
+        store.game(url, game)?.map(|r| r.tokens).unwrap_or_default()
+    };
+    let public = server.view(game, None).await?;
+    let seat = match tokens.len() {
+        0 => None,
+        1 => tokens.keys().next().copied(),
+        // Both seats are held here: the one awaited, else the one still setting up.
+        _ => public
+            .to_move
+            .or_else(|| {
+                public
+                    .players
+                    .iter()
+                    .find(|p| !p.setup_done)
+                    .map(|p| p.seat)
+            })
+            .or(Some(0)),
+    };
+    let token = seat.and_then(|seat| tokens.get(&seat).cloned());
+    let history = server.history(game, token.as_deref()).await?;
+    let view = history.view.ok_or(ClientError::Missing("view"))?;
+    Ok((
+        seat.filter(|_| token.is_some()),
+        token,
+        view,
+        history.events,
+    ))
+}
+
+/// Records a new seat's token in the shared store (the CLI can continue the game).
+fn keep_token(
+    store: &Store,
+    url: &str,
+    view: &pb::GameView,
+    seat: i32,
+    token: &str,
+) -> Result<(), ClientError> {
+    store.update(url, &view.game_id, |record| {
+        record.tokens.insert(seat, token.to_owned());
+        record.ruleset.clone_from(&view.ruleset);
+        record.remember(view);
+        true
+    })
+}
+
+/// Follows `game` after version `after` until it ends, resuming after breaks.
+async fn watch(
+    server: Server,
+    out: Outbox,
+    store: Store,
+    url: String,
+    game: String,
+    token: Option<String>,
+    mut after: u64,
+) {
+    loop {
+        let ended = match server.watch(&game, token.as_deref(), Some(after)).await {
+            Ok(mut stream) => loop {
+                match stream.message().await {
+                    Ok(Some(message)) => {
+                        after = message.version;
+                        let finished = message
+                            .view
+                            .as_ref()
+                            .is_some_and(|v| v.phase() == pb::Phase::Finished);
+                        if let Some(view) = &message.view {
+                            // The commitments seen during play, for `trinchera verify`.
+                            let _ = store.remember_view(&url, view);
+                        }
+                        out.send(Reply::Watched(message));
+                        if finished {
+                            break true;
+                        }
+                    }
+                    Ok(None) => break false,
+                    Err(error) if error.is_unreachable() => {
+                        out.send(Reply::StreamLost(error.to_string()));
+                        break false;
+                    }
+                    Err(error) => {
+                        out.fail(&error);
+                        break true;
+                    }
+                }
+            },
+            Err(error) if error.is_unreachable() => {
+                out.send(Reply::StreamLost(error.to_string()));
+                false
+            }
+            Err(error) => {
+                out.fail(&error);
+                true
+            }
+        };
+        if ended {
+            return;
+        }
+        tokio::time::sleep(RESUME_AFTER).await;
+    }
+}
+
+/// The problems of a refused setup: the server lists them after "invalid setup:", joined by
+/// semicolons.
+fn problems(message: &str) -> Vec<String> {
+    let list = message
+        .split_once(": ")
+        .filter(|(head, _)| head.contains("setup"))
+        .map_or(message, |(_, list)| list);
+    list.split("; ").map(str::to_owned).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn setup_problems_are_split() {
+        assert_eq!(
+            super::problems("invalid setup: a1 is outside your zone; 2 Bomba missing"),
+            ["a1 is outside your zone", "2 Bomba missing"]
+        );
+        assert_eq!(super::problems("game over"), ["game over"]);
+    }
+}

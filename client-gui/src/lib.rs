@@ -1,0 +1,18 @@
+//! `trinchera-gui`: the desktop client of a Trinchera game server (eframe).
+//!
+//! A thin client of the public API: every board is drawn from `ListRulesets`, every action
+//! offered comes from `GameView.legal_moves`. The UI thread never waits on the network: the
+//! [`backend`] thread does every call and stream and wakes the UI when a reply arrives. App
+//! state is a plain struct ([`app::App`]); the view functions take data
+//! ([`board::board_ui`]), so tests render them headless with egui_kittest.
+
+pub mod app;
+pub mod backend;
+pub mod board;
+pub mod game;
+pub mod lobby;
+pub mod moves;
+pub mod palette;
+pub mod setup;
+
+pub use app::{App, OpenAtStart, Options};

@@ -1,0 +1,74 @@
+//! `trinchera-gui`: connect, find or create a game, set up, play and watch with the mouse.
+
+use clap::Parser;
+use eframe::egui;
+use trinchera_client::Store;
+use trinchera_gui::app::{DEFAULT_SERVER, SERVER_KEY};
+use trinchera_gui::{App, OpenAtStart, Options};
+
+/// The desktop client of a Trinchera game server.
+#[derive(Debug, Parser)]
+#[command(version, about)]
+struct Cli {
+    /// Server address (default: the last one used, else http://127.0.0.1:50051).
+    #[arg(long, env = "TRINCHERA_SERVER")]
+    server: Option<String>,
+    /// Open this game of yours at once (a seat held on this machine, else as a spectator).
+    #[arg(long, value_name = "ID", conflicts_with = "watch")]
+    game: Option<String>,
+    /// Watch this game as a spectator at once.
+    #[arg(long, value_name = "ID")]
+    watch: Option<String>,
+}
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    let store = match Store::open() {
+        Ok(store) => store,
+        Err(error) => {
+            eprintln!("trinchera-gui: {error}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let open = match (cli.game, cli.watch) {
+        (Some(game), _) => Some(OpenAtStart {
+            game,
+            spectate: false,
+        }),
+        (None, Some(game)) => Some(OpenAtStart {
+            game,
+            spectate: true,
+        }),
+        (None, None) => None,
+    };
+    let native = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Trinchera")
+            .with_inner_size([1280.0, 800.0])
+            .with_min_inner_size([800.0, 560.0]),
+        ..Default::default()
+    };
+    let result = eframe::run_native(
+        "trinchera-gui",
+        native,
+        Box::new(move |cc| {
+            let server = cli
+                .server
+                .or_else(|| cc.storage.and_then(|s| s.get_string(SERVER_KEY)))
+                .unwrap_or_else(|| DEFAULT_SERVER.to_owned());
+            let options = Options {
+                server,
+                open,
+                store,
+            };
+            Ok(Box::new(App::new(&cc.egui_ctx, options)))
+        }),
+    );
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("trinchera-gui: {error}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

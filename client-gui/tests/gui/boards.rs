@@ -1,0 +1,88 @@
+//! Every hosted board drawn from its `ListRulesets` description, its landmarks found by the
+//! accessible labels of their cells.
+
+use std::collections::HashMap;
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use trinchera_client::Names;
+use trinchera_gui::board::{BoardModel, Scene, Selection, board_ui};
+use trinchera_proto::v1 as pb;
+
+use crate::harness::{Server, Window};
+
+/// The labels of the board of `ruleset` drawn for `viewer`.
+fn labels(ruleset: &pb::Ruleset, viewer: Option<i32>) -> Vec<String> {
+    let names = Names::new(ruleset);
+    let scene = Scene {
+        names: &names,
+        pieces: &[],
+        viewer,
+        status: None,
+        zone: None,
+    };
+    let model = BoardModel::new(scene, &HashMap::new());
+    let mut harness = Harness::new_ui_state(
+        move |ui, selection: &mut Selection| {
+            board_ui(ui, &model, selection);
+        },
+        Selection::default(),
+    );
+    harness.run();
+    harness
+        .query_all_by(|node| node.label().is_some_and(|l| l.contains(", ")))
+        .filter_map(|node| node.accesskit_node().label())
+        .collect()
+}
+
+/// `word` labels some cell of the board.
+fn has(labels: &[String], word: &str) -> bool {
+    labels.iter().any(|l| l.contains(word))
+}
+
+#[test]
+fn every_board_shape_is_drawn_with_its_landmarks() {
+    let server = Server::start();
+    let window = Window::lobby(&server);
+    let rulesets = window.app().rulesets.clone();
+    let by_id: HashMap<&str, &pb::Ruleset> = rulesets.iter().map(|r| (r.id.as_str(), r)).collect();
+    for (id, shape, landmarks) in [
+        ("frente", pb::BoardShape::Square, &["lake"][..]),
+        ("clasico", pb::BoardShape::Square, &["lake"][..]),
+        (
+            "castillos",
+            pb::BoardShape::Square,
+            &["castle", "trench"][..],
+        ),
+        ("asalto", pb::BoardShape::Cross, &["fortress"][..]),
+        ("tacticas", pb::BoardShape::Cross, &["fortress"][..]),
+        (
+            "tanques",
+            pb::BoardShape::Hex,
+            &["swamp", "urban", "entry of Rojo", "entry of Azul"][..],
+        ),
+    ] {
+        let ruleset = by_id.get(id).unwrap_or_else(|| panic!("{id} is hosted"));
+        let board = ruleset.board.as_ref().expect("a board");
+        assert_eq!(board.shape(), shape, "{id}");
+        let drawn = labels(ruleset, Some(0));
+        assert_eq!(
+            drawn.len(),
+            board.cells.len(),
+            "{id}: one labelled rect per cell"
+        );
+        for landmark in landmarks {
+            assert!(has(&drawn, landmark), "{id}: no cell labelled {landmark}");
+        }
+        // Seat 1 sees the same cells, turned.
+        assert_eq!(labels(ruleset, Some(1)).len(), drawn.len(), "{id}");
+    }
+    let marked = |id: &str| {
+        by_id[id]
+            .board
+            .iter()
+            .flat_map(|b| &b.links)
+            .any(|l| l.kind() == pb::LinkKind::Marked)
+    };
+    assert!(marked("tacticas") && !marked("asalto"));
+}

@@ -1,0 +1,208 @@
+//! A real server in this process (loopback, temporary data directory) and GUI windows
+//! driven headless by egui_kittest, each with its own token store.
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use eframe::egui;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use tempfile::TempDir;
+use trinchera_client::Store;
+use trinchera_gui::{App, OpenAtStart, Options};
+use trinchera_service::{Limits, LocalServer};
+
+/// How long a wait for the server's answer may take before the test gives up (a bound on a
+/// hang, not a speed check).
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// A server on its own thread and runtime, on a fresh temporary data directory.
+pub struct Server {
+    pub url: String,
+    address: SocketAddr,
+    running: Option<LocalServer>,
+    data: TempDir,
+}
+
+impl Server {
+    /// Starts a server on 127.0.0.1 and a free port.
+    pub fn start() -> Server {
+        Server::start_on("127.0.0.1:0".parse().expect("address"))
+    }
+
+    /// Starts a server on `address`.
+    pub fn start_on(address: SocketAddr) -> Server {
+        let data = tempfile::tempdir().expect("temp dir");
+        let server = LocalServer::start(data.path(), address, Limits::for_tests()).expect("server");
+        Server {
+            url: server.url(),
+            address: server.address(),
+            running: Some(server),
+            data,
+        }
+    }
+
+    /// Shuts the server down gracefully and starts it again on the same address and data.
+    pub fn restart(&mut self) {
+        self.running = None;
+        let server = LocalServer::start(self.data.path(), self.address, Limits::for_tests())
+            .expect("server");
+        self.running = Some(server);
+    }
+}
+
+/// Waits for `done` to hold, giving up after [`PATIENCE`] (a hang, not a slow machine).
+pub fn eventually(what: &str, mut done: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(start.elapsed() < PATIENCE, "gave up waiting for {what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// One GUI window of one person, with their own token store.
+pub struct Window {
+    pub harness: Harness<'static, Option<App>>,
+    _config: TempDir,
+}
+
+impl Window {
+    /// A window connecting to `url`, opening `open` once connected.
+    pub fn open(url: &str, open: Option<OpenAtStart>) -> Window {
+        Window::with_config(url, open, tempfile::tempdir().expect("temp dir"))
+    }
+
+    /// Like [`Window::open`], with the token store in `config`.
+    pub fn with_config(url: &str, open: Option<OpenAtStart>, config: TempDir) -> Window {
+        let mut harness = Harness::builder()
+            .with_size(egui::vec2(1280.0, 800.0))
+            .build_ui_state(
+                |ui, app: &mut Option<App>| {
+                    if let Some(app) = app {
+                        app.show(ui);
+                    }
+                },
+                None,
+            );
+        let options = Options {
+            server: url.to_owned(),
+            open,
+            store: Store::at(config.path()),
+        };
+        let mut app = App::new(&harness.ctx, options);
+        // Flashes would keep the harness repainting; the state is what the tests check.
+        app.reduce_motion = true;
+        *harness.state_mut() = Some(app);
+        Window {
+            harness,
+            _config: config,
+        }
+    }
+
+    /// A window on `server` showing the lobby.
+    pub fn lobby(server: &Server) -> Window {
+        let mut window = Window::open(&server.url, None);
+        window.wait_for("the lobby", |app| {
+            app.connection == trinchera_gui::app::Connection::Up
+        });
+        window
+    }
+
+    /// The app.
+    pub fn app(&self) -> &App {
+        self.harness.state().as_ref().expect("app")
+    }
+
+    /// The app, to change.
+    pub fn app_mut(&mut self) -> &mut App {
+        self.harness.state_mut().as_mut().expect("app")
+    }
+
+    /// Runs frames until `done` holds of the app (replies arrive from the network thread).
+    pub fn wait_for(&mut self, what: &str, done: impl Fn(&App) -> bool) {
+        let start = Instant::now();
+        loop {
+            self.harness.step();
+            if done(self.app()) {
+                // One more frame so that the screen shows the new state; every widget on
+                // it must have an accessible name.
+                self.harness.step();
+                self.harness.check_accessibility();
+                return;
+            }
+            assert!(
+                start.elapsed() < PATIENCE,
+                "gave up waiting for {what}; notice: {:?}",
+                self.app().notice
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Clicks the widget labelled `label`.
+    pub fn click(&mut self, label: &str) {
+        self.harness.get_by_label(label).click();
+        self.harness.step();
+        self.harness.step();
+    }
+
+    /// Clicks the board cell labelled `cell` ("e4").
+    pub fn click_cell(&mut self, cell: &str) {
+        let prefix = format!("{cell}, ");
+        self.harness
+            .get_by(move |node| node.label().is_some_and(|l| l.starts_with(&prefix)))
+            .click();
+        self.harness.step();
+        self.harness.step();
+    }
+
+    /// Drags the widget labelled `label` onto board cell `cell` and drops it there.
+    pub fn drag_to_cell(&mut self, label: &str, cell: &str) {
+        let from = self.harness.get_by_label(label).rect().center();
+        let prefix = format!("{cell}, ");
+        let to = self
+            .harness
+            .get_by(move |node| node.label().is_some_and(|l| l.starts_with(&prefix)))
+            .rect()
+            .center();
+        self.harness.hover_at(from);
+        self.harness.step();
+        self.harness.drag_at(from);
+        self.harness.step();
+        for t in [0.25, 0.5, 0.75, 1.0] {
+            self.harness.hover_at(from.lerp(to, t));
+            self.harness.step();
+        }
+        self.harness.drop_at(to);
+        self.harness.step();
+        self.harness.step();
+    }
+
+    /// The accessible label of board cell `cell`.
+    pub fn cell_label(&self, cell: &str) -> String {
+        let prefix = format!("{cell}, ");
+        self.harness
+            .get_by(move |node| node.label().is_some_and(|l| l.starts_with(&prefix)))
+            .accesskit_node()
+            .label()
+            .unwrap_or_default()
+    }
+
+    /// Whether some widget is labelled exactly `label`.
+    pub fn shows(&self, label: &str) -> bool {
+        self.harness.query_by_label(label).is_some()
+    }
+
+    /// Whether some widget's label contains `text`.
+    pub fn shows_containing(&self, text: &str) -> bool {
+        let by = egui_kittest::kittest::by()
+            .label_contains(text)
+            .include_labels();
+        self.harness.query_all(by).next().is_some()
+    }
+
+    /// The open game.
+    pub fn game(&self) -> &trinchera_gui::game::GameScreen {
+        self.app().game.as_ref().expect("a game is open")
+    }
+}

@@ -1,0 +1,8 @@
+//! The desktop client against a real server, driven headless with egui_kittest: every
+//! click lands on a widget found by its accessible label.
+
+mod boards;
+mod connect;
+mod harness;
+mod live;
+mod play;

@@ -1,0 +1,314 @@
+//! Games played by clicking: against the bot, two windows against each other, a spectator.
+
+use trinchera_client::Names;
+use trinchera_gui::OpenAtStart;
+use trinchera_gui::lobby::{ClockChoice, CreateForm, Opponent};
+use trinchera_proto::v1 as pb;
+use trinchera_proto::v1::r#move::Action;
+
+use crate::harness::{Server, Window};
+
+/// The labels of the first listed step of `window`'s game, and its notation.
+fn first_step(window: &Window) -> (String, String, String) {
+    let game = window.game();
+    let names = Names::new(&game.ruleset);
+    game.view
+        .legal_moves
+        .iter()
+        .find_map(|m| match m.r#move.as_ref()?.action.as_ref()? {
+            Action::Step(step) => Some((
+                names.label(step.from.as_ref()),
+                names.label(step.to.as_ref()),
+                m.notation.clone(),
+            )),
+            _ => None,
+        })
+        .expect("a step is legal")
+}
+
+/// Creates a game without a clock from the lobby's form.
+fn create(window: &mut Window, ruleset: &str, seat: i32, opponent: Opponent) {
+    create_timed(window, ruleset, seat, opponent, ClockChoice::None);
+}
+
+/// Creates a game from the lobby's form.
+fn create_timed(
+    window: &mut Window,
+    ruleset: &str,
+    seat: i32,
+    opponent: Opponent,
+    clock: ClockChoice,
+) {
+    window.app_mut().lobby.create = CreateForm {
+        ruleset: ruleset.into(),
+        seat,
+        opponent,
+        name: format!("{ruleset} test"),
+        player: "Ana".into(),
+        clock,
+    };
+    window.click("Create game");
+    window.wait_for("the new game", |app| app.game.is_some());
+}
+
+#[test]
+fn a_game_against_the_bot_is_set_up_at_random_and_played_by_clicking() {
+    let server = Server::start();
+    let mut me = Window::lobby(&server);
+    create(&mut me, "frente", 0, Opponent::Bot("random".into()));
+    me.wait_for("the setup", |app| {
+        app.game.as_ref().is_some_and(|g| g.setting_up())
+    });
+    assert!(me.shows("Set up your pieces"));
+    // One piece placed by clicking, then submitted: the server lists what is missing.
+    let corner = {
+        let game = me.game();
+        let names = Names::new(&game.ruleset);
+        names.label(names.zone(0).and_then(|z| z.cells.first()))
+    };
+    me.click_cell(&corner);
+    assert!(
+        me.cell_label(&corner).contains("your "),
+        "{}",
+        me.cell_label(&corner)
+    );
+    me.click("Submit setup");
+    me.wait_for("the refusal", |app| {
+        app.game.as_ref().is_some_and(|g| !g.problems.is_empty())
+    });
+    assert!(me.shows("The server refused the setup:"));
+    me.click("Random setup");
+    me.wait_for("my turn", |app| {
+        app.game.as_ref().is_some_and(|g| g.my_turn())
+    });
+    assert!(me.shows("Your turn"));
+
+    let (from, to, notation) = first_step(&me);
+    let version = me.game().view.version;
+    assert!(
+        me.cell_label(&from).contains("your"),
+        "{}",
+        me.cell_label(&from)
+    );
+    me.click_cell(&from);
+    me.click_cell(&to);
+    me.wait_for("the bot's reply", |app| {
+        app.game
+            .as_ref()
+            .is_some_and(|g| g.view.version >= version + 2 && g.my_turn())
+    });
+    let log = me.game().log.join("\n");
+    assert!(log.contains(&format!("played {notation}")), "{log}");
+    assert!(
+        log.contains("Azul") && log.matches(" played ").count() >= 2,
+        "{log}"
+    );
+}
+
+#[test]
+fn two_windows_play_asalto_each_other_and_a_spectator_follows() {
+    let server = Server::start();
+    let mut rebels = Window::lobby(&server);
+    create(&mut rebels, "asalto", 0, Opponent::Human);
+    assert!(rebels.shows(&format!(
+        "Waiting for a player to join game {}",
+        rebels.game().view.game_id
+    )));
+    let id = rebels.game().view.game_id.clone();
+
+    let mut officers = Window::lobby(&server);
+    officers.wait_for("the waiting game", |app| {
+        app.lobby.games.iter().any(|g| g.game_id == id)
+    });
+    officers.click(&format!("Join game {id}"));
+    officers.wait_for("the officers' setup", |app| {
+        app.game.as_ref().is_some_and(|g| g.setting_up())
+    });
+    let zone: Vec<String> = {
+        let game = officers.game();
+        let names = Names::new(&game.ruleset);
+        let zone = names.zone(1).expect("the officers set up");
+        zone.cells
+            .iter()
+            .take(2)
+            .map(|c| names.label(Some(c)))
+            .collect()
+    };
+    // Both officers on fortress points: one by clicking the tray and a cell, one dragged.
+    assert!(officers.cell_label(&zone[0]).contains("fortress"));
+    officers.click("Oficial ×2");
+    officers.click_cell(&zone[0]);
+    assert!(officers.cell_label(&zone[0]).contains("your Oficial"));
+    officers.drag_to_cell("Oficial ×1", &zone[1]);
+    assert!(
+        officers.cell_label(&zone[1]).contains("your Oficial"),
+        "{}",
+        officers.cell_label(&zone[1])
+    );
+    officers.click("Submit setup");
+
+    rebels.wait_for("the rebels' turn", |app| {
+        app.game.as_ref().is_some_and(|g| g.my_turn())
+    });
+    let mut spectator = Window::open(
+        &server.url,
+        Some(OpenAtStart {
+            game: id.clone(),
+            spectate: true,
+        }),
+    );
+    spectator.wait_for("the game as a spectator", |app| {
+        app.game
+            .as_ref()
+            .is_some_and(|g| g.view.phase() == pb::Phase::Playing)
+    });
+    assert!(spectator.shows("You are watching as a spectator."));
+
+    let (from, to, notation) = first_step(&rebels);
+    let version = rebels.game().view.version;
+    rebels.click_cell(&from);
+    rebels.click_cell(&to);
+    officers.wait_for("the rebels' move", |app| {
+        app.game.as_ref().is_some_and(|g| g.my_turn())
+    });
+    assert!(officers.shows("Your turn"));
+    let log = officers.game().log.join("\n");
+    assert!(log.contains(&format!("played {notation}")), "{log}");
+    spectator.wait_for("the move, live", |app| {
+        app.game.as_ref().is_some_and(|g| g.view.version > version)
+    });
+    assert!(spectator.cell_label(&to).contains("Rebeldes's Rebelde"));
+    assert!(spectator.shows("Oficiales's turn"));
+}
+
+#[test]
+fn tanques_enters_a_tank_by_clicking_an_entry_hex_and_a_facing() {
+    let server = Server::start();
+    let mut me = Window::lobby(&server);
+    create(&mut me, "tanques", 0, Opponent::Bot("random".into()));
+    me.wait_for("my turn", |app| {
+        app.game.as_ref().is_some_and(|g| g.my_turn())
+    });
+    let entry = {
+        let game = me.game();
+        let names = Names::new(&game.ruleset);
+        game.view
+            .legal_moves
+            .iter()
+            .find_map(|m| match m.r#move.as_ref()?.action.as_ref()? {
+                Action::Enter(enter) => Some(names.label(enter.cell.as_ref())),
+                _ => None,
+            })
+            .expect("a tank may enter")
+    };
+    assert!(me.cell_label(&entry).contains("entry of Rojo"));
+    me.click_cell(&entry);
+    let version = me.game().view.version;
+    let facing = [
+        "East",
+        "North-east",
+        "North-west",
+        "West",
+        "South-west",
+        "South-east",
+    ]
+    .into_iter()
+    .find(|f| me.shows(f))
+    .expect("a facing is offered");
+    me.click(facing);
+    me.wait_for("the tank on the board", |app| {
+        app.game.as_ref().is_some_and(|g| g.view.version > version)
+    });
+    assert!(
+        me.cell_label(&entry).contains("your Tanque"),
+        "{}",
+        me.cell_label(&entry)
+    );
+}
+
+#[test]
+fn a_game_started_in_the_cli_is_continued_from_the_lobby() {
+    let server = Server::start();
+    let config = tempfile::tempdir().expect("temp dir");
+    // What `trinchera new clasico --bot random` leaves in the shared token store.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let created = runtime
+        .block_on(async {
+            let client = trinchera_client::Server::connect(&server.url).await?;
+            client
+                .create(pb::CreateGameRequest {
+                    ruleset: "clasico".into(),
+                    bot: "random".into(),
+                    ..Default::default()
+                })
+                .await
+        })
+        .expect("created");
+    trinchera_client::Store::at(config.path())
+        .update(&server.url, &created.game_id, |record| {
+            record
+                .tokens
+                .insert(created.seat, created.player_token.clone());
+            record.ruleset = "clasico".into();
+            true
+        })
+        .expect("stored");
+
+    let id = created.game_id;
+    let mut gui = Window::with_config(&server.url, None, config);
+    gui.wait_for("the lobby with the game", |app| {
+        app.lobby.mine.iter().any(|(game, _)| *game == id)
+    });
+    gui.click(&format!("Continue game {id}"));
+    gui.wait_for("the game", |app| app.game.is_some());
+    assert_eq!(gui.game().seat, Some(0));
+    assert!(gui.shows("Set up your pieces"));
+}
+
+#[test]
+fn a_live_clock_counts_down_for_the_seat_to_move() {
+    let server = Server::start();
+    let mut me = Window::lobby(&server);
+    let clock = ClockChoice::Live {
+        minutes: 10,
+        increment: 5,
+    };
+    create_timed(&mut me, "frente", 0, Opponent::Bot("random".into()), clock);
+    me.wait_for("the setup", |app| {
+        app.game.as_ref().is_some_and(|g| g.setting_up())
+    });
+    assert!(me.shows("Clock: 10+5"));
+    assert!(
+        me.shows_containing("or made at random"),
+        "the setup limit shows"
+    );
+    me.click("Random setup");
+    // My first turn runs on no clock, but within the first-move limit.
+    me.wait_for("my turn", |app| {
+        app.game.as_ref().is_some_and(|g| g.my_turn())
+    });
+    assert!(me.shows_containing("or the game is called off"));
+    assert!(me.shows("Rojo 10:00"), "no clock runs on a first turn");
+    let (from, to, _) = first_step(&me);
+    let version = me.game().view.version;
+    me.click_cell(&from);
+    me.click_cell(&to);
+    me.wait_for("the bot's reply", |app| {
+        app.game
+            .as_ref()
+            .is_some_and(|g| g.view.version >= version + 2 && g.my_turn())
+    });
+    // From my second turn on my clock runs, down from 10:00.
+    me.wait_for("my clock to run down", |app| {
+        let left = app.game.as_ref().and_then(|g| g.clocks());
+        left.is_some_and(|left| left[0] < 599_000)
+    });
+    assert!(
+        me.shows_containing("Rojo 9:5"),
+        "the clock face counts down"
+    );
+}

@@ -1,0 +1,23 @@
+//! What Trinchera's clients (`trinchera`, `trinchera-gui`) share, on top of the public
+//! contract (`trinchera-proto`) only: the [`connection`] with bearer auth, the per-game
+//! token [`store`] (so a game started in one client continues in the other), fairness
+//! [`verify`], the ruleset [`names`] index, board [`geometry`] in abstract positions, games
+//! in [`words`], and [`sanitize`]: every string a server sends is made display-safe on
+//! arrival.
+
+pub mod connection;
+pub mod error;
+pub mod geometry;
+pub mod names;
+pub mod sanitize;
+pub mod store;
+pub mod verify;
+pub mod words;
+
+pub use connection::{Server, Watch, authed, normalize_url};
+pub use error::ClientError;
+pub use geometry::{Geometry, Spot};
+pub use names::Names;
+pub use store::{GameRecord, Store};
+/// gRPC status codes, as [`ClientError::Refused`] carries them.
+pub use tonic::Code;
