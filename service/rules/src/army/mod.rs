@@ -42,6 +42,7 @@ mod frente;
 mod lakes;
 pub mod spec;
 mod text;
+mod world;
 
 use std::fmt;
 use std::marker::PhantomData;

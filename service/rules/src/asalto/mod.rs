@@ -39,6 +39,7 @@ mod board;
 mod moves;
 mod text;
 mod variant;
+mod world;
 
 use std::fmt;
 use std::marker::PhantomData;
