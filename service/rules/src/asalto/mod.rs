@@ -219,6 +219,16 @@ impl<V: Variant> Siege<V> {
         position
     }
 
+    /// The points the rebels stand on, in reading order from a1.
+    pub fn rebel_cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        squares(self.rebels).map(board::cell)
+    }
+
+    /// The points the officers stand on, in reading order from a1.
+    pub fn officer_cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        squares(self.officers).map(board::cell)
+    }
+
     /// Points with no piece.
     fn free(&self) -> Bits {
         POINTS & !(self.rebels | self.officers)

@@ -1,0 +1,246 @@
+//! Bots: the server playing a seat itself.
+//!
+//! Honest by construction: a [`Bot`] only ever receives a [`BotView`], the projection its
+//! own seat would get (the rules' [`View`] for that seat, the seat's legal actions and the
+//! event number), never the game state. [`BotView::of`] builds it from a [`Seen`] and drops
+//! everything else a `Seen` carries (the seats' metadata holds both setups). The search
+//! modules rebuild playable positions from that view plus guesses for every hidden enemy
+//! piece ([`Determinize`]), so they run on the rules engine itself.
+//!
+//! Decisions are reproducible: all chance comes from the bot's seed and the view's event
+//! number; a node budget bounds the work, and an optional time budget cuts it short (then
+//! the decision depends on the machine's speed).
+
+mod army;
+mod asalto;
+mod random;
+mod search;
+mod tanques;
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use trinchera_rules::army::{Castillos, Clasico, Frente};
+use trinchera_rules::asalto::{Asalto, Tacticas};
+use trinchera_rules::{
+    Action, Description, Determinize, LegalAction, Seat, Setup, View, Viewer, WorldError,
+};
+
+use crate::state::Seen;
+
+/// How a bot plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BotLevel {
+    /// A uniformly random legal action.
+    Random,
+    /// Plausible and beatable: looks one move ahead, with some noise.
+    Easy,
+    /// The strongest within the think-time budget: search over guessed worlds.
+    Hard,
+}
+
+impl BotLevel {
+    /// Every level, for messages.
+    pub const ALL: [BotLevel; 3] = [BotLevel::Random, BotLevel::Easy, BotLevel::Hard];
+
+    /// The level's name in requests.
+    pub const fn name(self) -> &'static str {
+        match self {
+            BotLevel::Random => "random",
+            BotLevel::Easy => "easy",
+            BotLevel::Hard => "hard",
+        }
+    }
+
+    /// One line for players choosing an opponent.
+    pub const fn description(self) -> &'static str {
+        match self {
+            BotLevel::Random => "plays a random legal move: for testing, not for fun",
+            BotLevel::Easy => "a beginner's opponent: takes what it sees, looks one move ahead",
+            BotLevel::Hard => "searches every move over the positions its view allows",
+        }
+    }
+
+    /// The server's default think budget for the level.
+    pub const fn default_budget(self) -> Budget {
+        match self {
+            BotLevel::Random => Budget {
+                nodes: 0,
+                time: None,
+            },
+            BotLevel::Easy => Budget {
+                nodes: 20_000,
+                time: Some(Duration::from_millis(20)),
+            },
+            BotLevel::Hard => Budget {
+                nodes: 400_000,
+                time: Some(Duration::from_millis(800)),
+            },
+        }
+    }
+
+    /// A bot of this level for `seat` of a game of `description`, drawing its chance from
+    /// `seed`. Rulesets without a dedicated bot get the random one.
+    pub fn bot(
+        self,
+        description: &'static Description,
+        seat: Seat,
+        seed: [u8; 32],
+        budget: Budget,
+    ) -> Box<dyn Bot> {
+        let level = match self {
+            BotLevel::Random => return Box::new(random::RandomBot::new(description, seat, seed)),
+            BotLevel::Easy => Level::Easy,
+            BotLevel::Hard => Level::Hard,
+        };
+        let config = Config {
+            level,
+            seat,
+            seed,
+            budget,
+        };
+        match description.id {
+            "frente" => Box::new(army::ArmyBot::<Frente>::new(config)),
+            "clasico" => Box::new(army::ArmyBot::<Clasico>::new(config)),
+            "castillos" => Box::new(army::ArmyBot::<Castillos>::new(config)),
+            "asalto" => Box::new(asalto::SiegeBot::<Asalto>::new(config)),
+            "tacticas" => Box::new(asalto::SiegeBot::<Tacticas>::new(config)),
+            "tanques" => Box::new(tanques::TanquesBot::new(config)),
+            _ => Box::new(random::RandomBot::new(description, seat, seed)),
+        }
+    }
+
+    /// A uniformly random pick among `legal`, from the system's randomness (the game
+    /// manager's bot until it runs [`Bot`]s).
+    pub fn choose(self, legal: &[LegalAction]) -> Result<Option<&LegalAction>, getrandom::Error> {
+        if legal.is_empty() {
+            return Ok(None);
+        }
+        let index = getrandom::u64()? % legal.len() as u64;
+        Ok(legal.get(index as usize))
+    }
+}
+
+impl fmt::Display for BotLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for BotLevel {
+    type Err = ();
+
+    fn from_str(text: &str) -> Result<BotLevel, ()> {
+        BotLevel::ALL
+            .into_iter()
+            .find(|level| level.name() == text)
+            .ok_or(())
+    }
+}
+
+/// How much a bot may think per decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Positions searched at most (the reproducible bound).
+    pub nodes: u64,
+    /// Wall-clock time at most, if bounded.
+    pub time: Option<Duration>,
+}
+
+/// What a bot knows when it is to act: exactly what its seat's player would see.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotView {
+    /// The bot's seat.
+    pub seat: Seat,
+    /// The game's event number: with the bot's seed, it picks the decision's chance.
+    pub version: u64,
+    /// The rules' projection of the game for the seat.
+    pub view: View,
+    /// The seat's legal actions (empty unless it is to move).
+    pub legal: Vec<LegalAction>,
+}
+
+impl BotView {
+    /// The bot's view of what a player sees; `None` for a spectator.
+    pub fn of(seen: &Seen) -> Option<BotView> {
+        let Viewer::Player(seat) = seen.viewer else {
+            return None;
+        };
+        Some(BotView {
+            seat,
+            version: seen.version,
+            view: seen.view.clone(),
+            legal: seen.legal.clone(),
+        })
+    }
+}
+
+/// A computer player of one seat of one game.
+pub trait Bot: Send {
+    /// The seat's setup, if it places pieces before play.
+    fn setup(&mut self) -> Option<Setup>;
+
+    /// The action to play, one of `view.legal`; `None` when nothing is legal.
+    fn choose(&mut self, view: &BotView) -> Option<Action>;
+}
+
+/// The levels that think.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Level {
+    Easy,
+    Hard,
+}
+
+/// What every thinking bot is made with.
+#[derive(Clone, Copy, Debug)]
+struct Config {
+    level: Level,
+    seat: Seat,
+    seed: [u8; 32],
+    budget: Budget,
+}
+
+impl Config {
+    /// The chance of the decision at event `version`.
+    fn rng(&self, version: u64) -> ChaCha8Rng {
+        decision_rng(&self.seed, version)
+    }
+}
+
+/// The chance of a bot with `seed` for its decision at event `version` (the setup: 0).
+fn decision_rng(seed: &[u8; 32], version: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::from_seed(*seed);
+    rng.set_stream(version);
+    rng
+}
+
+/// The listed actions of a view, in the rules' shape.
+fn legal_actions(view: &BotView) -> Vec<Action> {
+    view.legal
+        .iter()
+        .map(|legal| legal.action.clone())
+        .collect()
+}
+
+/// `choice` if it is listed, otherwise the first listed action: a search never plays what
+/// the rules did not offer.
+fn listed(view: &BotView, choice: Option<Action>) -> Option<Action> {
+    match choice {
+        Some(action) if view.legal.iter().any(|legal| legal.action == action) => Some(action),
+        _ => view.legal.first().map(|legal| legal.action.clone()),
+    }
+}
+
+/// The position `view` shows, for rulesets with nothing hidden but chance.
+fn world<R: Determinize>(view: &BotView, seed: [u8; 32]) -> Result<R, WorldError> {
+    R::from_view(
+        &view.view,
+        &legal_actions(view),
+        trinchera_rules::Seed(seed),
+    )
+}

@@ -1,0 +1,220 @@
+//! Bots of `tanques`. Nothing is hidden but the dice, so each candidate action is played on
+//! the position rebuilt from the view, and an attack on both of its outcomes (each with a
+//! guessed seed that rolls it), weighed by the combat table's odds.
+//!
+//! - **Evaluation**: urban hexes held, tanks left (the tie-break), tanks in reserve after
+//!   the first round (they take nothing), distance of each tank to the nearest urban hex its
+//!   seat does not hold, tanks standing on urban hexes, and which tanks face an adjacent
+//!   enemy (an attack next) or are faced by one (a threat).
+//! - **Hard**: each action of the phase is scored by the evaluation after it (an attack by
+//!   its expected value, with the best advance on success and the cheapest casualty on
+//!   failure); it ends the phase when nothing scores above standing still. In the final
+//!   phase only attacks that pay are made, which holds control.
+//! - **Easy**: the same greedy choice with noise, believing every attack a coin toss and
+//!   never advancing.
+
+use rand::RngExt;
+use trinchera_rules::tanques::{Tanques, dice};
+use trinchera_rules::{Action, Cell, Rules, Seat, Seed, Setup, Sight, Status, TankPhase, View};
+
+use super::{Bot, BotView, Config, Level, legal_actions, listed, world};
+
+/// Points per urban hex held.
+const URBAN: i32 = 100;
+/// Points per tank left.
+const TANK: i32 = 35;
+/// Points off per tank still in reserve after round 1.
+const RESERVE: i32 = 8;
+/// Points off per hex between a tank and the nearest urban hex its seat does not hold.
+const DISTANCE: i32 = 4;
+/// Points per tank standing on an urban hex.
+const HOLDING: i32 = 10;
+/// Points per tank facing an adjacent enemy tank.
+const FACING: i32 = 6;
+/// The easy level's noise, at most, in points.
+const EASY_NOISE: i32 = 40;
+/// Attackers beyond this count as this many (the combat table's last column).
+const MAX_COLUMN: usize = 4;
+
+/// Hexes between two axial cells.
+fn hex_distance(a: Cell, b: Cell) -> i32 {
+    let (dq, dr) = (i32::from(a.x - b.x), i32::from(a.y - b.y));
+    (dq.abs() + dr.abs() + (dq + dr).abs()) / 2
+}
+
+/// The value of the position `view` shows (with every piece visible), for `seat`.
+fn evaluate(view: &View, seat: Seat) -> i32 {
+    let Status::Tanques(status) = &view.status else {
+        return 0;
+    };
+    let mut score = 0;
+    let sign = |owner: Seat| if owner == seat { 1 } else { -1 };
+    for &(_, holder) in &status.control {
+        score += holder.map_or(0, |holder| sign(holder) * URBAN);
+    }
+    let tanks: Vec<(Cell, Seat, Option<trinchera_rules::Facing>)> = view
+        .pieces
+        .iter()
+        .filter_map(|piece| piece.cell.map(|cell| (cell, piece.owner, piece.facing)))
+        .collect();
+    for piece in &view.pieces {
+        score += sign(piece.owner) * TANK;
+        if piece.cell.is_none() && status.round > 1 {
+            score -= sign(piece.owner) * RESERVE;
+        }
+    }
+    for &(cell, owner, facing) in &tanks {
+        let nearest = status
+            .control
+            .iter()
+            .filter(|&&(_, holder)| holder != Some(owner))
+            .map(|&(urban, _)| hex_distance(cell, urban))
+            .min()
+            .unwrap_or(0);
+        let mut own = -DISTANCE * nearest;
+        if status.control.iter().any(|&(urban, _)| urban == cell) {
+            own += HOLDING;
+        }
+        if let Some(facing) = facing {
+            let (dq, dr) = facing.delta();
+            let front = Cell::new(cell.x + dq, cell.y + dr);
+            if tanks.iter().any(|&(c, o, _)| c == front && o != owner) {
+                own += FACING;
+            }
+        }
+        score += sign(owner) * own;
+    }
+    score
+}
+
+/// A bot of one seat of tanques.
+pub(super) struct TanquesBot {
+    config: Config,
+}
+
+impl TanquesBot {
+    pub(super) fn new(config: Config) -> Self {
+        TanquesBot { config }
+    }
+
+    /// Per column (attackers, 1 to 4): a seed whose next roll the attack wins, and one it
+    /// loses, for the position's roll index.
+    fn outcome_seeds(rolls: u32) -> [[Seed; 2]; MAX_COLUMN] {
+        std::array::from_fn(|column| {
+            let wins = |seed: &Seed| dice::roll(seed, u64::from(rolls)) >= 5 - column as u8;
+            let find = |want: bool| {
+                (0..=u8::MAX)
+                    .map(|byte| Seed([byte; 32]))
+                    .find(|seed| wins(seed) == want)
+                    .unwrap_or(Seed([0; 32]))
+            };
+            [find(true), find(false)]
+        })
+    }
+
+    /// The value for the bot of `position` after `action`, if the rules accept it.
+    fn after(&self, position: &Tanques, action: &Action) -> Option<i32> {
+        let mv = position.check(action).ok()?;
+        let mut next = *position;
+        next.play_unchecked(mv, &mut Vec::new());
+        Some(evaluate(&next.view(Sight::Everything), self.config.seat))
+    }
+
+    /// The expected value of an attack, from positions rebuilt with seeds that roll each
+    /// outcome; the hard level picks the best advance and casualty.
+    fn attack_value(
+        &self,
+        view: &BotView,
+        action: &Action,
+        seeds: &[[Seed; 2]; MAX_COLUMN],
+    ) -> Option<i32> {
+        let Action::Attack {
+            target, attackers, ..
+        } = action
+        else {
+            return None;
+        };
+        let column = attackers.len().clamp(1, MAX_COLUMN);
+        let hard = self.config.level == Level::Hard;
+        let odds = if hard { column as i32 + 1 } else { 3 };
+        let outcome = |seed: Seed, options: Vec<Action>| -> Option<i32> {
+            let position: Tanques = world(view, seed.0).ok()?;
+            options
+                .iter()
+                .filter_map(|option| self.after(&position, option))
+                .max()
+        };
+        let attack = |advance: Option<Cell>, casualty: Option<Cell>| Action::Attack {
+            target: *target,
+            attackers: attackers.clone(),
+            advance,
+            casualty,
+        };
+        let choices = |pick: &dyn Fn(Cell) -> Action, none: Action| -> Vec<Action> {
+            if hard {
+                std::iter::once(none)
+                    .chain(attackers.iter().map(|&c| pick(c)))
+                    .collect()
+            } else {
+                vec![none]
+            }
+        };
+        let [win_seed, lose_seed] = seeds[column - 1];
+        let won = outcome(
+            win_seed,
+            choices(&|c| attack(Some(c), None), attack(None, None)),
+        )?;
+        let lost = outcome(
+            lose_seed,
+            choices(&|c| attack(None, Some(c)), attack(None, None)),
+        )?;
+        Some((odds * won + (6 - odds) * lost) / 6)
+    }
+}
+
+impl Bot for TanquesBot {
+    fn setup(&mut self) -> Option<Setup> {
+        None
+    }
+
+    fn choose(&mut self, view: &BotView) -> Option<Action> {
+        let legal = legal_actions(view);
+        if legal.len() <= 1 {
+            return legal.into_iter().next();
+        }
+        let Status::Tanques(status) = &view.view.status else {
+            return listed(view, None);
+        };
+        let mut rng = self.config.rng(view.version);
+        let Ok(position) = world::<Tanques>(view, self.config.seed) else {
+            return listed(view, None);
+        };
+        let standing = evaluate(&position.view(Sight::Everything), self.config.seat);
+        let seeds = Self::outcome_seeds(status.rolls);
+        let noise = match self.config.level {
+            Level::Easy => EASY_NOISE,
+            Level::Hard => 0,
+        };
+        let attacking = status.phase != TankPhase::Movement;
+        let best = legal
+            .iter()
+            .filter_map(|action| {
+                let value = match action {
+                    Action::EndPhase => Some(standing),
+                    _ if attacking => self.attack_value(view, action, &seeds),
+                    _ => self.after(&position, action),
+                }?;
+                let jitter = if noise > 0 {
+                    rng.random_range(0..=noise)
+                } else {
+                    0
+                };
+                // Ending wins ties: an action must pay to be made.
+                let ends = i32::from(*action == Action::EndPhase);
+                Some(((value + jitter, ends), action))
+            })
+            .max_by_key(|&(key, _)| key)
+            .map(|(_, action)| action.clone());
+        listed(view, best)
+    }
+}
