@@ -8,7 +8,7 @@ use trinchera_rules::{Effect, Rules, Seat};
 use super::Budget;
 
 /// Score of a won game (minus the plies it takes, so that faster wins score higher).
-pub(super) const WIN: i32 = 1_000_000;
+const WIN: i32 = 1_000_000;
 /// Plies of captures a leaf may extend by.
 const QUIESCENCE: i32 = 4;
 /// Nodes between two looks at the clock.
@@ -51,7 +51,7 @@ impl Searcher {
     pub(super) fn spent(&mut self) -> bool {
         if !self.aborted {
             self.aborted = self.nodes >= self.limit
-                || (self.nodes % CLOCK_EVERY == 0
+                || (self.nodes.is_multiple_of(CLOCK_EVERY)
                     && self
                         .deadline
                         .is_some_and(|deadline| Instant::now() >= deadline));

@@ -2,9 +2,9 @@
 //! the position rebuilt from the view, and an attack on both of its outcomes (each with a
 //! guessed seed that rolls it), weighed by the combat table's odds.
 //!
-//! - **Evaluation**: urban hexes held, tanks left (the tie-break), tanks in reserve after
-//!   the first round (they take nothing), distance of each tank to the nearest urban hex its
-//!   seat does not hold, tanks standing on urban hexes, and which tanks face an adjacent
+//! - **Evaluation**: urban hexes held, tanks left (the tie-break), distance of each tank to
+//!   the nearest urban hex its seat does not hold (a tank in reserve counts as far away) and whether it faces
+//!   that way, tanks standing on urban hexes, and which tanks face an adjacent
 //!   enemy (an attack next) or are faced by one (a threat).
 //! - **Hard**: each action of the phase is scored by the evaluation after it (an attack by
 //!   its expected value, with the best advance on success and the cheapest casualty on
@@ -23,12 +23,14 @@ use super::{Bot, BotView, Config, Level, legal_actions, listed, world};
 const URBAN: i32 = 100;
 /// Points per tank left.
 const TANK: i32 = 35;
-/// Points off per tank still in reserve after round 1.
-const RESERVE: i32 = 8;
 /// Points off per hex between a tank and the nearest urban hex its seat does not hold.
 const DISTANCE: i32 = 4;
+/// The distance a tank in reserve counts as: farther than from any entry hex.
+const RESERVE_DISTANCE: i32 = 8;
 /// Points per tank standing on an urban hex.
 const HOLDING: i32 = 10;
+/// Points per tank whose next step forward brings it nearer its urban hex.
+const ALIGNED: i32 = 2;
 /// Points per tank facing an adjacent enemy tank.
 const FACING: i32 = 6;
 /// The easy level's noise, at most, in points.
@@ -59,19 +61,18 @@ fn evaluate(view: &View, seat: Seat) -> i32 {
         .collect();
     for piece in &view.pieces {
         score += sign(piece.owner) * TANK;
-        if piece.cell.is_none() && status.round > 1 {
-            score -= sign(piece.owner) * RESERVE;
+        if piece.cell.is_none() {
+            score -= sign(piece.owner) * DISTANCE * RESERVE_DISTANCE;
         }
     }
     for &(cell, owner, facing) in &tanks {
-        let nearest = status
+        let target = status
             .control
             .iter()
             .filter(|&&(_, holder)| holder != Some(owner))
-            .map(|&(urban, _)| hex_distance(cell, urban))
-            .min()
-            .unwrap_or(0);
-        let mut own = -DISTANCE * nearest;
+            .map(|&(urban, _)| (hex_distance(cell, urban), urban))
+            .min();
+        let mut own = -DISTANCE * target.map_or(0, |(distance, _)| distance);
         if status.control.iter().any(|&(urban, _)| urban == cell) {
             own += HOLDING;
         }
@@ -80,6 +81,9 @@ fn evaluate(view: &View, seat: Seat) -> i32 {
             let front = Cell::new(cell.x + dq, cell.y + dr);
             if tanks.iter().any(|&(c, o, _)| c == front && o != owner) {
                 own += FACING;
+            }
+            if target.is_some_and(|(distance, urban)| hex_distance(front, urban) < distance) {
+                own += ALIGNED;
             }
         }
         score += sign(owner) * own;

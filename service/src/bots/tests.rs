@@ -3,7 +3,8 @@
 //! The strength figures of the README come from the ignored `measure` test:
 //! `cargo test --release -p trinchera-service --lib bots::tests::measure -- --ignored --nocapture`
 //! (`BOT_GAMES` games per pairing and ruleset, default 20; `BOT_RULESETS` a comma-separated
-//! subset of rulesets).
+//! subset of rulesets; `BOT_HARD_NODES` a node budget for the hard level instead of its
+//! default budget, with no time bound).
 
 use std::time::{Duration, Instant};
 
@@ -303,6 +304,13 @@ fn measure() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(20);
     let only = std::env::var("BOT_RULESETS").ok();
+    let hard_nodes: Option<u64> = std::env::var("BOT_HARD_NODES")
+        .ok()
+        .and_then(|n| n.parse().ok());
+    let budget = |level: BotLevel| match (level, hard_nodes) {
+        (BotLevel::Hard, Some(nodes)) => Budget { nodes, time: None },
+        _ => level.default_budget(),
+    };
     let pairings = [
         (BotLevel::Hard, BotLevel::Random),
         (BotLevel::Hard, BotLevel::Easy),
@@ -325,7 +333,7 @@ fn measure() {
                 for n in 0..games {
                     let mut levels = [b; 2];
                     levels[a_seat.index()] = a;
-                    let budgets = levels.map(BotLevel::default_budget);
+                    let budgets = levels.map(budget);
                     let played = play(id, bots(id, levels, budgets, n + 100), n + 100, 4_000);
                     match played.outcome.map(|o| o.winner) {
                         Some(Some(winner)) if winner == a_seat => wins += 1,
