@@ -3,9 +3,9 @@
 //! guessed seed that rolls it), weighed by the combat table's odds.
 //!
 //! - **Evaluation**: urban hexes held, tanks left (the tie-break), distance of each tank to
-//!   the nearest urban hex its seat does not hold (a tank in reserve counts as far away) and whether it faces
-//!   that way, tanks standing on urban hexes, and which tanks face an adjacent
-//!   enemy (an attack next) or are faced by one (a threat).
+//!   the nearest urban hex its seat does not hold (a tank in reserve counts as far away)
+//!   and whether it faces that way, tanks standing on urban hexes, and the enemy tanks next to each tank (worse
+//!   when they face it, and when it holds an urban hex an advance would take).
 //! - **Hard**: each action of the phase is scored by the evaluation after it (an attack by
 //!   its expected value, with the best advance on success and the cheapest casualty on
 //!   failure); it ends the phase when nothing scores above standing still. In the final
@@ -15,7 +15,9 @@
 
 use rand::RngExt;
 use trinchera_rules::tanques::{Tanques, dice};
-use trinchera_rules::{Action, Cell, Rules, Seat, Seed, Setup, Sight, Status, TankPhase, View};
+use trinchera_rules::{
+    Action, Cell, Facing, Rules, Seat, Seed, Setup, Sight, Status, TankPhase, View,
+};
 
 use super::{Bot, BotView, Config, Level, legal_actions, listed, world};
 
@@ -31,8 +33,12 @@ const RESERVE_DISTANCE: i32 = 8;
 const HOLDING: i32 = 10;
 /// Points per tank whose next step forward brings it nearer its urban hex.
 const ALIGNED: i32 = 2;
-/// Points per tank facing an adjacent enemy tank.
-const FACING: i32 = 6;
+/// Points off per adjacent enemy tank that faces a tank (it can attack at once).
+const FACED: i32 = 10;
+/// Points off per other adjacent enemy tank (it can turn to attack next turn).
+const FLANKED: i32 = 4;
+/// How many times worse a threat is to a tank holding an urban hex (an advance takes it).
+const HOLD_RISK: i32 = 2;
 /// The easy level's noise, at most, in points.
 const EASY_NOISE: i32 = 40;
 /// Attackers beyond this count as this many (the combat table's last column).
@@ -42,6 +48,12 @@ const MAX_COLUMN: usize = 4;
 fn hex_distance(a: Cell, b: Cell) -> i32 {
     let (dq, dr) = (i32::from(a.x - b.x), i32::from(a.y - b.y));
     (dq.abs() + dr.abs() + (dq + dr).abs()) / 2
+}
+
+/// The hex in front of a tank on `cell` facing `facing`.
+fn front_of(cell: Cell, facing: Facing) -> Cell {
+    let (dq, dr) = facing.delta();
+    Cell::new(cell.x + dq, cell.y + dr)
 }
 
 /// The value of the position `view` shows (with every piece visible), for `seat`.
@@ -54,7 +66,7 @@ fn evaluate(view: &View, seat: Seat) -> i32 {
     for &(_, holder) in &status.control {
         score += holder.map_or(0, |holder| sign(holder) * URBAN);
     }
-    let tanks: Vec<(Cell, Seat, Option<trinchera_rules::Facing>)> = view
+    let tanks: Vec<(Cell, Seat, Option<Facing>)> = view
         .pieces
         .iter()
         .filter_map(|piece| piece.cell.map(|cell| (cell, piece.owner, piece.facing)))
@@ -73,15 +85,24 @@ fn evaluate(view: &View, seat: Seat) -> i32 {
             .map(|&(urban, _)| (hex_distance(cell, urban), urban))
             .min();
         let mut own = -DISTANCE * target.map_or(0, |(distance, _)| distance);
-        if status.control.iter().any(|&(urban, _)| urban == cell) {
+        let holding = status.control.iter().any(|&(urban, _)| urban == cell);
+        if holding {
             own += HOLDING;
         }
+        let threats: i32 = tanks
+            .iter()
+            .filter(|&&(c, o, _)| o != owner && hex_distance(c, cell) == 1)
+            .map(|&(c, _, f)| {
+                if f.is_some_and(|f| front_of(c, f) == cell) {
+                    FACED
+                } else {
+                    FLANKED
+                }
+            })
+            .sum();
+        own -= threats * if holding { HOLD_RISK } else { 1 };
         if let Some(facing) = facing {
-            let (dq, dr) = facing.delta();
-            let front = Cell::new(cell.x + dq, cell.y + dr);
-            if tanks.iter().any(|&(c, o, _)| c == front && o != owner) {
-                own += FACING;
-            }
+            let front = front_of(cell, facing);
             if target.is_some_and(|(distance, urban)| hex_distance(front, urban) < distance) {
                 own += ALIGNED;
             }
