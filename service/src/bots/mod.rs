@@ -228,10 +228,36 @@ fn legal_actions(view: &BotView) -> Vec<Action> {
 }
 
 /// `choice` if it is listed, otherwise the first listed action: a search never plays what
-/// the rules did not offer.
+/// the rules did not offer. An attack may declare its own advance and casualty (tanques):
+/// the list names each attack once, with the defaults.
 fn listed(view: &BotView, choice: Option<Action>) -> Option<Action> {
+    let offered = |action: &Action| {
+        view.legal
+            .iter()
+            .any(|legal| match (&legal.action, action) {
+                (
+                    Action::Attack {
+                        target, attackers, ..
+                    },
+                    Action::Attack {
+                        target: chosen,
+                        attackers: by,
+                        advance,
+                        casualty,
+                    },
+                ) => {
+                    target == chosen
+                        && attackers == by
+                        && [advance, casualty]
+                            .into_iter()
+                            .flatten()
+                            .all(|cell| by.contains(cell))
+                }
+                (listed, action) => listed == action,
+            })
+    };
     match choice {
-        Some(action) if view.legal.iter().any(|legal| legal.action == action) => Some(action),
+        Some(action) if offered(&action) => Some(action),
         _ => view.legal.first().map(|legal| legal.action.clone()),
     }
 }

@@ -146,13 +146,14 @@ impl TanquesBot {
     }
 
     /// The expected value of an attack, from positions rebuilt with seeds that roll each
-    /// outcome; the hard level picks the best advance and casualty.
+    /// outcome, with the attack as it is to be played: the hard level declares the best
+    /// advance for a success and the cheapest casualty for a failure.
     fn attack_value(
         &self,
         view: &BotView,
         action: &Action,
         seeds: &[[Seed; 2]; MAX_COLUMN],
-    ) -> Option<i32> {
+    ) -> Option<(i32, Action)> {
         let Action::Attack {
             target, attackers, ..
         } = action
@@ -162,38 +163,39 @@ impl TanquesBot {
         let column = attackers.len().clamp(1, MAX_COLUMN);
         let hard = self.config.level == Level::Hard;
         let odds = if hard { column as i32 + 1 } else { 3 };
-        let outcome = |seed: Seed, options: Vec<Action>| -> Option<i32> {
-            let position: Tanques = world(view, seed.0).ok()?;
-            options
-                .iter()
-                .filter_map(|option| self.after(&position, option))
-                .max()
-        };
         let attack = |advance: Option<Cell>, casualty: Option<Cell>| Action::Attack {
             target: *target,
             attackers: attackers.clone(),
             advance,
             casualty,
         };
-        let choices = |pick: &dyn Fn(Cell) -> Action, none: Action| -> Vec<Action> {
-            if hard {
-                std::iter::once(none)
-                    .chain(attackers.iter().map(|&c| pick(c)))
-                    .collect()
-            } else {
-                vec![none]
-            }
+        // The best value and choice among `options` (none, or one of the attackers).
+        let best = |seed: Seed, options: Vec<Option<Cell>>, as_advance: bool| {
+            let position: Tanques = world(view, seed.0).ok()?;
+            options
+                .into_iter()
+                .filter_map(|option| {
+                    let played = if as_advance {
+                        attack(option, None)
+                    } else {
+                        attack(None, option)
+                    };
+                    Some((self.after(&position, &played)?, option))
+                })
+                .max_by_key(|&(value, _)| value)
+        };
+        let options = if hard {
+            std::iter::once(None)
+                .chain(attackers.iter().map(|&c| Some(c)))
+                .collect()
+        } else {
+            vec![None]
         };
         let [win_seed, lose_seed] = seeds[column - 1];
-        let won = outcome(
-            win_seed,
-            choices(&|c| attack(Some(c), None), attack(None, None)),
-        )?;
-        let lost = outcome(
-            lose_seed,
-            choices(&|c| attack(None, Some(c)), attack(None, None)),
-        )?;
-        Some((odds * won + (6 - odds) * lost) / 6)
+        let (won, advance) = best(win_seed, options.clone(), true)?;
+        let (lost, casualty) = best(lose_seed, options, false)?;
+        let value = (odds * won + (6 - odds) * lost) / 6;
+        Some((value, attack(advance, casualty)))
     }
 }
 
@@ -224,10 +226,12 @@ impl Bot for TanquesBot {
         let best = legal
             .iter()
             .filter_map(|action| {
-                let value = match action {
-                    Action::EndPhase => Some(standing),
+                let (value, action) = match action {
+                    Action::EndPhase => Some((standing, action.clone())),
                     _ if attacking => self.attack_value(view, action, &seeds),
-                    _ => self.after(&position, action),
+                    _ => self
+                        .after(&position, action)
+                        .map(|value| (value, action.clone())),
                 }?;
                 let jitter = if noise > 0 {
                     rng.random_range(0..=noise)
@@ -235,11 +239,11 @@ impl Bot for TanquesBot {
                     0
                 };
                 // Ending wins ties: an action must pay to be made.
-                let ends = i32::from(*action == Action::EndPhase);
+                let ends = i32::from(action == Action::EndPhase);
                 Some(((value + jitter, ends), action))
             })
             .max_by_key(|&(key, _)| key)
-            .map(|(_, action)| action.clone());
+            .map(|(_, action)| action);
         listed(view, best)
     }
 }

@@ -88,8 +88,9 @@ fn play(id: &str, mut bots: [Box<dyn Bot>; 2], game_seed: u64, max_plies: u32) -
             .choose(&view)
             .expect("a bot to move acts");
         played.thinking[seat.index()].push(start.elapsed());
-        assert!(
-            view.legal.iter().any(|legal| legal.action == action),
+        assert_eq!(
+            super::listed(&view, Some(action.clone())).as_ref(),
+            Some(&action),
             "{id}: {action:?} is not listed"
         );
         game.play(seat, &action).expect("a listed action is legal");
@@ -267,12 +268,18 @@ fn bots_only_play_listed_actions() {
     }
 }
 
-/// The hard bot beats the random one, on either seat, in a couple of full games per
-/// ruleset (a check that the search plays to win; strength is measured by `measure`).
+/// The hard bot beats the random one in full games: on both sides of the asymmetric
+/// rulesets, on one seat (alternating) of the others, to keep debug runs short (a check
+/// that the search plays to win; strength is measured by `measure`).
 #[test]
 fn hard_beats_random() {
-    for id in catalog::ids() {
-        for hard in Seat::BOTH {
+    for (index, id) in catalog::ids().into_iter().enumerate() {
+        let seats: &[Seat] = match id {
+            "asalto" | "tacticas" | "tanques" => &Seat::BOTH,
+            _ if index % 2 == 0 => &[Seat::First],
+            _ => &[Seat::Second],
+        };
+        for &hard in seats {
             let mut levels = [BotLevel::Random; 2];
             levels[hard.index()] = BotLevel::Hard;
             let played = play(id, bots(id, levels, [TEST_BUDGET; 2], 7), 7, 4_000);
