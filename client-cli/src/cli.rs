@@ -196,6 +196,13 @@ pub enum Command {
     /// Start the server with `trinchera-server --no-rate-limits`: its default rate limits
     /// are meant for people, and a load tool on one address meets them at once.
     Bench(BenchArgs),
+    /// Bot against bot: plays GAMES games between two bot levels through the server (seats
+    /// alternated) and prints level A's wins, draws and losses per seat and in all with a
+    /// 95% interval, the average length and each level's time per move.
+    ///
+    /// Start the server with `trinchera-server --bot-delay-ms 0` so that the time per move
+    /// is the bots' thinking (plus the commit), not their pause for human eyes.
+    Arena(ArenaArgs),
     /// Print a shell completion script, e.g. `trinchera completions bash > ~/.local/share/bash-completion/completions/trinchera`.
     Completions {
         /// The shell.
@@ -227,7 +234,8 @@ pub struct NewArgs {
     /// The game's display name (default: the ruleset's name).
     #[arg(long)]
     pub game_name: Option<String>,
-    /// Let the server play the other seat at this level (levels: random).
+    /// Let the server play the other seat at this level: random, easy or hard (the
+    /// server lists its levels in `trinchera rulesets show ID`).
     #[arg(long, value_name = "LEVEL")]
     pub bot: Option<String>,
     /// A ruleset option as KEY=VALUE. No hosted ruleset defines options yet, so any
@@ -285,6 +293,26 @@ fn parse_clock(text: &str) -> Result<(u32, u32), String> {
         return Err("the clock is 1 to 180 minutes plus 0 to 180 seconds, e.g. 10+5".into());
     }
     Ok((minutes, seconds))
+}
+
+/// `arena`.
+#[derive(Debug, Args)]
+pub struct ArenaArgs {
+    /// The ruleset id.
+    #[arg(long, default_value = "frente")]
+    pub ruleset: String,
+    /// Level A (see `trinchera rulesets show ID` for the levels).
+    #[arg(long, default_value = "hard")]
+    pub a: String,
+    /// Level B.
+    #[arg(long, default_value = "random")]
+    pub b: String,
+    /// Games to play; A takes seat 0 in the even ones, seat 1 in the odd ones.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+    pub games: u32,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub parallel: u32,
 }
 
 /// `bench`.

@@ -191,6 +191,7 @@ pub async fn new_game(ctx: &Ctx, args: &NewArgs) -> Result<pb::CreateGameRespons
             player_name: args.name.clone().unwrap_or_default(),
             bot: args.bot.clone().unwrap_or_default(),
             time_control: args.clock.time_control(),
+            creator_bot: String::new(),
         })
         .await?;
     keep_token(

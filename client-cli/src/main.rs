@@ -6,6 +6,7 @@
 //! (the connection, the token store and the checks are `trinchera-client`'s, shared with the
 //! desktop client).
 
+mod arena;
 mod bench;
 mod cli;
 mod commands;
@@ -114,6 +115,7 @@ async fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Play(args) => play::play(&ctx, args).await,
         Command::Bench(args) => bench::bench(&ctx, args).await,
+        Command::Arena(args) => arena::arena(&ctx, args).await,
         Command::Completions { .. } => Ok(()),
     }
 }

@@ -10,10 +10,6 @@ use crate::app::App;
 use crate::backend::Request;
 use crate::palette;
 
-/// Bot levels offered when the server does not list its own (`ListRulesets` has no list
-/// yet; api.md names "random").
-pub const BOT_LEVELS: &[&str] = &["random"];
-
 /// Who plays the other seat of a new game.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Opponent {
@@ -370,12 +366,13 @@ fn create_form(app: &mut App, ui: &mut Ui) {
         ui.label("Opponent");
         ui.vertical(|ui| {
             ui.radio_value(&mut form.opponent, Opponent::Human, "A person who joins");
-            for level in BOT_LEVELS {
+            for level in &ruleset.bot_levels {
                 ui.radio_value(
                     &mut form.opponent,
-                    Opponent::Bot((*level).to_owned()),
-                    format!("Bot: {level}"),
-                );
+                    Opponent::Bot(level.name.clone()),
+                    format!("Bot: {}", level.name),
+                )
+                .on_hover_text(&level.description);
             }
         });
         ui.end_row();
@@ -405,6 +402,7 @@ fn create_form(app: &mut App, ui: &mut Ui) {
                 Opponent::Bot(level) => level.clone(),
             },
             time_control: form.clock.control(),
+            creator_bot: String::new(),
         };
         app.send(Request::Create(request));
     }

@@ -12,7 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use trinchera_rules::{Seat, Seed, Setup, Viewer};
 use trinchera_service::grpc::convert;
 use trinchera_service::ids::{GameId, TokenHash};
-use trinchera_service::state::{GameState, Moment};
+use trinchera_service::state::{Creator, GameState, Moment};
 use trinchera_service::timing::TimeControl;
 
 fn main() {
@@ -30,7 +30,7 @@ const RULESETS: [&str; 6] = [
 
 /// A game of `ruleset` with both seats taken and set up at random, then 20 random actions.
 fn game(ruleset: &str) -> (GameState, Viewer) {
-    let creator = (Seat::First, "Ana".into(), TokenHash([1; 32]));
+    let creator = Creator::person(Seat::First, "Ana".into(), TokenHash([1; 32]));
     let (mut state, _, _) = GameState::create(
         GameId(1),
         ruleset,

@@ -14,7 +14,7 @@ use trinchera_rules::{
     Seat, Seed, Setup, View, Viewer, catalog,
 };
 
-use crate::bots::BotLevel;
+use crate::bots::{BotLevel, SeatView};
 use crate::error::{ApiError, Reason};
 use crate::ids::{GameId, TokenHash};
 use crate::records::{
@@ -82,6 +82,42 @@ impl SeatMeta {
     /// The fairness commitment of the submitted setup, if any.
     pub fn commitment(&self) -> Option<&str> {
         self.commitment.as_deref()
+    }
+}
+
+/// Who creates a game.
+#[derive(Clone, Debug)]
+pub struct Creator {
+    /// The seat taken.
+    pub seat: Seat,
+    /// The display name.
+    pub name: String,
+    /// The hash of the seat's token.
+    pub token: TokenHash,
+    /// The bot that plays the seat, if a bot does.
+    pub bot: Option<BotLevel>,
+}
+
+impl Creator {
+    /// A person creating a game from `seat`.
+    pub fn person(seat: Seat, name: String, token: TokenHash) -> Creator {
+        Creator {
+            seat,
+            name,
+            token,
+            bot: None,
+        }
+    }
+}
+
+/// The bot level a log names for a seat ("" for a person).
+fn bot_level(name: &str) -> Result<Option<BotLevel>, String> {
+    match name {
+        "" => Ok(None),
+        level => level
+            .parse()
+            .map(Some)
+            .map_err(|()| format!("unknown bot level {level:?}")),
     }
 }
 
@@ -248,12 +284,12 @@ pub fn play_error(error: PlayError) -> ApiError {
 }
 
 impl GameState {
-    /// A new game of `ruleset` whose creator takes `seat`.
+    /// A new game of `ruleset` whose creator (a person, or a bot) takes a seat.
     pub fn create(
         id: GameId,
         ruleset: &str,
         name: String,
-        creator: (Seat, String, TokenHash),
+        creator: Creator,
         seed: Seed,
         created_ms: u64,
         control: TimeControl,
@@ -268,11 +304,17 @@ impl GameState {
                 ),
             ));
         };
-        let (seat, player, token) = creator;
+        let Creator {
+            seat,
+            name: player,
+            token,
+            bot,
+        } = creator;
         let mut seats = BySeat::<SeatMeta>::default();
         seats[seat] = SeatMeta {
             name: player.clone(),
             token: Some(token),
+            bot,
             ..SeatMeta::default()
         };
         let event = GameEvent {
@@ -307,7 +349,7 @@ impl GameState {
                 creator: Some(Joined {
                     name: player,
                     token_hash: token.0.to_vec(),
-                    bot: String::new(),
+                    bot: bot.map(|level| level.name().to_owned()).unwrap_or_default(),
                 }),
                 time_control: control_record(control),
             })),
@@ -349,11 +391,17 @@ impl GameState {
         );
         let creator = created.creator.clone().unwrap_or_default();
         let token = token_hash(&creator.token_hash).ok_or_else(|| fail(1, "bad token".into()))?;
+        let creator = Creator {
+            seat: seat_of(first, 1)?,
+            bot: bot_level(&creator.bot).map_err(|e| fail(1, e))?,
+            name: creator.name,
+            token,
+        };
         let (mut state, created, _) = GameState::create(
             id,
             &created.ruleset,
             created.name.clone(),
-            (seat_of(first, 1)?, creator.name, token),
+            creator,
             seed,
             created.created_ms,
             control_of(created.time_control.as_ref()),
@@ -367,13 +415,7 @@ impl GameState {
                 Some(Entry::Joined(joined)) => {
                     let token = token_hash(&joined.token_hash)
                         .ok_or_else(|| fail(version, "bad token".into()))?;
-                    let bot =
-                        match joined.bot.as_str() {
-                            "" => None,
-                            level => Some(level.parse().map_err(|()| {
-                                fail(version, format!("unknown bot level {level:?}"))
-                            })?),
-                        };
+                    let bot = bot_level(&joined.bot).map_err(|e| fail(version, e))?;
                     state
                         .join(seat, joined.name.clone(), token, bot, moment)
                         .map(|(e, _)| e)
@@ -873,21 +915,4 @@ pub fn control_of(record: Option<&TimeControlRecord>) -> TimeControl {
             increment: Duration::from_millis(record.increment_ms),
         },
     }
-}
-
-/// What one seat knows of its game at one version: the only input a bot gets.
-#[derive(Clone, Debug)]
-pub struct SeatView {
-    /// The seat.
-    pub seat: Seat,
-    /// The game's version.
-    pub version: u64,
-    /// The ruleset.
-    pub description: &'static Description,
-    /// Whether the game waits for this seat's setup.
-    pub awaits_setup: bool,
-    /// The rules' projection for this seat.
-    pub view: View,
-    /// The seat's legal actions, when it is to move.
-    pub legal: Vec<LegalAction>,
 }

@@ -12,7 +12,7 @@ mod lean;
 mod machine;
 mod player;
 mod report;
-mod stats;
+pub(crate) mod stats;
 mod watchers;
 
 use std::io::{IsTerminal, Write};

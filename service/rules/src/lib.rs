@@ -40,6 +40,7 @@ mod seat;
 mod setup;
 pub mod tanques;
 mod view;
+mod world;
 
 pub use action::{Action, Facing, TankAction};
 pub use cell::Cell;
@@ -57,3 +58,4 @@ pub use setup::{Placement, Setup, SetupError, SetupProblem};
 pub use view::{
     ArmyStatus, AsaltoStatus, PieceId, PieceView, Sight, Status, TankPhase, TanquesStatus, View,
 };
+pub use world::{Determinize, WorldError};

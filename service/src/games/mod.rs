@@ -137,6 +137,8 @@ pub struct NewGame {
     pub player: String,
     /// A bot for the other seat.
     pub bot: Option<crate::bots::BotLevel>,
+    /// A bot for the creator's seat too (with `bot`: a game between two bots).
+    pub creator_bot: Option<crate::bots::BotLevel>,
     /// The time control.
     pub control: crate::timing::TimeControl,
 }

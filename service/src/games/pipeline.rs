@@ -14,7 +14,7 @@ use super::{Games, MoveInput, NewGame, Seated, SetupRequest};
 use crate::error::{ApiError, Reason};
 use crate::ids::{self, GameId, Token, TokenHash};
 use crate::records::EventRecord;
-use crate::state::{GameEvent, GamePhase, GameState, Seen, bot_player_name};
+use crate::state::{Creator, GameEvent, GamePhase, GameState, Seen, bot_player_name};
 use crate::store::Write;
 
 /// A change to commit: the event, its log entry, and what else it wrote.
@@ -98,6 +98,7 @@ impl Games {
             name,
             player,
             bot,
+            creator_bot,
             control,
         } = game;
         let ruleset = ruleset.as_str();
@@ -105,7 +106,10 @@ impl Games {
             .map(|r| (r.description)().name.to_owned())
             .unwrap_or_default();
         let name = or_default(name, default_name);
-        let player = or_default(player, default_player(seat));
+        let player = match creator_bot {
+            Some(level) => bot_player_name(level),
+            None => or_default(player, default_player(seat)),
+        };
         let reservation = self.directory.reserve(
             peer,
             self.limits.max_open_games,
@@ -118,7 +122,12 @@ impl Games {
                 id,
                 ruleset,
                 name,
-                (seat, player, hash),
+                Creator {
+                    seat,
+                    name: player,
+                    token: hash,
+                    bot: creator_bot,
+                },
                 Seed(ids::random_bytes()?),
                 self.time.now_ms(),
                 control,
@@ -159,15 +168,13 @@ impl Games {
             let change = Change::new(event, record, before, &held.state);
             held = self.commit(&slot, held, change).await?;
         }
-        let seen = held.state.seen(Viewer::Player(seat)).at(self.time.now_ms());
-        Ok((
-            id,
-            Seated {
-                seat,
-                token: token.reveal(),
-                seen,
-            },
-        ))
+        // Between two bots nobody holds a seat: the creator watches.
+        let (viewer, token) = match creator_bot {
+            Some(_) => (Viewer::Spectator, String::new()),
+            None => (Viewer::Player(seat), token.reveal()),
+        };
+        let seen = held.state.seen(viewer).at(self.time.now_ms());
+        Ok((id, Seated { seat, token, seen }))
     }
 
     /// Takes the free seat of game `id`; an empty name gets a default.

@@ -76,6 +76,7 @@ async fn tanques(games: &Games, control: TimeControl) -> (GameId, [String; 2]) {
                 name: String::new(),
                 player: String::new(),
                 bot: None,
+                creator_bot: None,
                 control,
             },
         )
@@ -185,6 +186,7 @@ async fn a_late_setup_is_made_at_random_and_play_goes_on() {
                 name: String::new(),
                 player: String::new(),
                 bot: None,
+                creator_bot: None,
                 control: live(10, 0),
             },
         )

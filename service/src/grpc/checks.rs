@@ -7,6 +7,9 @@ use unicode_normalization::UnicodeNormalization;
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 use unicode_segmentation::UnicodeSegmentation;
 
+use trinchera_rules::Quoted;
+
+use crate::bots::BotLevel;
 use crate::error::{ApiError, Reason};
 use crate::games::Limits;
 use crate::ids::GameId;
@@ -69,6 +72,23 @@ pub fn name(text: &str, max: usize, what: &str) -> Result<String, ApiError> {
         ));
     }
     Ok(text)
+}
+
+/// A bot level by name; empty for none.
+pub fn bot_level(text: &str) -> Result<Option<BotLevel>, ApiError> {
+    match text {
+        "" => Ok(None),
+        level => level.parse().map(Some).map_err(|()| {
+            ApiError::invalid(
+                Reason::BadRequest,
+                format!(
+                    "there is no bot level {}; levels: {}",
+                    Quoted(level),
+                    BotLevel::ALL.map(BotLevel::name).join(", ")
+                ),
+            )
+        }),
+    }
 }
 
 /// A move notation within the length limit.

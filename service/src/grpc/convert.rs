@@ -7,6 +7,7 @@ use trinchera_rules::{
     Outcome, PieceView, Placement, RemovalCause, Seat, Status, TankAction, TankPhase, Terrain,
 };
 
+use crate::bots::BotLevel;
 use crate::error::{ApiError, Reason};
 use crate::ids::GameId;
 use crate::records::SummaryRecord;
@@ -366,6 +367,13 @@ pub fn ruleset(description: &Description) -> pb::Ruleset {
             })
             .collect(),
         notation_help: description.notation_help.to_owned(),
+        bot_levels: BotLevel::ALL
+            .iter()
+            .map(|level| pb::BotLevel {
+                name: level.name().to_owned(),
+                description: level.description().to_owned(),
+            })
+            .collect(),
     }
 }
 

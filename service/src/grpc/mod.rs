@@ -13,7 +13,6 @@ use trinchera_proto::v1 as pb;
 use trinchera_proto::v1::game_service_server::GameService;
 use trinchera_rules::{Quoted, Seat, catalog};
 
-use crate::bots::BotLevel;
 use crate::error::{ApiError, Reason};
 use crate::games::directory::Filter;
 use crate::games::{Games, MoveInput, NewGame, SetupRequest};
@@ -102,19 +101,15 @@ impl GameService for Api {
             let player = checks::name(&body.player_name, limits.max_player_name, "player name")?;
             let seat = convert::seat_from(body.seat.unwrap_or(0))?;
             record_seat(seat);
-            let bot = match body.bot.as_str() {
-                "" => None,
-                level => Some(level.parse().map_err(|()| {
-                    ApiError::invalid(
-                        Reason::BadRequest,
-                        format!(
-                            "there is no bot level {}; levels: {}",
-                            Quoted(level),
-                            BotLevel::ALL.map(BotLevel::name).join(", ")
-                        ),
-                    )
-                })?),
-            };
+            let bot = checks::bot_level(&body.bot)?;
+            let creator_bot = checks::bot_level(&body.creator_bot)?;
+            if creator_bot.is_some() && bot.is_none() {
+                return Err(ApiError::invalid(
+                    Reason::BadRequest,
+                    "creator_bot needs bot: a bot plays the creator's seat only in a game \
+                     between two bots",
+                ));
+            }
             let (id, seated) = self
                 .games
                 .create(
@@ -125,6 +120,7 @@ impl GameService for Api {
                         name,
                         player,
                         bot,
+                        creator_bot,
                         control: convert::time_control_from(body.time_control.as_ref())?,
                     },
                 )

@@ -20,7 +20,7 @@ use trinchera_service::MAX_REQUEST_BYTES;
 use trinchera_service::grpc::convert;
 use trinchera_service::ids::{GameId, TokenHash};
 use trinchera_service::records::{self, EventRecord};
-use trinchera_service::state::{GameState, Moment};
+use trinchera_service::state::{Creator, GameState, Moment};
 use trinchera_service::timing::TimeControl;
 
 use crate::harness::{
@@ -476,7 +476,7 @@ fn sample_log(seed: u64) -> Vec<EventRecord> {
         GameId(1),
         ruleset,
         "x".into(),
-        (Seat::First, "Ana".into(), tokens[0]),
+        Creator::person(Seat::First, "Ana".into(), tokens[0]),
         trinchera_rules::Seed([seed as u8; 32]),
         0,
         TimeControl::Untimed,

@@ -565,3 +565,77 @@ async fn a_bot_whose_turn_it_was_resumes_after_a_restart() {
     );
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_bots_play_each_other_while_the_creator_watches() {
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+    let rulesets = client
+        .list_rulesets(pb::ListRulesetsRequest {})
+        .await
+        .expect("rulesets")
+        .into_inner();
+    for ruleset in &rulesets.rulesets {
+        let levels: Vec<&str> = ruleset.bot_levels.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(levels, ["random", "easy", "hard"], "{}", ruleset.id);
+        assert!(ruleset.bot_levels.iter().all(|l| !l.description.is_empty()));
+    }
+    let alone = client
+        .create_game(pb::CreateGameRequest {
+            ruleset: "frente".into(),
+            creator_bot: "easy".into(),
+            ..Default::default()
+        })
+        .await;
+    crate::harness::assert_refused(alone, tonic::Code::InvalidArgument, "BAD_REQUEST");
+    let created = client
+        .create_game(pb::CreateGameRequest {
+            ruleset: "asalto".into(),
+            seat: Some(1),
+            creator_bot: "easy".into(),
+            bot: "random".into(),
+            ..Default::default()
+        })
+        .await
+        .expect("created")
+        .into_inner();
+    assert!(created.player_token.is_empty(), "nobody holds a seat");
+    let view = created.view.expect("view");
+    assert_eq!(
+        view.viewer_seat, None,
+        "the creator sees what a spectator sees"
+    );
+    let bots: Vec<&str> = view.players.iter().map(|p| p.bot.as_str()).collect();
+    assert_eq!(bots, ["random", "easy"]);
+    let mut stream = client
+        .watch_game(pb::WatchGameRequest {
+            game_id: created.game_id.clone(),
+            after_version: Some(view.version),
+        })
+        .await
+        .expect("watches")
+        .into_inner();
+    let mut moves = 0;
+    loop {
+        let message = stream
+            .message()
+            .await
+            .expect("stream")
+            .expect("the stream lasts until the end");
+        if message
+            .event
+            .as_ref()
+            .is_some_and(|e| e.r#type == pb::EventType::Move as i32)
+        {
+            moves += 1;
+        }
+        if message
+            .view
+            .as_ref()
+            .is_some_and(|v| v.phase == pb::Phase::Finished as i32)
+        {
+            break;
+        }
+    }
+    assert!(moves > 10, "the bots played the game out ({moves} moves)");
+}

@@ -42,6 +42,7 @@ mod frente;
 mod lakes;
 pub mod spec;
 mod text;
+mod world;
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -243,6 +244,22 @@ impl Targets {
         }
         ControlFlow::Continue(())
     }
+}
+
+/// A piece on the board of an army position, as a search reads it (a bot's determinized
+/// world: every kind is its guess).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardPiece {
+    /// Where it stands.
+    pub cell: Cell,
+    /// Its owner.
+    pub owner: Seat,
+    /// Its kind.
+    pub kind: KindId,
+    /// Whether the opponent knows its kind.
+    pub revealed: bool,
+    /// Whether it has ever moved.
+    pub moved: bool,
 }
 
 /// A position of an army game in play.
@@ -461,6 +478,32 @@ impl<V: Variant> Army<V> {
 
     fn label(square: u8) -> String {
         V::spec().label(square)
+    }
+
+    /// Every piece on the board, without building a [`View`].
+    pub fn board_pieces(&self) -> impl Iterator<Item = BoardPiece> + '_ {
+        let spec = V::spec();
+        self.pieces[..usize::from(self.len)]
+            .iter()
+            .filter(|piece| piece.square != GONE)
+            .map(|piece| BoardPiece {
+                cell: spec.cell(piece.square),
+                owner: piece.owner,
+                kind: KindId(piece.kind),
+                revealed: piece.revealed,
+                moved: piece.moved,
+            })
+    }
+
+    /// Whether `mv` (a legal move) attacks a piece.
+    pub fn is_attack(&self, mv: ArmyMove) -> bool {
+        self.board[usize::from(mv.to)] != EMPTY
+    }
+
+    /// The squares `mv` goes from and to.
+    pub fn cells(&self, mv: ArmyMove) -> (Cell, Cell) {
+        let spec = V::spec();
+        (spec.cell(mv.from), spec.cell(mv.to))
     }
 }
 

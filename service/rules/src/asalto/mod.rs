@@ -39,6 +39,7 @@ mod board;
 mod moves;
 mod text;
 mod variant;
+mod world;
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -216,6 +217,16 @@ impl<V: Variant> Siege<V> {
         }
         position.settle();
         position
+    }
+
+    /// The points the rebels stand on, in reading order from a1.
+    pub fn rebel_cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        squares(self.rebels).map(board::cell)
+    }
+
+    /// The points the officers stand on, in reading order from a1.
+    pub fn officer_cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        squares(self.officers).map(board::cell)
     }
 
     /// Points with no piece.

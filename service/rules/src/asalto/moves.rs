@@ -60,6 +60,19 @@ impl AsaltoMove {
         AsaltoMove(JUMP | from as u64 | (chain.path | mark) << PATH_SHIFT)
     }
 
+    /// How many rebels the move captures (0 for a step or a huff): what a search tries first.
+    pub fn captures(self) -> u32 {
+        match self.unpack() {
+            Unpacked::Jump { chain, .. } => u32::from(chain.len),
+            Unpacked::Step { .. } | Unpacked::Huff { .. } => 0,
+        }
+    }
+
+    /// Whether the move is a huff.
+    pub const fn is_huff(self) -> bool {
+        self.0 & JUMP == 0 && self.0 & HUFF != 0
+    }
+
     /// The move's parts.
     pub(crate) fn unpack(self) -> Unpacked {
         let from = (self.0 & 63) as u8;

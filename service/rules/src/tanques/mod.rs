@@ -38,6 +38,7 @@ mod board;
 pub mod dice;
 mod maneuver;
 mod notation;
+mod world;
 
 use board::{BOARD, Ground, HEXES, OFF, URBAN_HEXES};
 use maneuver::{Letters, MAX_FORWARD, MAX_TURNS};

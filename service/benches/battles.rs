@@ -1,0 +1,123 @@
+//! Whether a move's reply takes longer for some hidden enemy kinds (issue 14's timing
+//! check, as a measurement rather than a timed test): in `frente`, a Capitán of seat 0
+//! attacks the piece on a7, whose kind varies over every kind of the army; each run times
+//! what the server does for the move — the play itself and the attacker's new view,
+//! converted for the wire. Equal times across the kinds (within noise) mean the reply's
+//! timing tells nothing of the defender beyond what the battle reveals anyway.
+//!
+//! Run with `cargo bench -p trinchera-service --bench battles`.
+
+use divan::Bencher;
+use trinchera_rules::{Action, KindId, Seat, Seed, Setup, Viewer};
+use trinchera_service::grpc::convert;
+use trinchera_service::ids::{GameId, TokenHash};
+use trinchera_service::state::{Creator, GameState, Moment};
+use trinchera_service::timing::TimeControl;
+
+fn main() {
+    divan::main();
+}
+
+/// Every kind of frente's army, by id.
+const DEFENDERS: [&str; 12] = [
+    "espia",
+    "soldado",
+    "cabo_armero",
+    "sargento",
+    "teniente",
+    "capitan",
+    "mayor",
+    "coronel",
+    "general",
+    "teniente_general",
+    "bomba",
+    "estandarte",
+];
+
+/// `setup` with a piece of kind `kind` moved onto `cell` (swapped with what stood there).
+fn with_kind_at(mut setup: Setup, cell: &str, kind: KindId, state: &GameState) -> Setup {
+    let cell = state.description().cell_by_label(cell).expect("a cell");
+    let there = setup
+        .pieces
+        .iter()
+        .position(|&(c, _)| c == cell)
+        .expect("in the zone");
+    let other = setup
+        .pieces
+        .iter()
+        .position(|&(_, k)| k == kind)
+        .expect("the army has it");
+    let (a, b) = (setup.pieces[there].1, setup.pieces[other].1);
+    setup.pieces[there].1 = b;
+    setup.pieces[other].1 = a;
+    setup
+}
+
+/// A game where seat 0 is to play `a6xa7` against a piece of kind `defender`.
+fn position(defender: &str) -> (GameState, Action) {
+    let (mut state, _, _) = GameState::create(
+        GameId(1),
+        "frente",
+        "bench".into(),
+        Creator::person(Seat::First, "Ana".into(), TokenHash([1; 32])),
+        Seed([7; 32]),
+        0,
+        TimeControl::Untimed,
+    )
+    .expect("created");
+    state
+        .join(
+            Seat::Second,
+            "Beto".into(),
+            TokenHash([2; 32]),
+            None,
+            Moment::default(),
+        )
+        .expect("joined");
+    let kind = |id: &str| {
+        let index = state.description().kinds.iter().position(|k| k.id == id);
+        KindId(index.expect("a kind") as u8)
+    };
+    let (capitan, defender) = (kind("capitan"), kind(defender));
+    for (seat, cell, kind) in [(Seat::First, "a4", capitan), (Seat::Second, "a7", defender)] {
+        let zone = state.description().setup_zone(seat).expect("sets up");
+        let setup = with_kind_at(Setup::random(zone, 3), cell, kind, &state);
+        state
+            .submit_setup(setup, [0; 16], Moment::default())
+            .expect("set up");
+    }
+    // The Capitán walks up to a6 while seat 1 steps with pieces far from it.
+    for step in ["a4-a5", "a5-a6"] {
+        let action = state.game().parse_notation(step).expect("notation");
+        state
+            .play(Seat::First, &action, Moment::default())
+            .unwrap_or_else(|e| panic!("{step}: {e}"));
+        let quiet = state
+            .game()
+            .legal_actions()
+            .into_iter()
+            .find(|legal| {
+                let n = &legal.notation;
+                n.contains('-') && !n.starts_with('a') && !n.starts_with('b')
+            })
+            .expect("seat 1 has a quiet step away from column a");
+        state
+            .play(Seat::Second, &quiet.action, Moment::default())
+            .expect("a listed action");
+    }
+    let attack = state.game().parse_notation("a6xa7").expect("notation");
+    (state, attack)
+}
+
+#[divan::bench(args = DEFENDERS)]
+fn attack_and_reply(bencher: Bencher, defender: &str) {
+    let (state, attack) = position(defender);
+    bencher
+        .with_inputs(|| state.clone())
+        .bench_local_values(|mut state| {
+            state
+                .play(Seat::First, &attack, Moment::default())
+                .expect("the attack is legal");
+            convert::game_view(&state.seen(Viewer::Player(Seat::First)))
+        });
+}

@@ -1,0 +1,381 @@
+//! Bots against the rules engine, in process: honesty, legality, setups, strength.
+//!
+//! The strength figures of the README come from the ignored `measure` test:
+//! `cargo test --release -p trinchera-service --lib bots::tests::measure -- --ignored --nocapture`
+//! (`BOT_GAMES` games per pairing and ruleset, default 20; `BOT_RULESETS` a comma-separated
+//! subset of rulesets; `BOT_HARD_NODES` a node budget for the hard level instead of its
+//! default budget, with no time bound).
+
+use std::time::{Duration, Instant};
+
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use trinchera_rules::{Action, Game, Outcome, Seat, Seed, Setup, Viewer, catalog};
+
+use super::{Bot, BotLevel, Budget, SeatView};
+
+/// A small budget, so that debug builds play quickly; no clock, so runs are reproducible.
+const TEST_BUDGET: Budget = Budget {
+    nodes: 1_500,
+    time: None,
+};
+
+fn description(id: &str) -> &'static trinchera_rules::Description {
+    (catalog::ruleset(id).expect("hosted").description)()
+}
+
+fn seed(n: u64) -> [u8; 32] {
+    let mut seed = [0; 32];
+    seed[..8].copy_from_slice(&n.to_le_bytes());
+    seed
+}
+
+/// The bot's view of `game` at event `version`.
+fn bot_view(game: &dyn Game, seat: Seat, version: u64) -> SeatView {
+    SeatView {
+        seat,
+        version,
+        description: game.description(),
+        awaits_setup: false,
+        view: game.view(Viewer::Player(seat)),
+        legal: if game.to_move() == Some(seat) {
+            game.legal_actions()
+        } else {
+            Vec::new()
+        },
+    }
+}
+
+/// Submits the bot's setup, checking that it is one the server would accept.
+fn submit(game: &mut dyn Game, bot: &mut dyn Bot, seat: Seat) {
+    let description = game.description();
+    let setup = bot.setup().expect("a bot sets up when its seat does");
+    let checked = Setup::validate(description, seat, &setup.placements(description))
+        .expect("a bot's setup is valid");
+    assert_eq!(checked, setup);
+    game.submit_setup(setup).expect("setup phase");
+}
+
+/// What one game between two bots gave.
+struct Played {
+    outcome: Option<Outcome>,
+    plies: u32,
+    /// Think time of each decision, per seat.
+    thinking: [Vec<Duration>; 2],
+}
+
+/// Plays `bots` (seat 0, seat 1) against each other, every action through the checked
+/// `Game::play`, for at most `max_plies` actions.
+fn play(id: &str, mut bots: [Box<dyn Bot>; 2], game_seed: u64, max_plies: u32) -> Played {
+    let ruleset = catalog::ruleset(id).expect("hosted");
+    let mut game = (ruleset.new_game)(Seed(seed(game_seed)));
+    for seat in Seat::BOTH {
+        if game.awaits_setup(seat) {
+            submit(game.as_mut(), bots[seat.index()].as_mut(), seat);
+        }
+    }
+    let mut played = Played {
+        outcome: None,
+        plies: 0,
+        thinking: [Vec::new(), Vec::new()],
+    };
+    while let Some(seat) = game.to_move() {
+        if played.plies >= max_plies {
+            break;
+        }
+        let view = bot_view(game.as_ref(), seat, u64::from(played.plies) + 3);
+        let start = Instant::now();
+        let action = bots[seat.index()]
+            .choose(&view)
+            .expect("a bot to move acts");
+        played.thinking[seat.index()].push(start.elapsed());
+        assert_eq!(
+            super::listed(&view, Some(action.clone())).as_ref(),
+            Some(&action),
+            "{id}: {action:?} is not listed"
+        );
+        game.play(seat, &action).expect("a listed action is legal");
+        played.plies += 1;
+    }
+    played.outcome = game.outcome();
+    played
+}
+
+fn bots(
+    id: &str,
+    levels: [BotLevel; 2],
+    budgets: [Budget; 2],
+    game_seed: u64,
+) -> [Box<dyn Bot>; 2] {
+    let description = description(id);
+    Seat::BOTH.map(|seat| {
+        let index = seat.index();
+        levels[index].bot(
+            description,
+            seat,
+            seed(game_seed * 2 + index as u64 + 1),
+            budgets[index],
+        )
+    })
+}
+
+#[test]
+fn levels_round_trip_by_name() {
+    for level in BotLevel::ALL {
+        assert_eq!(level.name().parse(), Ok(level));
+        assert_eq!(level.to_string(), level.name());
+        assert!(!level.description().is_empty());
+    }
+    assert_eq!("grandmaster".parse::<BotLevel>(), Err(()));
+}
+
+/// Two games that differ only in the enemy's hidden setup: the same kinds on the same cells,
+/// shuffled. The bot's seat sees the same thing in both, move after move, and a bot with
+/// the same seed decides the same in both, although the hidden pieces differ.
+#[test]
+fn decisions_depend_only_on_the_seat_s_view() {
+    for id in ["frente", "clasico", "castillos"] {
+        let description = description(id);
+        let ruleset = catalog::ruleset(id).expect("hosted");
+        let bot_seat = Seat::First;
+        let own = Setup::random(description.setup_zone(bot_seat).expect("sets up"), 1);
+        let enemy = Setup::random(description.setup_zone(!bot_seat).expect("sets up"), 2);
+        let mut shuffled = enemy.clone();
+        let mut kinds: Vec<_> = shuffled.pieces.iter().map(|&(_, kind)| kind).collect();
+        kinds.shuffle(&mut ChaCha8Rng::seed_from_u64(3));
+        for (piece, kind) in shuffled.pieces.iter_mut().zip(kinds) {
+            piece.1 = kind;
+        }
+        assert_ne!(enemy, shuffled, "{id}: the hidden setups differ");
+        let mut games: Vec<Box<dyn Game>> = [enemy, shuffled]
+            .into_iter()
+            .map(|enemy| {
+                let mut game = (ruleset.new_game)(Seed([9; 32]));
+                game.submit_setup(own.clone()).expect("setup");
+                game.submit_setup(enemy).expect("setup");
+                game
+            })
+            .collect();
+        let mut decisions = 0;
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        for ply in 0..40_u64 {
+            let Some(seat) = games[0].to_move() else {
+                break;
+            };
+            let views: Vec<SeatView> = games
+                .iter()
+                .map(|g| bot_view(g.as_ref(), bot_seat, ply))
+                .collect();
+            assert_eq!(
+                views[0].view, views[1].view,
+                "{id}: the bot's seat sees the same"
+            );
+            assert_eq!(
+                views[0].legal, views[1].legal,
+                "{id}: with the same actions"
+            );
+            if seat == bot_seat {
+                let choices: Vec<Option<Action>> = views
+                    .iter()
+                    .map(|view| {
+                        BotLevel::Hard
+                            .bot(description, bot_seat, seed(5), TEST_BUDGET)
+                            .choose(view)
+                    })
+                    .collect();
+                assert_eq!(
+                    choices[0], choices[1],
+                    "{id}: same view, same seed, same choice"
+                );
+                decisions += 1;
+            }
+            // Both games take the same quiet step, legal in both (no battle would reveal the
+            // difference).
+            let other = games[1].legal_actions();
+            let quiet: Vec<Action> = games[0]
+                .legal_actions()
+                .into_iter()
+                .filter(|legal| legal.notation.contains('-') && other.contains(legal))
+                .map(|legal| legal.action)
+                .collect();
+            let Some(step) = quiet.get(rng.random_range(0..quiet.len().max(1))).cloned() else {
+                break;
+            };
+            for game in &mut games {
+                game.play(seat, &step)
+                    .expect("the same quiet step is legal in both");
+            }
+        }
+        assert!(decisions >= 10, "{id}: the bot decided {decisions} times");
+    }
+}
+
+#[test]
+fn setups_are_valid_sensible_and_varied() {
+    for id in ["frente", "clasico", "castillos", "asalto", "tacticas"] {
+        let description = description(id);
+        for level in [BotLevel::Easy, BotLevel::Hard] {
+            let mut seen = Vec::new();
+            for n in 0..6 {
+                for seat in Seat::BOTH {
+                    let mut bot = level.bot(description, seat, seed(n), TEST_BUDGET);
+                    let Some(setup) = bot.setup() else {
+                        assert!(
+                            description.setup_zone(seat).is_none(),
+                            "{id}: {seat} sets up"
+                        );
+                        continue;
+                    };
+                    Setup::validate(description, seat, &setup.placements(description))
+                        .expect("a valid setup");
+                    if let Some(flag) = description
+                        .kinds
+                        .iter()
+                        .position(|k| k.id == "bandera" || k.id == "estandarte")
+                    {
+                        let (cell, _) = setup
+                            .pieces
+                            .iter()
+                            .find(|(_, kind)| kind.index() == flag)
+                            .expect("a flag");
+                        let back = match seat {
+                            Seat::First => cell.y,
+                            Seat::Second => description.board.height as i8 - 1 - cell.y,
+                        };
+                        assert!(back <= 1, "{id}: the flag stands at the back");
+                    }
+                    seen.push(setup);
+                }
+            }
+            let mut distinct = seen.clone();
+            distinct.dedup();
+            assert!(distinct.len() > seen.len() / 2, "{id}: setups vary");
+        }
+    }
+}
+
+/// Whole games of every level against the random bot, in every ruleset, every action
+/// checked by the rules: a bot never plays an unlisted action.
+#[test]
+fn bots_only_play_listed_actions() {
+    for id in catalog::ids() {
+        for level in [BotLevel::Easy, BotLevel::Hard] {
+            for (n, levels) in [[level, BotLevel::Random], [BotLevel::Random, level]]
+                .into_iter()
+                .enumerate()
+            {
+                let played = play(
+                    id,
+                    bots(id, levels, [TEST_BUDGET; 2], n as u64),
+                    n as u64,
+                    200,
+                );
+                assert!(played.plies > 0, "{id}: the game was played");
+            }
+        }
+    }
+}
+
+/// The hard bot beats the random one in full games: on both sides of the asymmetric
+/// rulesets, on one seat (alternating) of the others, to keep debug runs short (a check
+/// that the search plays to win; strength is measured by `measure`).
+#[test]
+fn hard_beats_random() {
+    for (index, id) in catalog::ids().into_iter().enumerate() {
+        let seats: &[Seat] = match id {
+            "asalto" | "tacticas" | "tanques" => &Seat::BOTH,
+            _ if index % 2 == 0 => &[Seat::First],
+            _ => &[Seat::Second],
+        };
+        for &hard in seats {
+            let mut levels = [BotLevel::Random; 2];
+            levels[hard.index()] = BotLevel::Hard;
+            let played = play(id, bots(id, levels, [TEST_BUDGET; 2], 7), 7, 4_000);
+            assert_eq!(
+                played.outcome.and_then(|o| o.winner),
+                Some(hard),
+                "{id}: hard as {hard} won ({:?} after {} plies)",
+                played.outcome,
+                played.plies
+            );
+        }
+    }
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted
+        .get(((sorted.len() as f64 * p) as usize).min(sorted.len().saturating_sub(1)))
+        .copied()
+        .unwrap_or_default()
+}
+
+/// Win rates and think times of each pairing in each ruleset, seats alternated, at the
+/// levels' default budgets. Prints a table; see the module docs for the command.
+#[test]
+#[ignore = "a measurement: run in release with --ignored --nocapture"]
+fn measure() {
+    let games: u64 = std::env::var("BOT_GAMES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(20);
+    let only = std::env::var("BOT_RULESETS").ok();
+    let hard_nodes: Option<u64> = std::env::var("BOT_HARD_NODES")
+        .ok()
+        .and_then(|n| n.parse().ok());
+    let budget = |level: BotLevel| match (level, hard_nodes) {
+        (BotLevel::Hard, Some(nodes)) => Budget { nodes, time: None },
+        _ => level.default_budget(),
+    };
+    let pairings = [
+        (BotLevel::Hard, BotLevel::Random),
+        (BotLevel::Hard, BotLevel::Easy),
+        (BotLevel::Easy, BotLevel::Random),
+    ];
+    println!(
+        "ruleset    pairing        seat  games  wins draws losses  win%  95% CI        plies  think a (median/p99)"
+    );
+    for id in catalog::ids() {
+        if only
+            .as_deref()
+            .is_some_and(|only| !only.split(',').any(|o| o == id))
+        {
+            continue;
+        }
+        for (a, b) in pairings {
+            for a_seat in Seat::BOTH {
+                let (mut wins, mut draws, mut losses, mut plies) = (0_u32, 0_u32, 0_u32, 0_u64);
+                let mut thinking = Vec::new();
+                for n in 0..games {
+                    let mut levels = [b; 2];
+                    levels[a_seat.index()] = a;
+                    let budgets = levels.map(budget);
+                    let played = play(id, bots(id, levels, budgets, n + 100), n + 100, 4_000);
+                    match played.outcome.map(|o| o.winner) {
+                        Some(Some(winner)) if winner == a_seat => wins += 1,
+                        Some(Some(_)) => losses += 1,
+                        _ => draws += 1,
+                    }
+                    plies += u64::from(played.plies);
+                    thinking.extend(played.thinking[a_seat.index()].iter().copied());
+                }
+                thinking.sort();
+                let n = games as f64;
+                let p = f64::from(wins) / n;
+                let half = 1.96 * (p * (1.0 - p) / n).sqrt();
+                println!(
+                    "{id:<10} {:<5} v {:<6} {}  {games:>5}  {wins:>4} {draws:>5} {losses:>6}  {:>4.0}  {:>3.0}-{:<3.0}%  {:>7.0}  {:?} / {:?}",
+                    a.name(),
+                    b.name(),
+                    a_seat.index(),
+                    100.0 * p,
+                    100.0 * (p - half).max(0.0),
+                    100.0 * (p + half).min(1.0),
+                    plies as f64 / n,
+                    percentile(&thinking, 0.5),
+                    percentile(&thinking, 0.99),
+                );
+            }
+        }
+    }
+}
