@@ -31,7 +31,29 @@ use crate::cli::{Cli, Command, RulesetsCommand};
 use crate::context::Ctx;
 use crate::error::CliError;
 
+/// The exit status of a Unix program killed by SIGPIPE (128 + 13), as shells report it.
+const BROKEN_PIPE_EXIT: i32 = 141;
+
+/// Ends the program quietly when its output is closed (`trinchera games | head`), as Unix
+/// tools do, instead of panicking on the failed print.
+fn quiet_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        if message.contains("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(BROKEN_PIPE_EXIT);
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    quiet_on_broken_pipe();
     let cli = Cli::parse();
     let json = cli.json;
     // Only the benchmark needs more than one thread to drive a server.

@@ -51,6 +51,14 @@ fn causes(error: &dyn std::error::Error) -> String {
 impl Server {
     /// Connects to the server at `url` (already normalized).
     pub async fn connect(url: &str) -> Result<Server, ClientError> {
+        if url.starts_with("https://") {
+            return Err(ClientError::BadAddress {
+                url: url.to_owned(),
+                detail: "TLS is not supported yet: the server speaks plaintext HTTP/2 \
+                         (use http://, over a trusted network or a tunnel)"
+                    .to_owned(),
+            });
+        }
         let endpoint = Endpoint::from_shared(url.to_owned())
             .map_err(|e| ClientError::BadAddress {
                 url: url.to_owned(),

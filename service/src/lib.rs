@@ -63,10 +63,14 @@ pub async fn run(
     let transport = net::Net::new(net);
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<GameServiceServer<grpc::Api>>().await;
-    let reflection = tonic_reflection::server::Builder::configure()
-        .register_encoded_file_descriptor_set(trinchera_proto::FILE_DESCRIPTOR_SET)
-        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
-        .build_v1()?;
+    // Both versions of reflection: older grpcurl and Python's client speak only v1alpha.
+    let reflection = || {
+        tonic_reflection::server::Builder::configure()
+            .register_encoded_file_descriptor_set(trinchera_proto::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+    };
+    let reflection_v1alpha = reflection().build_v1alpha()?;
+    let reflection = reflection().build_v1()?;
     let api = GameServiceServer::new(grpc::Api::new(Arc::clone(&games)))
         .max_decoding_message_size(MAX_REQUEST_BYTES);
     let sweeper = tokio::spawn(sweep(Arc::clone(&games)));
@@ -86,6 +90,7 @@ pub async fn run(
         .layer(tower::util::MapResponseLayer::new(contract_status))
         .add_service(health_service)
         .add_service(reflection)
+        .add_service(reflection_v1alpha)
         .add_service(api)
         .serve_with_incoming_shutdown(net::incoming(listener, transport), async move {
             shutdown.await;

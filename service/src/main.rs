@@ -1,5 +1,6 @@
 //! `trinchera-server`: the Trinchera game server.
 
+use std::io::IsTerminal as _;
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
 use std::path::PathBuf;
@@ -24,7 +25,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// Logs go to stderr; set RUST_LOG (e.g. `RUST_LOG=trinchera_service=debug`) for more.
 /// Stop with Ctrl-C or SIGTERM: streams end, running calls finish, storage is flushed.
 #[derive(Debug, Parser)]
-#[command(version, about)]
+#[command(name = "trinchera-server", version, about)]
 struct Config {
     /// Address to listen on.
     #[arg(long, env = "TRINCHERA_LISTEN", default_value = "127.0.0.1:50051")]
@@ -192,6 +193,7 @@ async fn main() -> anyhow::Result<()> {
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
         )
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
     let config = Config::parse();
     let options = SledOptions {

@@ -143,3 +143,38 @@ fn an_unfinished_game_cannot_be_verified_yet() {
     assert_eq!(run.code, 1, "{run:?}");
     assert!(run.stderr.contains("the game is not over yet"), "{run:?}");
 }
+
+/// `trinchera … | head`: a reader that closes early ends the program quietly, with the
+/// status of a program stopped by SIGPIPE, never a panic.
+#[test]
+fn a_closed_pipe_ends_the_program_quietly() {
+    use std::io::Read as _;
+    use std::process::Stdio;
+    let server = Server::start();
+    let user = User::new(&server);
+    let mut child = user
+        .command(&["rulesets", "show", "frente"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    drop(child.stdout.take());
+    let status = child.wait().expect("it ends");
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("stderr reads");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(status.code(), Some(141), "{stderr}");
+}
+
+#[test]
+fn https_is_refused_until_the_server_speaks_tls() {
+    let user = User::of("https://127.0.0.1:1");
+    let run = user.run(&["rulesets"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(run.stderr.contains("TLS is not supported yet"), "{run:?}");
+}

@@ -11,7 +11,7 @@ use super::{Games, Limits, MoveInput, NewGame, Seated, SetupRequest};
 use crate::error::{ApiError, Reason};
 use crate::ids::GameId;
 use crate::state::{GamePhase, Seen};
-use crate::store::{SledOptions, SledStore};
+use crate::store::{SledOptions, SledStore, StoreError};
 use crate::timing::{TimeControl, TimeSource};
 
 /// A server clock that moves only when told.
@@ -45,7 +45,7 @@ fn games(dir: &std::path::Path, time: &Arc<FakeTime>) -> Arc<Games> {
     let mut opened = SledStore::open(dir, SledOptions::default());
     for _ in 0..100 {
         match &opened {
-            Err(error) if error.to_string().contains("could not acquire lock") => {
+            Err(StoreError::Locked(_)) => {
                 std::thread::sleep(Duration::from_millis(50));
                 opened = SledStore::open(dir, SledOptions::default());
             }

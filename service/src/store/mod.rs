@@ -42,6 +42,9 @@ pub enum StoreError {
     /// The store was closed.
     #[error("the store is closed")]
     Closed,
+    /// Another process holds the data directory.
+    #[error("another trinchera-server is using {}", .0.display())]
+    Locked(std::path::PathBuf),
 }
 
 /// Everything one accepted action writes, atomically.

@@ -277,7 +277,13 @@ impl SledStore {
             .path(dir)
             .cache_capacity(options.cache_bytes)
             .open()
-            .map_err(backend)?;
+            .map_err(|error| match error {
+                // sled words its lock failure only in the message.
+                sled::Error::Io(io) if io.to_string().contains("could not acquire lock") => {
+                    StoreError::Locked(dir.to_owned())
+                }
+                other => backend(other),
+            })?;
         match db.get(FORMAT_KEY).map_err(backend)?.as_deref() {
             None => {
                 db.insert(FORMAT_KEY, &[LAYOUT]).map_err(backend)?;
@@ -539,13 +545,27 @@ mod tests {
         for _ in 0..100 {
             match SledStore::open(dir, SledOptions::default()) {
                 Ok(store) => return store,
-                Err(error) if error.to_string().contains("could not acquire lock") => {
+                Err(StoreError::Locked(_)) => {
                     std::thread::sleep(std::time::Duration::from_millis(50));
                 }
                 Err(error) => panic!("cannot open the store: {error}"),
             }
         }
         panic!("the store's lock was never released")
+    }
+
+    #[test]
+    fn a_directory_in_use_is_refused_in_words() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let _first = SledStore::open(dir.path(), SledOptions::default()).expect("opens");
+        let second = SledStore::open(dir.path(), SledOptions::default());
+        let Err(error @ StoreError::Locked(_)) = second else {
+            panic!("a second store: {:?}", second.err());
+        };
+        assert_eq!(
+            error.to_string(),
+            format!("another trinchera-server is using {}", dir.path().display())
+        );
     }
 
     fn event(notation: &str) -> EventRecord {

@@ -110,6 +110,34 @@ async fn rulesets_describe_boards_kinds_and_zones() {
     assert_eq!(terrain("castillos", pb::Terrain::Trench), 4);
 }
 
+/// The service names that reflection version `$version` lists on `$channel`.
+macro_rules! list_services {
+    ($version:ident, $channel:expr) => {{
+        use reflection::server_reflection_request::MessageRequest;
+        use reflection::server_reflection_response::MessageResponse;
+        use tonic_reflection::pb::$version as reflection;
+        let mut client =
+            reflection::server_reflection_client::ServerReflectionClient::new($channel);
+        let request = reflection::ServerReflectionRequest {
+            host: String::new(),
+            message_request: Some(MessageRequest::ListServices(String::new())),
+        };
+        let mut responses = client
+            .server_reflection_info(tokio_stream::iter([request]))
+            .await
+            .expect("reflection")
+            .into_inner();
+        let response = responses.next().await.expect("a response").expect("ok");
+        let Some(MessageResponse::ListServicesResponse(list)) = response.message_response else {
+            panic!("unexpected reflection response");
+        };
+        list.service
+            .into_iter()
+            .map(|s| s.name)
+            .collect::<Vec<String>>()
+    }};
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn health_and_reflection_are_served() {
     let server = TestServer::start().await;
@@ -131,26 +159,20 @@ async fn health_and_reflection_are_served() {
         status,
         tonic_health::pb::health_check_response::ServingStatus::Serving as i32
     );
-    use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
-    use tonic_reflection::pb::v1::server_reflection_request::MessageRequest;
-    use tonic_reflection::pb::v1::server_reflection_response::MessageResponse;
-    let mut reflection = ServerReflectionClient::new(channel);
-    let request = tonic_reflection::pb::v1::ServerReflectionRequest {
-        host: String::new(),
-        message_request: Some(MessageRequest::ListServices(String::new())),
-    };
-    let mut responses = reflection
-        .server_reflection_info(tokio_stream::iter([request]))
-        .await
-        .expect("reflection")
-        .into_inner();
-    let response = responses.next().await.expect("a response").expect("ok");
-    let Some(MessageResponse::ListServicesResponse(list)) = response.message_response else {
-        panic!("unexpected reflection response");
-    };
-    let names: Vec<_> = list.service.iter().map(|s| s.name.as_str()).collect();
-    assert!(names.contains(&"trinchera.v1.GameService"), "{names:?}");
-    assert!(names.contains(&"grpc.health.v1.Health"), "{names:?}");
+    // Both reflection versions list the services (older grpcurl speaks only v1alpha).
+    for names in [
+        list_services!(v1, channel.clone()),
+        list_services!(v1alpha, channel.clone()),
+    ] {
+        assert!(
+            names.contains(&"trinchera.v1.GameService".to_owned()),
+            "{names:?}"
+        );
+        assert!(
+            names.contains(&"grpc.health.v1.Health".to_owned()),
+            "{names:?}"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread")]
