@@ -23,6 +23,7 @@ impl Limits {
             bots: BotPace {
                 think: Duration::from_millis(50),
                 min_delay: Duration::ZERO,
+                threads: BotPace::default_threads(),
             },
             ..Limits::default()
         }

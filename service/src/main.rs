@@ -86,6 +86,10 @@ struct Config {
     /// follow a bot's moves.
     #[arg(long, env = "TRINCHERA_BOT_DELAY_MS", default_value_t = BotPace::default().min_delay.as_millis() as u64)]
     bot_delay_ms: u64,
+    /// Bots thinking at once (the others wait), so that bots leave cores to the players'
+    /// calls. Default: one less than the machine's cores, at least one.
+    #[arg(long, env = "TRINCHERA_BOT_THREADS", default_value_t = BotPace::default_threads())]
+    bot_threads: usize,
     /// Database page cache, in MiB.
     #[arg(long, env = "TRINCHERA_CACHE_MIB", default_value_t = 64)]
     cache_mib: u64,
@@ -179,6 +183,7 @@ impl Config {
             bots: BotPace {
                 think: Duration::from_millis(self.bot_think_ms),
                 min_delay: Duration::from_millis(self.bot_delay_ms),
+                threads: self.bot_threads.max(1),
             },
             ..Limits::default()
         })

@@ -90,10 +90,16 @@ impl Games {
         let started = Instant::now();
         let seed = u64::from_le_bytes(ids::random_bytes()?);
         let version = view.version;
+        let permit = self
+            .thinking
+            .acquire()
+            .await
+            .map_err(|_| ApiError::ShuttingDown)?;
         let decision =
             tokio::task::spawn_blocking(move || bots::decide(level, &view, budget, seed))
                 .await
                 .map_err(|e| StoreError::Backend(format!("a bot's thinking failed: {e}")))?;
+        drop(permit);
         if let Some(wait) = self.limits.bots.min_delay.checked_sub(started.elapsed()) {
             // A stopping server does not wait for its bots.
             let mut shutdown = self.shutdown_signal();

@@ -81,6 +81,16 @@ pub struct BotPace {
     /// Least time between the moment a bot may act and its action, so that a person can
     /// follow a bot's moves (zero in tests).
     pub min_delay: Duration,
+    /// Bots thinking at once; the others wait their turn, so that thinking bots leave the
+    /// other cores to the players' calls.
+    pub threads: usize,
+}
+
+impl BotPace {
+    /// Bots thinking at once by default: one less than the machine's cores, at least one.
+    pub fn default_threads() -> usize {
+        std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))
+    }
 }
 
 impl Default for BotPace {
@@ -88,6 +98,7 @@ impl Default for BotPace {
         BotPace {
             think: Duration::from_millis(800),
             min_delay: Duration::from_millis(400),
+            threads: BotPace::default_threads(),
         }
     }
 }
@@ -190,6 +201,8 @@ pub struct Games {
     shutdown: watch::Sender<bool>,
     /// Games whose bot has a task now.
     bots_running: Mutex<HashSet<GameId>>,
+    /// Permits to think, [`BotPace::threads`] of them.
+    thinking: tokio::sync::Semaphore,
     /// This manager, for the tasks it spawns.
     me: Weak<Games>,
     /// The server's clock.
@@ -221,6 +234,7 @@ impl Games {
             deadlines: Deadlines::default(),
             cache: Cache::new(limits.watch_buffer),
             throttle: Throttle::new(&limits.rates),
+            thinking: tokio::sync::Semaphore::new(limits.bots.threads.max(1)),
             store,
             limits,
             directory,

@@ -484,6 +484,7 @@ async fn the_human_is_answered_before_the_bot_moves_and_the_move_arrives_as_an_e
         bots: trinchera_service::BotPace {
             think: std::time::Duration::from_millis(10),
             min_delay: std::time::Duration::from_millis(1500),
+            ..trinchera_service::Limits::for_tests().bots
         },
         ..trinchera_service::Limits::for_tests()
     })
@@ -532,6 +533,7 @@ async fn a_bot_whose_turn_it_was_resumes_after_a_restart() {
         bots: trinchera_service::BotPace {
             think: std::time::Duration::from_millis(10),
             min_delay: std::time::Duration::from_secs(3600),
+            ..trinchera_service::Limits::for_tests().bots
         },
         ..trinchera_service::Limits::for_tests()
     };
