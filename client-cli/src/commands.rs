@@ -571,7 +571,9 @@ pub async fn play_move(
         .play(
             pb::MakeMoveRequest {
                 game_id: game.to_owned(),
-                action: Some(pb::make_move_request::Action::Notation(notation.to_owned())),
+                action: Some(pb::make_move_request::Action::Notation(
+                    trinchera_client::notation::typed(notation),
+                )),
                 expected_version: expect_version,
             },
             token,
@@ -759,6 +761,12 @@ fn read_history(path: &Path) -> Result<(pb::GetHistoryResponse, Option<pb::Rules
         None => None,
     };
     let history = json::from_json::<pb::GetHistoryResponse>(doc).map_err(malformed)?;
+    // Any JSON object decodes (unknown fields are skipped): a history names its game.
+    if history.view.is_none() || history.ruleset.is_empty() {
+        return Err(malformed(
+            "it names no game and ruleset (write one with `trinchera --json history GAME`)".into(),
+        ));
+    }
     Ok((history, ruleset))
 }
 

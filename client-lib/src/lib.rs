@@ -9,6 +9,7 @@ pub mod connection;
 pub mod error;
 pub mod geometry;
 pub mod names;
+pub mod notation;
 pub mod sanitize;
 pub mod store;
 pub mod verify;

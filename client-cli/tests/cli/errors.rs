@@ -178,3 +178,15 @@ fn https_is_refused_until_the_server_speaks_tls() {
     assert_eq!(run.code, 2, "{run:?}");
     assert!(run.stderr.contains("TLS is not supported yet"), "{run:?}");
 }
+
+#[test]
+fn a_json_file_of_another_shape_is_not_a_history_file() {
+    let user = User::of("http://127.0.0.1:1");
+    let (_dir, file) = file_with("{\"games\": []}\n");
+    let run = user.run(&["verify", "--history", file.to_str().expect("utf-8")]);
+    assert_eq!(
+        run.code, 1,
+        "a local failure, without asking a server: {run:?}"
+    );
+    assert!(run.stderr.contains("is not a history file"), "{run:?}");
+}

@@ -356,3 +356,22 @@ fn the_documented_jq_script_plays_a_game() {
     assert!(stdout.contains("result: "), "{stdout}");
     assert!(stdout.trim_end().ends_with("fair"), "{stdout}");
 }
+
+#[test]
+fn moves_typed_in_upper_case_are_played() {
+    let server = Server::start();
+    let game = Game::start(&server, "frente");
+    game.random_setups();
+    let [rojo, _] = &game.players;
+    let moves = rojo.json(&["moves", &game.id]);
+    let first = moves["legal_moves"][0]["notation"]
+        .as_str()
+        .expect("a move");
+    let played = rojo.run(&["move", &game.id, &first.to_uppercase()]);
+    assert_eq!(
+        played.code,
+        0,
+        "{} typed upper case: {played:?}",
+        first.to_uppercase()
+    );
+}
