@@ -54,6 +54,9 @@ struct Session<'a> {
     view: pb::GameView,
     /// The last version whose event was shown to the player.
     shown: u64,
+    /// The last version whose event was told as a sentence (then the board leaves out its
+    /// "Last:" line, which would say it again).
+    told: u64,
 }
 
 /// `play`.
@@ -104,6 +107,7 @@ pub async fn play(ctx: &Ctx, args: &PlayArgs) -> Result<(), CliError> {
         token,
         seat,
         shown: view.version,
+        told: 0,
         ruleset,
         view,
     };
@@ -139,17 +143,17 @@ impl Session<'_> {
                     true
                 }
                 pb::Phase::Playing if self.view.to_move == Some(self.seat) => {
-                    print!("{}", self.ctx.draw(&self.ruleset, &self.view));
+                    print!("{}", self.board());
                     self.take_turn(input).await?
                 }
                 pb::Phase::Playing => {
-                    print!("{}", self.ctx.draw(&self.ruleset, &self.view));
+                    print!("{}", self.board());
                     println!("Waiting for {}...", names.seat(1 - self.seat));
                     self.wait().await?;
                     true
                 }
                 pb::Phase::Finished | pb::Phase::Unspecified => {
-                    print!("{}", self.ctx.draw(&self.ruleset, &self.view));
+                    print!("{}", self.board());
                     println!(
                         "The game is over. `trinchera verify {}` checks that it was fair.",
                         self.game
@@ -165,6 +169,23 @@ impl Session<'_> {
                 return Ok(());
             }
         }
+    }
+
+    /// The board and status lines, without the last event when it was just told.
+    fn board(&self) -> String {
+        let told = self
+            .view
+            .last_event
+            .as_ref()
+            .is_some_and(|event| event.version <= self.told);
+        if !told {
+            return self.ctx.draw(&self.ruleset, &self.view);
+        }
+        let view = pb::GameView {
+            last_event: None,
+            ..self.view.clone()
+        };
+        self.ctx.draw(&self.ruleset, &view)
     }
 
     fn my_setup_done(&self) -> bool {
@@ -194,6 +215,7 @@ impl Session<'_> {
             let Some(view) = message.view else { continue };
             if let Some(event) = &message.event {
                 println!("{}", words::event(&names, Some(&view), event));
+                self.told = message.version;
             }
             self.shown = message.version;
             self.view = view;
@@ -254,7 +276,7 @@ impl Session<'_> {
             match server.setup(request, &self.token).await {
                 Ok(reply) => {
                     self.view = reply.view.unwrap_or_default();
-                    print!("{}", self.ctx.draw(&self.ruleset, &self.view));
+                    print!("{}", self.board());
                     return Ok(true);
                 }
                 Err(ClientError::Refused { message, .. }) => println!("Refused: {message}"),
@@ -274,7 +296,7 @@ impl Session<'_> {
                 "" => continue,
                 "help" => println!("{MOVE_HELP}"),
                 "?" | "moves" => print!("{}", commands::moves_text(&self.view)),
-                "board" | "show" => print!("{}", self.ctx.draw(&self.ruleset, &self.view)),
+                "board" | "show" => print!("{}", self.board()),
                 "quit" | "exit" => return Ok(false),
                 "resign" => {
                     let sure = input.ask("Really resign? (yes/no): ").await?;
@@ -299,6 +321,7 @@ impl Session<'_> {
                             if let Some(event) = &reply.event {
                                 println!("{}", words::event(&names, reply.view.as_ref(), event));
                                 self.shown = event.version;
+                                self.told = event.version;
                             }
                             self.view = reply.view.unwrap_or_default();
                             return Ok(true);

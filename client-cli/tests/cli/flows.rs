@@ -45,6 +45,8 @@ fn play_reads_commands_and_moves_from_stdin() {
     }
     // The board was drawn with the army of the layout file.
     assert!(out.contains("  1  G    L    E    B"), "{out}");
+    // The bot's reply is told once, not again as the board's "Last:" line.
+    assert_eq!(out.matches("(Azul) played ").count(), 1, "{out}");
 }
 
 #[test]
