@@ -114,7 +114,27 @@ pub async fn play(ctx: &Ctx, args: &PlayArgs) -> Result<(), CliError> {
     let mut input = Input {
         lines: BufReader::new(tokio::io::stdin()).lines(),
     };
-    session.run(&mut input).await
+    let game = session.game.clone();
+    tokio::select! {
+        played = session.run(&mut input) => {
+            if let Err(CliError::Unreachable { .. }) = played {
+                // The game goes on at the server; say how to get back to it.
+                eprintln!("{}", leaving(&game));
+            }
+            played
+        }
+        // Ctrl-C leaves like `quit`, with the way back.
+        _ = tokio::signal::ctrl_c() => {
+            println!();
+            println!("{}", leaving(&game));
+            Ok(())
+        }
+    }
+}
+
+/// What a player who leaves a running game reads.
+fn leaving(game: &str) -> String {
+    format!("Leaving; the game goes on. Come back with `trinchera play --resume {game}`.")
 }
 
 impl Session<'_> {
@@ -162,10 +182,7 @@ impl Session<'_> {
                 }
             };
             if !carry_on {
-                println!(
-                    "Leaving; the game goes on. Come back with `trinchera play --resume {}`.",
-                    self.game
-                );
+                println!("{}", leaving(&self.game));
                 return Ok(());
             }
         }

@@ -377,3 +377,43 @@ fn moves_typed_in_upper_case_are_played() {
         first.to_uppercase()
     );
 }
+
+#[test]
+fn ctrl_c_in_play_prints_how_to_come_back() {
+    use std::io::Read as _;
+    let server = Server::start();
+    let game = Game::start(&server, "frente");
+    game.random_setups();
+    let [rojo, _] = &game.players;
+    let mut child = rojo
+        .command(&["play", "--resume", &game.id])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("play runs");
+    let mut stdout = child.stdout.take().expect("stdout");
+    // Once the prompt is up, the player presses Ctrl-C.
+    let mut seen = Vec::new();
+    let mut byte = [0; 1];
+    while !String::from_utf8_lossy(&seen).contains("Your move: ") {
+        assert_eq!(
+            stdout.read(&mut byte).expect("reads"),
+            1,
+            "play ended early"
+        );
+        seen.push(byte[0]);
+    }
+    let interrupted = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(interrupted.success());
+    let status = child.wait().expect("play ends");
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).expect("reads");
+    assert!(status.success(), "{status:?}: {rest}");
+    assert!(
+        rest.contains(&format!("trinchera play --resume {}", game.id)),
+        "{rest}"
+    );
+}
