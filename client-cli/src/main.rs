@@ -52,9 +52,33 @@ fn quiet_on_broken_pipe() {
     }));
 }
 
+/// Reports arguments that do not parse: clap's text on stderr (help and version on stdout,
+/// exit 0), and with `--json` also the promised `{"error": …}` document on stdout.
+fn usage_error(error: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+    ) {
+        let _ = error.print();
+        return ExitCode::SUCCESS;
+    }
+    let rendered = error.render().to_string();
+    let first = rendered.lines().next().unwrap_or_default();
+    let usage = CliError::Usage(first.trim_start_matches("error: ").to_owned());
+    if std::env::args().any(|arg| arg == "--json") {
+        println!("{}", usage.to_json());
+    }
+    let _ = error.print();
+    usage.exit_code()
+}
+
 fn main() -> ExitCode {
     quiet_on_broken_pipe();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return usage_error(&error),
+    };
     let json = cli.json;
     // Only the benchmark needs more than one thread to drive a server.
     let runtime = match &cli.command {

@@ -9,6 +9,13 @@ fn usage_errors_exit_with_2() {
     let user = User::new(&server);
     let unknown = user.run(&["frobnicate"]);
     assert_eq!(unknown.code, 2, "{unknown:?}");
+    // With --json a usage error is a JSON document on stdout too.
+    let unknown = user.run(&["--json", "frobnicate"]);
+    assert_eq!(unknown.code, 2, "{unknown:?}");
+    assert_eq!(unknown.json()["error"]["kind"], "usage", "{unknown:?}");
+    assert!(unknown.stderr.contains("frobnicate"), "{unknown:?}");
+    let help = user.run(&["--json", "--help"]);
+    assert_eq!(help.code, 0, "{help:?}");
     let no_notation = user.run(&["move", "1"]);
     assert_eq!(no_notation.code, 2, "{no_notation:?}");
     let option = user.run(&["new", "frente", "--option", "speed=fast"]);
