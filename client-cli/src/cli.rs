@@ -31,7 +31,7 @@ only by `new` and `join` with --json.
 Quick start, two terminals:
   A$ trinchera play frente               # creates a game and prints its id
   B$ trinchera play --join GAME_ID       # the second player joins it
-Against the server's bot:  trinchera play frente --bot random";
+Against the server's bot:  trinchera play frente --bot easy";
 
 /// Play, script and audit Trinchera games from a terminal.
 ///
@@ -422,7 +422,8 @@ pub struct PlayArgs {
     /// Your display name.
     #[arg(long)]
     pub name: Option<String>,
-    /// When creating: let the server play the other seat at this level (levels: random).
+    /// When creating: let the server play the other seat at this level: random, easy or
+    /// hard.
     #[arg(long, value_name = "LEVEL")]
     pub bot: Option<String>,
     /// When creating: the time control.
