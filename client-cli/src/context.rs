@@ -68,12 +68,15 @@ impl Ctx {
 
     /// The token to act in `game` with: `--token`, else the stored one.
     pub async fn token(&self, game: &str) -> Result<String, CliError> {
-        self.optional_token(game).await?.ok_or_else(|| {
-            CliError::Usage(format!(
-                "you have no seat in game {game} on this machine: `trinchera join {game}` \
-                 takes the free seat, or pass --token / TRINCHERA_TOKEN"
-            ))
-        })
+        if let Some(token) = self.optional_token(game).await? {
+            return Ok(token);
+        }
+        // A game that does not exist is said so, as everywhere else.
+        self.server().await?.view(game, None).await?;
+        Err(CliError::Usage(format!(
+            "you have no seat in game {game} on this machine: `trinchera join {game}` \
+             takes the free seat, or pass --token / TRINCHERA_TOKEN"
+        )))
     }
 
     /// The token for `game` if there is one (commands that spectators may use too). When

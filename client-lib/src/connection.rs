@@ -41,8 +41,12 @@ fn causes(error: &dyn std::error::Error) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
     while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
+        // Layers often repeat their cause's words ("tcp connect error: tcp connect error").
+        let words = cause.to_string();
+        if !text.ends_with(&words) {
+            text.push_str(": ");
+            text.push_str(&words);
+        }
         source = cause.source();
     }
     text

@@ -35,6 +35,10 @@ fn usage_errors_exit_with_2() {
         no_seat.stderr.contains("you have no seat in game"),
         "{no_seat:?}"
     );
+    // A game that does not exist is not a seat that is missing.
+    let missing = stranger.run(&["play", "--resume", "424242"]);
+    assert_eq!(missing.code, 3, "{missing:?}");
+    assert!(missing.stderr.contains("GAME_NOT_FOUND"), "{missing:?}");
     let (_dir, layout) = file_with("4 S S S\n");
     let bad_layout =
         game.players[0].run(&["setup", &game.id, "--file", layout.to_str().expect("utf-8")]);
@@ -126,6 +130,10 @@ fn an_absent_server_exits_with_4_and_a_hint() {
     let user = User::of(&url);
     let run = user.run(&["rulesets"]);
     assert_eq!(run.code, 4, "{run:?}");
+    assert!(
+        !run.stderr.contains("tcp connect error: tcp connect error"),
+        "each cause is said once: {run:?}"
+    );
     assert!(
         run.stderr
             .contains(&format!("no Trinchera server at {url}")),
