@@ -8,11 +8,11 @@
 //! Run with `cargo bench -p trinchera-service --bench battles`.
 
 use divan::Bencher;
-use trinchera_rules::{Action, KindId, Seat, Seed, Setup, Viewer};
+use trinchera_rules::{Action, KindId, Seat, Setup, Viewer};
 use trinchera_service::grpc::convert;
-use trinchera_service::ids::{GameId, TokenHash};
-use trinchera_service::state::{Creator, GameState, Moment};
-use trinchera_service::timing::TimeControl;
+use trinchera_service::state::{GameState, Moment};
+
+mod common;
 
 fn main() {
     divan::main();
@@ -55,25 +55,7 @@ fn with_kind_at(mut setup: Setup, cell: &str, kind: KindId, state: &GameState) -
 
 /// A game where seat 0 is to play `a6xa7` against a piece of kind `defender`.
 fn position(defender: &str) -> (GameState, Action) {
-    let (mut state, _, _) = GameState::create(
-        GameId(1),
-        "frente",
-        "bench".into(),
-        Creator::person(Seat::First, "Ana".into(), TokenHash([1; 32])),
-        Seed([7; 32]),
-        0,
-        TimeControl::Untimed,
-    )
-    .expect("created");
-    state
-        .join(
-            Seat::Second,
-            "Beto".into(),
-            TokenHash([2; 32]),
-            None,
-            Moment::default(),
-        )
-        .expect("joined");
+    let mut state = common::seated("frente");
     let kind = |id: &str| {
         let index = state.description().kinds.iter().position(|k| k.id == id);
         KindId(index.expect("a kind") as u8)

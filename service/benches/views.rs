@@ -9,11 +9,11 @@ use prost::Message;
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
-use trinchera_rules::{Seat, Seed, Setup, Viewer};
+use trinchera_rules::{Seat, Setup, Viewer};
 use trinchera_service::grpc::convert;
-use trinchera_service::ids::{GameId, TokenHash};
-use trinchera_service::state::{Creator, GameState, Moment};
-use trinchera_service::timing::TimeControl;
+use trinchera_service::state::{GameState, Moment};
+
+mod common;
 
 fn main() {
     divan::main();
@@ -30,26 +30,7 @@ const RULESETS: [&str; 6] = [
 
 /// A game of `ruleset` with both seats taken and set up at random, then 20 random actions.
 fn game(ruleset: &str) -> (GameState, Viewer) {
-    let creator = Creator::person(Seat::First, "Ana".into(), TokenHash([1; 32]));
-    let (mut state, _, _) = GameState::create(
-        GameId(1),
-        ruleset,
-        "bench".into(),
-        creator,
-        Seed([7; 32]),
-        0,
-        TimeControl::Untimed,
-    )
-    .expect("created");
-    state
-        .join(
-            Seat::Second,
-            "Beto".into(),
-            TokenHash([2; 32]),
-            None,
-            Moment::default(),
-        )
-        .expect("joined");
+    let mut state = common::seated(ruleset);
     for seat in [Seat::First, Seat::Second] {
         if let Some(zone) = state.description().setup_zone(seat) {
             let setup = Setup::random(zone, seat.index() as u64);

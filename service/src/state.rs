@@ -757,17 +757,9 @@ impl GameState {
         seat: Seat,
         moment: Moment,
     ) -> Result<(GameEvent, EventRecord), ApiError> {
-        let before = self.phase();
-        let outcome = self
-            .game
-            .end(Outcome::win(!seat, trinchera_rules::EndReason::TimeForfeit))
-            .map_err(play_error)?;
-        let record = EventRecord {
-            seat: Some(seat.index() as u32),
-            entry: Some(Entry::TimedOut(Ended {})),
-            ..EventRecord::default()
-        };
-        Ok(self.advance(seat, EventKind::TimedOut(outcome), before, record, moment))
+        let end = Outcome::win(!seat, trinchera_rules::EndReason::TimeForfeit);
+        let entry = Entry::TimedOut(Ended {});
+        self.end_as(seat, end, entry, EventKind::TimedOut, moment)
     }
 
     /// `seat` claims the win against an opponent who stayed away (checked by the caller).
@@ -776,17 +768,29 @@ impl GameState {
         seat: Seat,
         moment: Moment,
     ) -> Result<(GameEvent, EventRecord), ApiError> {
+        let end = Outcome::win(seat, trinchera_rules::EndReason::Abandoned);
+        let entry = Entry::Claimed(Ended {});
+        self.end_as(seat, end, entry, EventKind::Claimed, moment)
+    }
+
+    /// Ends the game with `end` for an event of `seat`, recorded as `entry` and told as
+    /// `kind`.
+    fn end_as(
+        &mut self,
+        seat: Seat,
+        end: Outcome,
+        entry: Entry,
+        kind: fn(Outcome) -> EventKind,
+        moment: Moment,
+    ) -> Result<(GameEvent, EventRecord), ApiError> {
         let before = self.phase();
-        let outcome = self
-            .game
-            .end(Outcome::win(seat, trinchera_rules::EndReason::Abandoned))
-            .map_err(play_error)?;
+        let outcome = self.game.end(end).map_err(play_error)?;
         let record = EventRecord {
             seat: Some(seat.index() as u32),
-            entry: Some(Entry::Claimed(Ended {})),
+            entry: Some(entry),
             ..EventRecord::default()
         };
-        Ok(self.advance(seat, EventKind::Claimed(outcome), before, record, moment))
+        Ok(self.advance(seat, kind(outcome), before, record, moment))
     }
 
     /// The bot seat whose action is awaited, if a bot is to act (setup or move).

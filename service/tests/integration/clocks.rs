@@ -6,39 +6,18 @@ use std::time::Duration;
 use tokio_stream::StreamExt;
 use trinchera_proto::v1 as pb;
 
-use crate::harness::{Client, Player, TestServer, authed, view_of};
+use crate::harness::{Client, Player, TestServer, authed, try_new_game_with, view_of};
 
 /// Creates a tanques game (no setups) with `control` and joins it.
 async fn timed_game(client: &mut Client, control: pb::TimeControl) -> [Player; 2] {
-    let created = client
-        .create_game(pb::CreateGameRequest {
-            ruleset: "tanques".into(),
-            time_control: Some(control),
-            ..Default::default()
-        })
+    let request = pb::CreateGameRequest {
+        ruleset: "tanques".into(),
+        time_control: Some(control),
+        ..Default::default()
+    };
+    try_new_game_with(client, request)
         .await
-        .expect("created")
-        .into_inner();
-    let joined = client
-        .join_game(pb::JoinGameRequest {
-            game_id: created.game_id.clone(),
-            player_name: String::new(),
-        })
-        .await
-        .expect("joined")
-        .into_inner();
-    [
-        Player {
-            game: created.game_id.clone(),
-            seat: 0,
-            token: created.player_token,
-        },
-        Player {
-            game: created.game_id,
-            seat: 1,
-            token: joined.player_token,
-        },
-    ]
+        .expect("created and joined")
 }
 
 fn live(initial_seconds: u32, increment_seconds: u32) -> pb::TimeControl {

@@ -346,14 +346,24 @@ pub async fn new_game(client: &mut Client, ruleset: &str) -> [Player; 2] {
 
 /// [`new_game`], passing on a refusal or a transport failure.
 pub async fn try_new_game(client: &mut Client, ruleset: &str) -> Result<[Player; 2], Status> {
-    let created = client
-        .create_game(pb::CreateGameRequest {
-            ruleset: ruleset.into(),
-            player_name: "Ana".into(),
-            ..Default::default()
-        })
-        .await?
-        .into_inner();
+    let request = pb::CreateGameRequest {
+        ruleset: ruleset.into(),
+        ..Default::default()
+    };
+    try_new_game_with(client, request).await
+}
+
+/// Creates the game `request` asks for (Ana in seat 0, unless it says otherwise) and
+/// joins seat 1 as Beto.
+pub async fn try_new_game_with(
+    client: &mut Client,
+    request: pb::CreateGameRequest,
+) -> Result<[Player; 2], Status> {
+    let mut request = request;
+    if request.player_name.is_empty() {
+        request.player_name = "Ana".into();
+    }
+    let created = client.create_game(request).await?.into_inner();
     let joined = client
         .join_game(pb::JoinGameRequest {
             game_id: created.game_id.clone(),
