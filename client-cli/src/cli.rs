@@ -164,7 +164,8 @@ pub enum Command {
         after: Option<u64>,
     },
     /// Every event of a game; after the end also the revealed setups and dice seed. With
-    /// --json this is the file `verify --history` reads.
+    /// --json also the position after every event: the file `verify --history` checks and
+    /// the desktop client replays.
     History {
         /// The game id.
         game: String,

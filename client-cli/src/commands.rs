@@ -716,7 +716,8 @@ fn history_document(
 pub async fn history(ctx: &Ctx, game: &str) -> Result<(), CliError> {
     let token = ctx.optional_token(game).await?;
     let server = ctx.server().await?;
-    let history = server.history(game, token.as_deref()).await?;
+    // The JSON document carries every position too, so that a saved file replays offline.
+    let history = server.history(game, token.as_deref(), ctx.json).await?;
     let ruleset = server.ruleset(&history.ruleset).await?;
     if let Some(view) = &history.view {
         ctx.remember(view);
@@ -784,7 +785,7 @@ pub async fn verify(ctx: &Ctx, game: Option<&str>, file: Option<&Path>) -> Resul
         (Some(game), None) => {
             let token = ctx.optional_token(game).await?;
             let server = ctx.server().await?;
-            let history = server.history(game, token.as_deref()).await?;
+            let history = server.history(game, token.as_deref(), false).await?;
             let ruleset = server.ruleset(&history.ruleset).await?;
             (history, ruleset)
         }

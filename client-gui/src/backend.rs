@@ -389,7 +389,7 @@ async fn open(
             .or(Some(0)),
     };
     let token = seat.and_then(|seat| tokens.get(&seat).cloned());
-    let history = server.history(game, token.as_deref()).await?;
+    let history = server.history(game, token.as_deref(), false).await?;
     let view = history.view.ok_or(ClientError::Missing("view"))?;
     Ok((
         seat.filter(|_| token.is_some()),

@@ -17,6 +17,8 @@ use crate::sanitize::{Clean, display_safe};
 
 /// How long to wait for a server to accept the connection.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// The largest reply accepted: a replay's positions of a very long game.
+const MAX_REPLY_BYTES: usize = 64 << 20;
 
 /// A connected server.
 #[derive(Clone, Debug)]
@@ -79,7 +81,9 @@ impl Server {
             })?;
         Ok(Server {
             url: url.to_owned(),
-            client: GameServiceClient::new(channel.clone()),
+            // A replay of a long game (every position) is larger than tonic's 4 MB default.
+            client: GameServiceClient::new(channel.clone())
+                .max_decoding_message_size(MAX_REPLY_BYTES),
             health: HealthClient::new(channel.clone()),
             channel,
         })
@@ -204,15 +208,17 @@ impl Server {
         self.answer(reply)
     }
 
-    /// The history of a game.
+    /// The history of a game; with `positions`, also the game after every event.
     pub async fn history(
         &self,
         game: &str,
         token: Option<&str>,
+        positions: bool,
     ) -> Result<pb::GetHistoryResponse, ClientError> {
         let request = authed(
             pb::GetHistoryRequest {
                 game_id: game.to_owned(),
+                positions,
             },
             token,
         )?;

@@ -189,7 +189,7 @@ clean! {
     MakeMoveResponse { nested: event, view; }
     ResignResponse { nested: view; }
     WatchGameResponse { nested: event, view; }
-    GetHistoryResponse { line: ruleset; nested: events, reveal, view; }
+    GetHistoryResponse { line: ruleset; nested: events, reveal, view, positions; }
     FairnessReveal { line: dice_seed; nested: setups; }
     SetupReveal { line: salt, canonical_setup, commitment; nested: placements; }
     Placement { line: kind; }

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use sha2::{Digest, Sha256};
 use trinchera_rules::{
     Action, BySeat, Description, Game, LegalAction, Outcome, Phase, PlayError, Played, Quoted,
-    Seat, Seed, Setup, View, Viewer, catalog,
+    Seat, Seed, Setup, Sight, View, Viewer, catalog,
 };
 
 use crate::bots::{BotLevel, SeatView};
@@ -250,6 +250,8 @@ pub struct History {
     pub reveal: Option<Reveal>,
     /// What the viewer sees now.
     pub seen: Seen,
+    /// When asked for: the game after each event (see [`GameState::history`]).
+    pub positions: Vec<Seen>,
 }
 
 /// A log that cannot be replayed: corrupt or written by an incompatible build.
@@ -451,18 +453,34 @@ impl GameState {
         Ok(state)
     }
 
-    /// Rebuilds game `id` from its log and returns its history as `viewer` may read it.
+    /// Rebuilds game `id` from its log and returns its history as `viewer` may read it;
+    /// with `positions`, also the game after every event: as `viewer` saw it then while the
+    /// game runs, with everything revealed once it is over (`over`: the reveal is public).
     pub fn history(
         id: GameId,
         log: &[EventRecord],
         viewer: Viewer,
+        positions: bool,
+        over: bool,
     ) -> Result<History, ReplayError> {
         let mut events = Vec::with_capacity(log.len());
-        let state = GameState::replay(id, log, |_, event| events.push(event.clone()))?;
+        let mut steps = Vec::with_capacity(if positions { log.len() } else { 0 });
+        let sight = if over {
+            Sight::Everything
+        } else {
+            Sight::Of(viewer)
+        };
+        let state = GameState::replay(id, log, |state, event| {
+            events.push(event.clone());
+            if positions {
+                steps.push(state.seen_past(viewer, sight));
+            }
+        })?;
         Ok(History {
             events,
             reveal: state.reveal(),
             seen: state.seen(viewer),
+            positions: steps,
         })
     }
 
@@ -819,6 +837,11 @@ impl GameState {
         }
     }
 
+    /// The game as `sight` reaches, for `viewer`'s replay: no legal actions.
+    fn seen_past(&self, viewer: Viewer, sight: Sight) -> Seen {
+        self.seen_with(viewer, self.game.view_in(sight), Vec::new())
+    }
+
     /// What `viewer` sees now.
     pub fn seen(&self, viewer: Viewer) -> Seen {
         let view = self.game.view(viewer);
@@ -830,6 +853,11 @@ impl GameState {
             }
             _ => Vec::new(),
         };
+        self.seen_with(viewer, view, legal)
+    }
+
+    /// What `viewer` sees, given the rules' projection and the viewer's legal actions.
+    fn seen_with(&self, viewer: Viewer, view: View, legal: Vec<LegalAction>) -> Seen {
         Seen {
             id: self.id,
             version: self.version,

@@ -115,7 +115,18 @@ pub trait Game: fmt::Debug + Send + Sync {
     fn outcome(&self) -> Option<Outcome>;
 
     /// The game as `viewer` may see it (everything once it is over).
-    fn view(&self, viewer: Viewer) -> View;
+    fn view(&self, viewer: Viewer) -> View {
+        let sight = if self.outcome().is_some() {
+            Sight::Everything
+        } else {
+            Sight::Of(viewer)
+        };
+        self.view_in(sight)
+    }
+
+    /// The game as far as `sight` reaches, over or not (a replay of a finished game shows
+    /// every step with everything revealed).
+    fn view_in(&self, sight: Sight) -> View;
 
     /// A copy of the game.
     fn clone_box(&self) -> Box<dyn Game>;
@@ -320,12 +331,7 @@ impl<R: Rules> Game for Match<R> {
             .or_else(|| self.position.as_ref().and_then(R::outcome))
     }
 
-    fn view(&self, viewer: Viewer) -> View {
-        let sight = if self.outcome().is_some() {
-            Sight::Everything
-        } else {
-            Sight::Of(viewer)
-        };
+    fn view_in(&self, sight: Sight) -> View {
         let mut view = match &self.position {
             Some(position) => position.view(sight),
             None => self.setup_view(sight),

@@ -24,11 +24,22 @@ impl Games {
         Ok(held.state.seen(viewer))
     }
 
-    /// Every event of game `id`, the reveal once it is over, and what the caller sees now.
-    pub async fn history(&self, id: GameId, token: Option<&str>) -> Result<History, ApiError> {
-        let (_slot, held) = self.lock(id).await?;
-        let viewer = self.viewer_for(&held.state, token)?;
-        GameState::history(id, &held.log, viewer)
+    /// Every event of game `id`, the reveal once it is over, and what the caller sees now;
+    /// with `positions`, the game after every event (see [`GameState::history`]).
+    pub async fn history(
+        &self,
+        id: GameId,
+        token: Option<&str>,
+        positions: bool,
+    ) -> Result<History, ApiError> {
+        // Replayed from a copy of the log: a long replay does not hold up the game's moves.
+        let (viewer, over, log) = {
+            let (_slot, held) = self.lock(id).await?;
+            let viewer = self.viewer_for(&held.state, token)?;
+            let over = held.state.phase() == GamePhase::Finished;
+            (viewer, over, held.log.clone())
+        };
+        GameState::history(id, &log, viewer, positions, over)
             .map_err(|e| StoreError::Backend(e.to_string()).into())
     }
 

@@ -793,5 +793,6 @@ pub fn history(history: &History) -> pb::GetHistoryResponse {
         }),
         ruleset: description.id.to_owned(),
         view: Some(game_view(&history.seen)),
+        positions: history.positions.iter().map(game_view).collect(),
     }
 }

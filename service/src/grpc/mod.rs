@@ -376,7 +376,10 @@ impl GameService for Api {
         let body = request.get_ref();
         handle(span("GetHistory", &body.game_id), async {
             let id = checks::game_id(&body.game_id)?;
-            let history = self.games.history(id, token(&request)?.as_deref()).await?;
+            let history = self
+                .games
+                .history(id, token(&request)?.as_deref(), body.positions)
+                .await?;
             Ok(convert::history(&history))
         })
         .await

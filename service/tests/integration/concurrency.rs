@@ -66,6 +66,7 @@ async fn many_games_proceed_in_parallel() {
         let history = client
             .get_history(pb::GetHistoryRequest {
                 game_id: players[0].game.clone(),
+                positions: false,
             })
             .await
             .expect("history")

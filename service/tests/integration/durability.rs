@@ -19,6 +19,7 @@ async fn history(client: &mut Client, game: &str) -> pb::GetHistoryResponse {
     client
         .get_history(pb::GetHistoryRequest {
             game_id: game.into(),
+            positions: true,
         })
         .await
         .expect("history")

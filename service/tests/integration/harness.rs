@@ -536,11 +536,17 @@ pub async fn gapless_history(client: &mut Client, game: &str) -> pb::GetHistoryR
     let history = client
         .get_history(pb::GetHistoryRequest {
             game_id: game.into(),
+            positions: true,
         })
         .await
         .unwrap_or_else(|status| panic!("game {game} does not load: {status:?}"))
         .into_inner();
     let versions: Vec<u64> = history.events.iter().map(|e| e.version).collect();
+    let positions: Vec<u64> = history.positions.iter().map(|p| p.version).collect();
+    assert_eq!(
+        positions, versions,
+        "a position after every event of game {game}"
+    );
     let last = versions.len() as u64;
     assert_eq!(versions, (1..=last).collect::<Vec<_>>(), "game {game}");
     let view = history.view.as_ref().expect("view");

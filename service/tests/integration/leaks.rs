@@ -97,6 +97,29 @@ fn check_events(events: &[pb::Event], truth: &Truth) {
     }
 }
 
+/// A past position for `receiver`: a piece still hidden now showed no kind then, a kind
+/// shown is the true one, and nobody got legal moves.
+fn check_past_view(view: &pb::GameView, receiver: Option<i32>, truth: &Truth) {
+    assert!(
+        view.legal_moves.is_empty(),
+        "past positions carry no legal moves"
+    );
+    for piece in view.pieces.iter().chain(&view.captured) {
+        let (owner, kind, revealed) = &truth[&piece.id];
+        assert_eq!(piece.owner, *owner);
+        if Some(piece.owner) != receiver && !revealed {
+            assert!(
+                piece.kind.is_empty() && !piece.revealed,
+                "version {}: piece {} of seat {} showed its kind {kind} to {receiver:?}",
+                view.version,
+                piece.id,
+                piece.owner
+            );
+        }
+        assert!(piece.kind.is_empty() || &piece.kind == kind);
+    }
+}
+
 /// Checks every view, the last event and the histories of both seats and a spectator.
 pub async fn assert_no_leaks(client: &mut Client, players: &[Player; 2]) {
     let views = [
@@ -119,6 +142,7 @@ pub async fn assert_no_leaks(client: &mut Client, players: &[Player; 2]) {
             .get_history(authed(
                 pb::GetHistoryRequest {
                     game_id: player.game.clone(),
+                    positions: true,
                 },
                 &player.token,
             ))
@@ -127,6 +151,11 @@ pub async fn assert_no_leaks(client: &mut Client, players: &[Player; 2]) {
             .into_inner();
         assert!(history.reveal.is_none(), "no reveal before the end");
         check_events(&history.events, &truth);
+        assert_eq!(history.positions.len(), history.events.len());
+        // A past position shows at most what is revealed now (knowledge only grows).
+        for position in &history.positions {
+            check_past_view(position, Some(player.seat), &truth);
+        }
     }
 }
 
@@ -372,6 +401,7 @@ impl Table {
         for to in [Receiver::Seat(0), Receiver::Seat(1), Receiver::Spectator] {
             let request = pb::GetHistoryRequest {
                 game_id: self.players[0].game.clone(),
+                positions: true,
             };
             let response = match to.seat() {
                 Some(seat) => {
@@ -389,6 +419,10 @@ impl Table {
                 .extend(response.events.iter().cloned());
             self.delivered
                 .view(to, response.view.as_ref().expect("view"));
+            assert_eq!(response.positions.len(), response.events.len());
+            for position in &response.positions {
+                self.delivered.view(to, position);
+            }
         }
         let listing = self
             .client
@@ -591,7 +625,10 @@ async fn leak_free_game(client: Client, ruleset: pb::Ruleset, seed: u64, full: b
     }
     // After the end: the secrets, and whether anything before it showed them.
     let history = client
-        .get_history(pb::GetHistoryRequest { game_id: game })
+        .get_history(pb::GetHistoryRequest {
+            game_id: game,
+            positions: false,
+        })
         .await
         .expect("history")
         .into_inner();

@@ -52,12 +52,35 @@ async fn every_ruleset_plays_to_a_result_without_leaks() {
         let history = client
             .get_history(pb::GetHistoryRequest {
                 game_id: players[0].game.clone(),
+                positions: true,
             })
             .await
             .expect("history")
             .into_inner();
         assert_eq!(history.events.len() as u64, end.version);
         assert!(history.reveal.is_some());
+        // A replay of a finished game shows every kind at every step, ending on the end.
+        assert_eq!(history.positions.len(), history.events.len());
+        for (position, event) in history.positions.iter().zip(&history.events) {
+            assert_eq!(position.version, event.version);
+            assert!(position.legal_moves.is_empty());
+            let kinds_known = position.phase != pb::Phase::Setup as i32
+                && position.phase != pb::Phase::Waiting as i32;
+            assert!(
+                !kinds_known
+                    || position
+                        .pieces
+                        .iter()
+                        .chain(&position.captured)
+                        .all(|p| !p.kind.is_empty()),
+                "{} version {}",
+                ruleset.id,
+                position.version
+            );
+        }
+        let last = history.positions.last().expect("positions");
+        assert_eq!(last.pieces, end.pieces, "{}", ruleset.id);
+        assert_eq!(last.captured, end.captured, "{}", ruleset.id);
     }
 }
 
@@ -465,6 +488,7 @@ async fn a_bot_plays_the_other_seat_to_the_end() {
         let history = client
             .get_history(pb::GetHistoryRequest {
                 game_id: human.game.clone(),
+                positions: false,
             })
             .await
             .expect("history")

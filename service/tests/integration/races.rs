@@ -378,6 +378,7 @@ async fn racing_joins_setups_and_resignations_have_one_winner() {
     let history = client
         .get_history(pb::GetHistoryRequest {
             game_id: first.game_id.clone(),
+            positions: false,
         })
         .await
         .expect("history")
