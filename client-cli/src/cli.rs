@@ -108,8 +108,9 @@ pub enum Command {
     /// Submit your secret setup: random, or a layout file of your setup zone.
     ///
     /// The layout file has one line per row of your setup zone: the row number, then one
-    /// piece code (PieceKind.code, either case) per cell of the zone in that row, from the
-    /// leftmost column as seat 0 sees the board (a, b, c...); `.` leaves a cell empty.
+    /// piece code (PieceKind.code, either case) per cell of the zone in that row, from your
+    /// left as you see the board (seat 1 sees it turned); `.` leaves a cell empty. A file
+    /// written for the other seat reads row by row from your side.
     /// Rows may come in any order; lines starting with `#` are comments. Example (frente,
     /// seat 0, first of four rows):
     ///

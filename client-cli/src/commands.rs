@@ -8,15 +8,12 @@ use trinchera_proto::v1 as pb;
 use crate::cli::{NewArgs, PhaseArg, SetupHow};
 use crate::context::Ctx;
 use crate::error::CliError;
-use crate::json;
-use crate::layout::Zone;
 use crate::render::{self, Drawing, Paint};
 use crate::words;
-use trinchera_client::Names;
+use trinchera_client::json;
+use trinchera_client::setup_file::Zone;
 use trinchera_client::verify::{self, Evidence};
-
-/// The key under which `history --json` carries the ruleset description.
-const RULESET_KEY: &str = "ruleset_description";
+use trinchera_client::{Lang, Names};
 
 /// `rulesets`: every hosted ruleset in one line each.
 pub async fn rulesets(ctx: &Ctx) -> Result<(), CliError> {
@@ -356,7 +353,7 @@ pub async fn games(
             "{}  {:<10} {:<20} {:<20} {}{yours}",
             game.game_id,
             game.ruleset,
-            words::phase(game.phase()),
+            words::phase(Lang::En, game.phase()),
             players.join(" vs "),
             game.name,
         );
@@ -435,7 +432,7 @@ pub fn setup_plan(
         }));
     }
     Ok(SetupPlan::Template(
-        zone.write(&zone.shuffled(template_seed())),
+        zone.write(&zone.shuffled(template_seed()), Some(game)),
     ))
 }
 
@@ -522,7 +519,7 @@ pub async fn moves(ctx: &Ctx, game: &str) -> Result<(), CliError> {
     if ctx.json {
         let view = ctx.server().await?.view(game, Some(&token)).await?;
         ctx.remember(&view);
-        let full = json::to_json(&view)?;
+        let full = json::to_json(&view).map_err(CliError::Local)?;
         let mut doc = serde_json::Map::new();
         for key in [
             "game_id",
@@ -544,7 +541,10 @@ pub async fn moves(ctx: &Ctx, game: &str) -> Result<(), CliError> {
     if view.legal_moves.is_empty() {
         match view.to_move {
             Some(seat) => println!("It is {}'s turn: you have no moves now.", names.seat(seat)),
-            None => println!("Nobody moves: the game is {}.", words::phase(view.phase())),
+            None => println!(
+                "Nobody moves: the game is {}.",
+                words::phase(Lang::En, view.phase())
+            ),
         }
         return Ok(());
     }
@@ -601,7 +601,7 @@ pub async fn make_move(
     let ruleset = ctx.server().await?.ruleset(&view.ruleset).await?;
     let names = Names::new(&ruleset);
     if let Some(event) = &reply.event {
-        println!("{}", words::event(&names, Some(&view), event));
+        println!("{}", words::event(Lang::En, &names, Some(&view), event));
     }
     println!("{}", next_steps(&ruleset, &view));
     Ok(())
@@ -619,7 +619,7 @@ pub async fn resign(ctx: &Ctx, game: &str) -> Result<(), CliError> {
     let names = Names::new(&ruleset);
     println!("You resigned.");
     if let Some(end) = &view.result {
-        println!("{}", words::result(&names, end));
+        println!("{}", words::result(Lang::En, &names, end));
     }
     Ok(())
 }
@@ -640,8 +640,9 @@ pub async fn watch(ctx: &Ctx, game: &str, after: Option<u64>) -> Result<(), CliE
             let view = message.view.clone().unwrap_or_default();
             ctx.remember(&view);
             if ctx.json {
-                let line = serde_json::to_string(&json::to_json(&message)?)
-                    .map_err(|e| CliError::Local(format!("cannot write JSON: {e}")))?;
+                let line =
+                    serde_json::to_string(&json::to_json(&message).map_err(CliError::Local)?)
+                        .map_err(|e| CliError::Local(format!("cannot write JSON: {e}")))?;
                 println!("{line}");
             } else {
                 if ruleset.is_none() {
@@ -684,32 +685,21 @@ fn print_watched(
         Some(event) => println!(
             "{:>4}  {}",
             message.version,
-            words::event(&names, Some(view), event)
+            words::event(Lang::En, &names, Some(view), event)
         ),
         None => println!(
             "{:>4}  {} · {}{}",
             message.version,
-            words::phase(view.phase()),
+            words::phase(Lang::En, view.phase()),
             view.to_move
                 .map(|seat| format!("{} to move", names.seat(seat)))
                 .unwrap_or_default(),
             view.result
                 .as_ref()
-                .map(|r| format!(" · {}", words::result(&names, r)))
+                .map(|r| format!(" · {}", words::result(Lang::En, &names, r)))
                 .unwrap_or_default()
         ),
     }
-}
-
-/// The history document: `GetHistoryResponse` plus the ruleset description, so that a saved
-/// file can be verified without a server.
-fn history_document(
-    history: &pb::GetHistoryResponse,
-    ruleset: &pb::Ruleset,
-) -> Result<serde_json::Value, CliError> {
-    let mut doc = json::to_json(history)?;
-    doc[RULESET_KEY] = json::to_json(ruleset)?;
-    Ok(doc)
 }
 
 /// `history`.
@@ -723,14 +713,15 @@ pub async fn history(ctx: &Ctx, game: &str) -> Result<(), CliError> {
         ctx.remember(view);
     }
     if ctx.json {
-        return ctx.print_json(&history_document(&history, &ruleset)?);
+        return ctx
+            .print_json(&json::history_document(&history, &ruleset).map_err(CliError::Local)?);
     }
     let names = Names::new(&ruleset);
     for event in &history.events {
         println!(
             "{:>4}  {}",
             event.version,
-            words::event(&names, history.view.as_ref(), event)
+            words::event(Lang::En, &names, history.view.as_ref(), event)
         );
     }
     if let Some(reveal) = &history.reveal {
@@ -753,22 +744,8 @@ pub async fn history(ctx: &Ctx, game: &str) -> Result<(), CliError> {
 /// Reads a saved history document.
 fn read_history(path: &Path) -> Result<(pb::GetHistoryResponse, Option<pb::Ruleset>), CliError> {
     let text = std::fs::read_to_string(path).map_err(|e| CliError::file("cannot read", path, e))?;
-    let malformed =
-        |e: String| CliError::Local(format!("{} is not a history file: {e}", path.display()));
-    let mut doc: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| malformed(e.to_string()))?;
-    let ruleset = match doc.as_object_mut().and_then(|o| o.remove(RULESET_KEY)) {
-        Some(value) => Some(json::from_json::<pb::Ruleset>(value).map_err(malformed)?),
-        None => None,
-    };
-    let history = json::from_json::<pb::GetHistoryResponse>(doc).map_err(malformed)?;
-    // Any JSON object decodes (unknown fields are skipped): a history names its game.
-    if history.view.is_none() || history.ruleset.is_empty() {
-        return Err(malformed(
-            "it names no game and ruleset (write one with `trinchera --json history GAME`)".into(),
-        ));
-    }
-    Ok((history, ruleset))
+    json::read_history_document(&text)
+        .map_err(|e| CliError::Local(format!("{} is not a history file: {e}", path.display())))
 }
 
 /// `verify`.
@@ -804,6 +781,7 @@ pub async fn verify(ctx: &Ctx, game: Option<&str>, file: Option<&Path>) -> Resul
         history: &history,
         ruleset: &ruleset,
         seen: seen.as_ref(),
+        lang: Lang::En,
     })
     .map_err(CliError::Local)?;
     if ctx.json {

@@ -8,11 +8,11 @@ use trinchera_proto::v1 as pb;
 
 use crate::cli::Cli;
 use crate::error::CliError;
-use crate::json::{self, Proto};
 use crate::render::{self, Drawing, Style};
 use crate::words;
 use trinchera_client::Names;
 use trinchera_client::Store;
+use trinchera_client::json::{self, Proto};
 use trinchera_client::{Server, normalize_url};
 
 /// A command's surroundings.
@@ -140,7 +140,7 @@ impl Ctx {
 
     /// Prints `message` as JSON.
     pub fn print_message<M: Proto>(&self, message: &M) -> Result<(), CliError> {
-        self.print_json(&json::to_json(message)?)
+        self.print_json(&json::to_json(message).map_err(CliError::Local)?)
     }
 
     /// The board and status lines of `view`.

@@ -12,8 +12,6 @@ mod cli;
 mod commands;
 mod context;
 mod error;
-mod json;
-mod layout;
 mod play;
 mod render;
 mod words;

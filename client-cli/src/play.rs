@@ -12,7 +12,7 @@ use crate::commands::{self, SetupPlan};
 use crate::context::Ctx;
 use crate::error::CliError;
 use crate::words;
-use trinchera_client::{ClientError, Names};
+use trinchera_client::{ClientError, Lang, Names};
 
 /// Prompt help while playing.
 const MOVE_HELP: &str = "\
@@ -231,7 +231,7 @@ impl Session<'_> {
         while let Some(message) = stream.message().await? {
             let Some(view) = message.view else { continue };
             if let Some(event) = &message.event {
-                println!("{}", words::event(&names, Some(&view), event));
+                println!("{}", words::event(Lang::En, &names, Some(&view), event));
                 self.told = message.version;
             }
             self.shown = message.version;
@@ -250,7 +250,10 @@ impl Session<'_> {
     async fn set_up(&mut self, input: &mut Input) -> Result<bool, CliError> {
         loop {
             let Some(answer) = input
-                .ask("Set up: `random`, `file PATH`, or `template` (prints a layout to edit): ")
+                .ask(
+                    "Set up: `random`, `file PATH`, `template` (prints a layout to edit) or \
+                     `template PATH` (writes it to a file): ",
+                )
                 .await?
             else {
                 return Ok(false);
@@ -266,6 +269,25 @@ impl Session<'_> {
                     file: None,
                     template: true,
                 },
+                Some(("template", path)) => {
+                    let how = SetupHow {
+                        random: false,
+                        file: None,
+                        template: true,
+                    };
+                    let path = path.trim();
+                    match commands::setup_plan(&self.game, &self.ruleset, self.seat, &how) {
+                        Ok(SetupPlan::Template(text)) => match std::fs::write(path, text) {
+                            Ok(()) => println!(
+                                "Wrote a layout to {path}: edit it, then answer `file {path}`."
+                            ),
+                            Err(e) => println!("Cannot write {path}: {e}"),
+                        },
+                        Ok(SetupPlan::Submit(_)) => {}
+                        Err(error) => println!("{error}"),
+                    }
+                    continue;
+                }
                 Some(("file", path)) => SetupHow {
                     random: false,
                     file: Some(path.trim().into()),
@@ -273,7 +295,7 @@ impl Session<'_> {
                 },
                 _ if answer == "quit" => return Ok(false),
                 _ => {
-                    println!("Answer `random`, `file PATH`, `template` or `quit`.");
+                    println!("Answer `random`, `file PATH`, `template [PATH]` or `quit`.");
                     continue;
                 }
             };
@@ -336,7 +358,10 @@ impl Session<'_> {
                     {
                         Ok(reply) => {
                             if let Some(event) = &reply.event {
-                                println!("{}", words::event(&names, reply.view.as_ref(), event));
+                                println!(
+                                    "{}",
+                                    words::event(Lang::En, &names, reply.view.as_ref(), event)
+                                );
                                 self.shown = event.version;
                                 self.told = event.version;
                             }

@@ -1,8 +1,8 @@
 //! Status lines under a board, in words and colours.
 
-use trinchera_client::Names;
 use trinchera_client::words::{clock_face, player, tank_phase, time_control};
 pub use trinchera_client::words::{event, phase, result};
+use trinchera_client::{Lang, Names};
 use trinchera_proto::v1 as pb;
 
 use crate::render::{Paint, Style};
@@ -10,7 +10,7 @@ use crate::render::{Paint, Style};
 /// The clocks of a timed game: "Clock 10+5 · Rojo 9:41 · Azul 10:00 (running)", with a
 /// warning when the viewer's own time runs low.
 fn clock_line(names: &Names<'_>, view: &pb::GameView, clock: &pb::Clock, style: Style) -> String {
-    let (control, low_ms) = time_control(clock.control.as_ref());
+    let (control, low_ms) = time_control(Lang::En, clock.control.as_ref());
     let mut parts = vec![format!("Clock {control}")];
     for (seat, &ms) in clock.remaining_ms.iter().enumerate() {
         let seat = seat as i32;
@@ -73,7 +73,7 @@ pub fn status(names: &Names<'_>, view: &pb::GameView, style: Style) -> String {
         })
         .collect();
     lines.push(seats.join("  vs  "));
-    let mut state = format!("Phase: {}", phase(view.phase()));
+    let mut state = format!("Phase: {}", phase(Lang::En, view.phase()));
     if let Some(seat) = view.to_move {
         let whose = if view.viewer_seat == Some(seat) {
             "your".to_owned()
@@ -110,7 +110,7 @@ pub fn status(names: &Names<'_>, view: &pb::GameView, style: Style) -> String {
             state.push_str(&format!(
                 " · round {} · {} · {} maneuver(s) left",
                 s.round,
-                tank_phase(s.phase()),
+                tank_phase(Lang::En, s.phase()),
                 s.maneuvers_left
             ));
             let reserve: Vec<String> = (0..2)
@@ -145,12 +145,15 @@ pub fn status(names: &Names<'_>, view: &pb::GameView, style: Style) -> String {
         lines.push(clock_line(names, view, clock, style));
     }
     if let Some(last) = &view.last_event {
-        lines.push(format!("Last: {}", event(names, Some(view), last)));
+        lines.push(format!(
+            "Last: {}",
+            event(Lang::En, names, Some(view), last)
+        ));
     }
     if let Some(end) = &view.result
         && view.phase() == pb::Phase::Finished
     {
-        lines.push(style.paint(&result(names, end), Paint::Bold));
+        lines.push(style.paint(&result(Lang::En, names, end), Paint::Bold));
     }
     let mut text = lines.join("\n");
     text.push('\n');

@@ -9,14 +9,22 @@ use trinchera_client::{Names, Store};
 use trinchera_proto::v1 as pb;
 
 use crate::backend::{Backend, Reply, Request};
+use crate::board::Look;
 use crate::game::GameScreen;
+use crate::i18n::{Lang, set_lang, tr};
 use crate::lobby::Lobby;
 use crate::palette;
+use crate::replay::{Replay, Source};
+use crate::shelf::Shelf;
 
 /// The address used when nothing else is given.
 pub const DEFAULT_SERVER: &str = "http://127.0.0.1:50051";
 /// The eframe storage key of the last server address.
 pub const SERVER_KEY: &str = "server";
+/// The eframe storage key of the interface language (`en`, `es`).
+pub const LANG_KEY: &str = "language";
+/// The eframe storage key of the board look (`flipped`, `names`, both or neither, by `,`).
+pub const LOOK_KEY: &str = "board look";
 /// How long to wait before trying an unreachable server again.
 const RETRY_AFTER: Duration = Duration::from_secs(3);
 
@@ -38,6 +46,10 @@ pub struct Options {
     pub open: Option<OpenAtStart>,
     /// The token store.
     pub store: Store,
+    /// The interface language.
+    pub lang: Lang,
+    /// How boards are drawn.
+    pub look: Look,
 }
 
 /// The state of the connection.
@@ -74,17 +86,30 @@ pub struct App {
     pub lobby: Lobby,
     /// The open game.
     pub game: Option<GameScreen>,
+    /// The replay being stepped through (over the open game, if any).
+    pub replay: Option<Replay>,
     /// The game to open once connected.
     open_at_start: Option<OpenAtStart>,
     /// The last failure, shown until dismissed.
     pub notice: Option<String>,
     /// No flashes or animations.
     pub reduce_motion: bool,
+    /// The interface language.
+    pub lang: Lang,
+    /// How boards are drawn.
+    pub look: Look,
+    /// Whether the keyboard help is showing.
+    pub help_open: bool,
+    /// The window title last set (changed only when it changes).
+    title: String,
+    /// The saved setups.
+    pub shelf: Shelf,
 }
 
 impl App {
     /// The app, connecting at once; `ctx` is woken by the network thread.
     pub fn new(ctx: &egui::Context, options: Options) -> App {
+        let shelf = Shelf::in_config(options.store.dir());
         let backend = Backend::start(ctx.clone(), options.store);
         let url = trinchera_client::normalize_url(&options.server);
         backend.send(Request::Connect(url.clone()));
@@ -96,9 +121,15 @@ impl App {
             rulesets: Vec::new(),
             lobby: Lobby::default(),
             game: None,
+            replay: None,
             open_at_start: options.open,
             notice: None,
             reduce_motion: false,
+            lang: options.lang,
+            look: options.look,
+            help_open: false,
+            title: String::new(),
+            shelf,
         }
     }
 
@@ -129,9 +160,54 @@ impl App {
         });
     }
 
+    /// Opens a replay of `game` (the side of the seat held here, everything once over).
+    pub fn replay(&mut self, game: &str) {
+        let (seat, live) = match &self.game {
+            Some(open) if open.view.game_id == game => (open.seat, true),
+            _ => (None, false),
+        };
+        self.send(Request::Replay {
+            game: game.to_owned(),
+            seat,
+            live,
+        });
+    }
+
+    /// Opens a replay of a saved `trinchera --json history` file.
+    pub fn replay_file(&mut self, path: &str) {
+        let lang = self.lang;
+        let read = std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| trinchera_client::json::read_history_document(&text));
+        let (history, described) = match read {
+            Ok(read) => read,
+            Err(error) => {
+                self.notice = Some(tr!(
+                    lang,
+                    "{path} is not a history file: {error}",
+                    "{path} no es un archivo de historial: {error}"
+                ));
+                return;
+            }
+        };
+        let Some(ruleset) = described.or_else(|| self.ruleset(&history.ruleset).cloned()) else {
+            let id = &history.ruleset;
+            self.notice = Some(tr!(
+                lang,
+                "{path} names the ruleset {id}, which this server does not describe",
+                "{path} es del reglamento {id}, que este servidor no describe"
+            ));
+            return;
+        };
+        self.notice = None;
+        let source = Source::File(path.to_owned());
+        self.replay = Some(Replay::new(ruleset, history, None, false, source));
+    }
+
     /// Back to the lobby, refreshed.
     pub fn leave_game(&mut self) {
         self.game = None;
+        self.replay = None;
         self.send(Request::Leave);
         self.send(self.lobby.request());
     }
@@ -207,11 +283,26 @@ impl App {
                     game.refused_setup(problems);
                 }
             }
+            Reply::Replay {
+                history,
+                seen,
+                live,
+            } => {
+                let Some(ruleset) = self.ruleset(&history.ruleset).cloned() else {
+                    return;
+                };
+                let id = history
+                    .view
+                    .as_ref()
+                    .map(|v| v.game_id.clone())
+                    .unwrap_or_default();
+                self.replay = Some(Replay::new(ruleset, *history, seen, live, Source::Game(id)));
+            }
             Reply::Failed(message) => {
-                if let Some(game) = &mut self.game {
-                    game.in_flight = false;
+                let typed = self.game.as_mut().is_some_and(|game| game.failed(&message));
+                if !typed {
+                    self.notice = Some(message);
                 }
-                self.notice = Some(message);
             }
         }
     }
@@ -231,12 +322,22 @@ impl App {
 
     /// Draws the app into `ui` (the whole window).
     pub fn show(&mut self, ui: &mut Ui) {
+        set_lang(ui.ctx(), self.lang);
         self.apply_replies();
         let ctx = ui.ctx().clone();
         self.retry_when_due(&ctx);
+        self.shortcuts(&ctx);
+        self.set_title(&ctx);
+        if self.help_open {
+            let mut open = true;
+            help_window(&ctx, self.lang, &mut open);
+            self.help_open = open;
+        }
         self.top_bar(ui);
         let connected = self.connection == Connection::Up;
-        if self.game.is_some() {
+        if self.replay.is_some() {
+            crate::replay::show(self, ui);
+        } else if self.game.is_some() {
             crate::game::show(self, ui);
         } else if connected {
             crate::lobby::show(self, ui);
@@ -245,32 +346,120 @@ impl App {
         }
     }
 
+    /// The keyboard shortcuts of the whole window (listed by the F1 help).
+    fn shortcuts(&mut self, ctx: &egui::Context) {
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        let pressed = |key| ctx.input(|i| i.key_pressed(key));
+        if pressed(egui::Key::F1) {
+            self.help_open = !self.help_open;
+        }
+        if pressed(egui::Key::F4) {
+            self.look.flipped = !self.look.flipped;
+        }
+        if pressed(egui::Key::F6) {
+            self.look.names = !self.look.names;
+        }
+        if let Some(game) = &mut self.game {
+            if pressed(egui::Key::F2) {
+                game.rules_open = !game.rules_open;
+            }
+            if pressed(egui::Key::F3) && self.replay.is_none() {
+                let id = game.view.game_id.clone();
+                self.replay(&id);
+            }
+        } else if pressed(egui::Key::F5) && self.connection == Connection::Up {
+            self.send(self.lobby.request());
+        }
+    }
+
+    /// "Trinchera", with "your turn" or "set up" when the open game waits for the player: a
+    /// cue that shows in the task bar while the window is in the background.
+    fn set_title(&mut self, ctx: &egui::Context) {
+        let lang = self.lang;
+        let title = match &self.game {
+            Some(game) if game.my_turn() => {
+                tr!(lang, "Trinchera — your turn", "Trinchera — te toca")
+            }
+            Some(game) if game.setting_up() => {
+                tr!(lang, "Trinchera — set up", "Trinchera — coloca")
+            }
+            _ => "Trinchera".to_owned(),
+        };
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+    }
+
     fn top_bar(&mut self, ui: &mut Ui) {
         Panel::top("top").show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.heading(RichText::new("Trinchera").strong());
+                let (lang, url) = (self.lang, &self.url);
                 let (dot, text) = match &self.connection {
-                    Connection::Up => (palette::TARGET, format!("connected to {}", self.url)),
-                    Connection::Connecting => {
-                        (palette::SELECTED, format!("connecting to {}…", self.url))
-                    }
-                    Connection::Down { .. } => {
-                        (palette::seat(0), format!("no server at {}", self.url))
-                    }
-                    Connection::Idle => (palette::COORDINATE, "not connected".to_owned()),
+                    Connection::Up => (
+                        palette::TARGET,
+                        tr!(lang, "connected to {url}", "conectado a {url}"),
+                    ),
+                    Connection::Connecting => (
+                        palette::SELECTED,
+                        tr!(lang, "connecting to {url}…", "conectando a {url}…"),
+                    ),
+                    Connection::Down { .. } => (
+                        palette::seat(0),
+                        tr!(lang, "no server at {url}", "no hay servidor en {url}"),
+                    ),
+                    Connection::Idle => (
+                        palette::COORDINATE,
+                        tr!(lang, "not connected", "sin conexión"),
+                    ),
                 };
                 let (spot, _) =
                     ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
                 ui.painter().circle_filled(spot.center(), 5.0, dot);
                 ui.label(text);
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                    ui.checkbox(&mut self.reduce_motion, "Reduce motion");
-                    if self.game.is_some() && ui.button("Back to the lobby").clicked() {
+                    let lang = self.lang;
+                    // Right to left: the box, then its caption before it.
+                    let combo = egui::ComboBox::from_id_salt("language")
+                        .selected_text(lang.name())
+                        .show_ui(ui, |ui| {
+                            for choice in Lang::ALL {
+                                ui.selectable_value(&mut self.lang, choice, choice.name());
+                            }
+                        })
+                        .response;
+                    let caption = ui.label(lang.pick("Language", "Idioma"));
+                    combo.labelled_by(caption.id);
+                    if ui.button(lang.pick("Help (F1)", "Ayuda (F1)")).clicked() {
+                        self.help_open = !self.help_open;
+                    }
+                    ui.checkbox(
+                        &mut self.reduce_motion,
+                        lang.pick("Reduce motion", "Reducir animaciones"),
+                    );
+                    ui.checkbox(
+                        &mut self.look.names,
+                        lang.pick("Names on tiles", "Nombres en las fichas"),
+                    );
+                    ui.checkbox(
+                        &mut self.look.flipped,
+                        lang.pick("Flip board", "Girar tablero"),
+                    );
+                    if self.game.is_some()
+                        && ui
+                            .button(lang.pick("Back to the lobby", "Volver a la sala"))
+                            .clicked()
+                    {
                         self.leave_game();
                     }
                     if self.connection == Connection::Up
                         && self.game.is_none()
-                        && ui.button("Change server").clicked()
+                        && ui
+                            .button(lang.pick("Change server", "Cambiar de servidor"))
+                            .clicked()
                     {
                         self.connection = Connection::Idle;
                         self.rulesets.clear();
@@ -280,7 +469,10 @@ impl App {
             if let Some(notice) = self.notice.clone() {
                 ui.horizontal(|ui| {
                     ui.label(RichText::new(notice).color(palette::LAST_MOVE));
-                    if ui.small_button("Dismiss").clicked() {
+                    if ui
+                        .small_button(self.lang.pick("Dismiss", "Cerrar"))
+                        .clicked()
+                    {
                         self.notice = None;
                     }
                 });
@@ -289,45 +481,59 @@ impl App {
     }
 
     fn connect_screen(&mut self, ui: &mut Ui) {
+        let lang = self.lang;
         egui::CentralPanel::default().show(ui, |ui| {
             ui.vertical_centered(|ui| {
                 ui.add_space(80.0);
-                ui.heading("Connect to a Trinchera server");
+                ui.heading(lang.pick(
+                    "Connect to a Trinchera server",
+                    "Conéctate a un servidor de Trinchera",
+                ));
                 ui.add_space(12.0);
                 let row = egui::Layout::left_to_right(egui::Align::Center);
                 ui.allocate_ui_with_layout(egui::vec2(520.0, 28.0), row, |ui| {
-                    let label = ui.label("Server address");
+                    let label = ui.label(lang.pick("Server address", "Dirección del servidor"));
                     let edit = ui
                         .add(egui::TextEdit::singleline(&mut self.address).desired_width(320.0))
                         .labelled_by(label.id);
                     let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                    if ui.button("Connect").clicked() || enter {
+                    if ui.button(lang.pick("Connect", "Conectar")).clicked() || enter {
                         self.connect();
                     }
                 });
                 ui.add_space(12.0);
                 match &self.connection {
                     Connection::Connecting => {
-                        ui.label(format!("Connecting to {}…", self.url));
+                        let url = &self.url;
+                        ui.label(tr!(lang, "Connecting to {url}…", "Conectando a {url}…"));
                     }
                     Connection::Down { message, retry_at } => {
                         ui.label(
-                            RichText::new("Cannot reach the server.")
-                                .color(palette::seat(0))
-                                .strong(),
+                            RichText::new(lang.pick(
+                                "Cannot reach the server.",
+                                "No se puede llegar al servidor.",
+                            ))
+                            .color(palette::seat(0))
+                            .strong(),
                         );
                         ui.label(RichText::new(message).weak());
                         let left = retry_at.saturating_duration_since(Instant::now()).as_secs() + 1;
-                        ui.label(format!("Trying again in {left} s."));
-                        if ui.button("Retry now").clicked() {
+                        ui.label(tr!(
+                            lang,
+                            "Trying again in {left} s.",
+                            "Nuevo intento en {left} s."
+                        ));
+                        if ui.button(lang.pick("Retry now", "Reintentar ya")).clicked() {
                             self.connect();
                         }
                         ui.add_space(8.0);
                         ui.label(
-                            RichText::new(
+                            RichText::new(lang.pick(
                                 "Start a local server with: cargo run --release -p \
                                  trinchera-service --bin trinchera-server",
-                            )
+                                "Arranca un servidor local con: cargo run --release -p \
+                                 trinchera-service --bin trinchera-server",
+                            ))
                             .weak(),
                         );
                     }
@@ -345,11 +551,13 @@ impl eframe::App for App {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         storage.set_string(SERVER_KEY, self.url.clone());
+        storage.set_string(LANG_KEY, self.lang.code().to_owned());
+        storage.set_string(LOOK_KEY, self.look.to_setting());
     }
 }
 
 /// "Ana (Rojo)" or "Rojo: free seat", for lists and headers.
-pub fn seat_line(names: &Names<'_>, view: &pb::GameView, seat: i32) -> String {
+pub fn seat_line(lang: Lang, names: &Names<'_>, view: &pb::GameView, seat: i32) -> String {
     match view.players.iter().find(|p| p.seat == seat) {
         Some(p) if p.joined => {
             let mut text = words::player(names, Some(view), seat);
@@ -358,6 +566,77 @@ pub fn seat_line(names: &Names<'_>, view: &pb::GameView, seat: i32) -> String {
             }
             text
         }
-        _ => format!("{}: free seat", names.seat(seat)),
+        _ => {
+            let seat = names.seat(seat);
+            tr!(lang, "{seat}: free seat", "{seat}: asiento libre")
+        }
     }
+}
+
+/// The keyboard shortcuts, in a window over everything (F1).
+fn help_window(ctx: &egui::Context, lang: Lang, open: &mut bool) {
+    let rows: [(&str, &str, &str); 12] = [
+        ("F1", "this help", "esta ayuda"),
+        (
+            "F2",
+            "the rules of the open game",
+            "las reglas de la partida abierta",
+        ),
+        (
+            "F3",
+            "replay the open game so far",
+            "repasar la partida abierta",
+        ),
+        ("F4", "flip the board", "girar el tablero"),
+        ("F5", "refresh the lobby", "actualizar la sala"),
+        (
+            "F6",
+            "piece names or ranks on tiles",
+            "nombres o rangos en las fichas",
+        ),
+        (
+            "Esc",
+            "cancel the move being picked; close a replay",
+            "cancelar la jugada a medias; cerrar una repetición",
+        ),
+        (
+            "Left Right",
+            "step back and forward in a replay",
+            "retroceder y avanzar en una repetición",
+        ),
+        (
+            "Home / End",
+            "jump to a replay's start or end",
+            "saltar al inicio o al final de una repetición",
+        ),
+        (
+            "F L R",
+            "tanques: forward, turn left, turn right in a maneuver",
+            "tanques: avanzar, girar a la izquierda, a la derecha",
+        ),
+        (
+            "Enter",
+            "confirm a maneuver; play the move typed",
+            "confirmar una maniobra; jugar la jugada escrita",
+        ),
+        (
+            "Tab",
+            "move between buttons (Space presses one)",
+            "pasar de un botón a otro (Espacio lo pulsa)",
+        ),
+    ];
+    egui::Window::new(lang.pick("Keyboard shortcuts", "Atajos de teclado"))
+        .open(open)
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+        .show(ctx, |ui| {
+            egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
+                for (keys, en, es) in rows {
+                    ui.label(RichText::new(keys).monospace().strong());
+                    ui.label(lang.pick(en, es));
+                    ui.end_row();
+                }
+            });
+        });
 }

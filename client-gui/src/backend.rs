@@ -8,7 +8,7 @@ use std::time::Duration;
 use eframe::egui;
 use tokio::sync::mpsc as tokio_mpsc;
 use tokio::task::JoinHandle;
-use trinchera_client::{ClientError, Code, Server, Store};
+use trinchera_client::{ClientError, Code, GameRecord, Server, Store};
 use trinchera_proto::v1 as pb;
 
 /// How long to wait before resuming a watch stream that broke.
@@ -61,6 +61,16 @@ pub enum Request {
     },
     /// Stop following the open game.
     Leave,
+    /// Every event of a game with the position after each, to step through: as the seat
+    /// held here saw it (a spectator's view otherwise), everything once it is over.
+    Replay {
+        /// The game.
+        game: String,
+        /// The seat whose side to replay, if this machine holds it (else any held here).
+        seat: Option<i32>,
+        /// Whether the game is open live behind the replay.
+        live: bool,
+    },
 }
 
 /// What came back.
@@ -108,6 +118,15 @@ pub enum Reply {
     SetupRefused(Vec<String>),
     /// A request was refused or failed.
     Failed(String),
+    /// A game's history with its positions, and the commitments this machine saw.
+    Replay {
+        /// The history.
+        history: Box<pb::GetHistoryResponse>,
+        /// What this machine recorded of the game while it was played.
+        seen: Option<GameRecord>,
+        /// Whether the game is open live behind the replay.
+        live: bool,
+    },
 }
 
 /// The UI's handle on the network thread.
@@ -290,6 +309,29 @@ impl Worker {
                 });
             }
             Request::Leave => self.stop_watching(),
+            Request::Replay { game, seat, live } => {
+                tokio::spawn(async move {
+                    let reply = async {
+                        let record = store.game(&url, &game)?;
+                        // Any seat held here: its side is the one this player may replay.
+                        let token = record.as_ref().and_then(|r| {
+                            seat.and_then(|seat| r.tokens.get(&seat))
+                                .or_else(|| r.tokens.values().next())
+                                .cloned()
+                        });
+                        let history = server.history(&game, token.as_deref(), true).await?;
+                        Ok::<_, ClientError>((history, record))
+                    };
+                    match reply.await {
+                        Ok((history, seen)) => out.send(Reply::Replay {
+                            history: Box::new(history),
+                            seen,
+                            live,
+                        }),
+                        Err(error) => out.fail(&error),
+                    }
+                });
+            }
         }
     }
 

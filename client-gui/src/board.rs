@@ -12,6 +12,7 @@ use eframe::egui::{
 use trinchera_client::{Geometry, Names};
 use trinchera_proto::v1 as pb;
 
+use crate::i18n::{Lang, tr};
 use crate::palette;
 
 /// How a cell is highlighted.
@@ -83,6 +84,40 @@ pub struct BoardModel {
     pub rows: Vec<(i32, i32, String)>,
     /// How strongly the last move flashes, from 1 (just played) to 0.
     pub flash: f32,
+    /// How the player likes the board drawn.
+    pub look: Look,
+}
+
+/// How the player likes boards drawn (a setting kept between runs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Look {
+    /// Turned by 180° from the usual side (the viewer's own, seat 0's for a spectator).
+    pub flipped: bool,
+    /// Piece names on the tiles instead of rank numbers.
+    pub names: bool,
+}
+
+impl Look {
+    /// The look as a stored setting: `flipped,names`, either, or empty.
+    pub fn to_setting(self) -> String {
+        let mut parts = Vec::new();
+        if self.flipped {
+            parts.push("flipped");
+        }
+        if self.names {
+            parts.push("names");
+        }
+        parts.join(",")
+    }
+
+    /// The look of a stored setting (unknown words are ignored).
+    pub fn of_setting(text: &str) -> Look {
+        let words: Vec<&str> = text.split(',').map(str::trim).collect();
+        Look {
+            flipped: words.contains(&"flipped"),
+            names: words.contains(&"names"),
+        }
+    }
 }
 
 /// What the board shows and to whom.
@@ -98,14 +133,16 @@ pub struct Scene<'a> {
     pub status: Option<&'a pb::game_view::Status>,
     /// Setup zones to tint (during setup).
     pub zone: Option<&'a pb::SetupZone>,
+    /// How the player likes the board drawn.
+    pub look: Look,
 }
 
 impl BoardModel {
-    /// The board of `scene` with `marks` on its cells.
-    pub fn new(scene: Scene<'_>, marks: &HashMap<(i32, i32), Mark>) -> BoardModel {
+    /// The board of `scene` with `marks` on its cells, its cells labelled in `lang`.
+    pub fn new(lang: Lang, scene: Scene<'_>, marks: &HashMap<(i32, i32), Mark>) -> BoardModel {
         let names = scene.names;
         let board = names.ruleset.board.clone().unwrap_or_default();
-        let geometry = Geometry::new(&board, scene.viewer == Some(1));
+        let geometry = Geometry::new(&board, (scene.viewer == Some(1)) != scene.look.flipped);
         let pieces: HashMap<(i32, i32), &pb::Piece> = scene
             .pieces
             .iter()
@@ -149,7 +186,7 @@ impl BoardModel {
                 };
                 Some(CellModel {
                     cell,
-                    label: cell_label(names, info, piece.as_ref(), tint, scene.viewer),
+                    label: cell_label(lang, names, info, piece.as_ref(), tint, scene.viewer),
                     terrain: info.terrain(),
                     tint,
                     piece,
@@ -190,6 +227,7 @@ impl BoardModel {
             columns,
             rows,
             flash: 0.0,
+            look: scene.look,
         }
     }
 }
@@ -217,8 +255,9 @@ fn piece_model(
     }
 }
 
-/// The accessible label of a cell: its name, then what is on it or what it is.
+/// The accessible label of a cell in `lang`: its name, then what is on it or what it is.
 fn cell_label(
+    lang: Lang,
     names: &Names<'_>,
     info: &pb::CellInfo,
     piece: Option<&PieceModel>,
@@ -227,36 +266,53 @@ fn cell_label(
 ) -> String {
     let what = match piece {
         Some(piece) => {
-            let whose = if piece.own {
-                "your".to_owned()
-            } else {
-                format!("{}'s", names.seat(piece.owner))
-            };
-            let kind = piece.name.as_deref().unwrap_or("hidden piece");
+            let kind = piece
+                .name
+                .as_deref()
+                .unwrap_or(lang.pick("hidden piece", "pieza oculta"));
             let moved = if piece.name.is_none() && piece.moved {
-                " (moved)"
+                lang.pick(" (moved)", " (movida)")
             } else {
                 ""
             };
-            let spent = if piece.spent { ", done this turn" } else { "" };
-            format!("{whose} {kind}{moved}{spent}")
+            let spent = if piece.spent {
+                lang.pick(", done this turn", ", ya actuó en este turno")
+            } else {
+                ""
+            };
+            if piece.own {
+                tr!(lang, "your {kind}{moved}{spent}", "tu {kind}{moved}{spent}")
+            } else {
+                let seat = names.seat(piece.owner);
+                tr!(
+                    lang,
+                    "{seat}'s {kind}{moved}{spent}",
+                    "{kind} de {seat}{moved}{spent}"
+                )
+            }
         }
-        None => "empty".to_owned(),
+        None => lang.pick("empty", "vacía").to_owned(),
     };
     let terrain = match info.terrain() {
-        pb::Terrain::Lake => Some("lake".to_owned()),
-        pb::Terrain::Castle => Some("castle".to_owned()),
-        pb::Terrain::Trench => Some("trench".to_owned()),
-        pb::Terrain::Swamp => Some("swamp".to_owned()),
-        pb::Terrain::Fortress => Some("fortress".to_owned()),
+        pb::Terrain::Lake => Some(lang.pick("lake", "lago").to_owned()),
+        pb::Terrain::Castle => Some(lang.pick("castle", "castillo").to_owned()),
+        pb::Terrain::Trench => Some(lang.pick("trench", "trinchera").to_owned()),
+        pb::Terrain::Swamp => Some(lang.pick("swamp", "pantano").to_owned()),
+        pb::Terrain::Fortress => Some(lang.pick("fortress", "fortaleza").to_owned()),
         pb::Terrain::Urban => Some(match tint {
-            Some(seat) if viewer == Some(seat) => "urban, yours".to_owned(),
-            Some(seat) => format!("urban, {}'s", names.seat(seat)),
-            None => "urban".to_owned(),
+            Some(seat) if viewer == Some(seat) => {
+                lang.pick("urban, yours", "urbano, tuyo").to_owned()
+            }
+            Some(seat) => {
+                let seat = names.seat(seat);
+                tr!(lang, "urban, {seat}'s", "urbano, de {seat}")
+            }
+            None => lang.pick("urban", "urbano").to_owned(),
         }),
-        pb::Terrain::Entry => info
-            .entry_seat
-            .map(|seat| format!("entry of {}", names.seat(seat))),
+        pb::Terrain::Entry => info.entry_seat.map(|seat| {
+            let seat = names.seat(seat);
+            tr!(lang, "entry of {seat}", "entrada de {seat}")
+        }),
         pb::Terrain::Open | pb::Terrain::Unspecified => None,
     };
     match (terrain, info.terrain() == pb::Terrain::Lake) {
@@ -420,7 +476,7 @@ pub fn board_ui(ui: &mut Ui, model: &BoardModel, selection: &mut Selection) -> R
         }
         draw_cell(&painter, &layout, at, cell, hovered, model.flash);
         if let Some(piece) = &cell.piece {
-            draw_piece(&painter, &layout, at, piece);
+            draw_piece(&painter, &layout, at, piece, model.look.names);
         }
     }
 
@@ -621,7 +677,13 @@ fn draw_cell(
 }
 
 /// A piece: a tile (army games), a disc (the cross) or a tank with its gun (hexes).
-fn draw_piece(painter: &egui::Painter, layout: &Layout, at: Pos2, piece: &PieceModel) {
+fn draw_piece(
+    painter: &egui::Painter,
+    layout: &Layout,
+    at: Pos2,
+    piece: &PieceModel,
+    names_only: bool,
+) {
     let color = palette::seat(piece.owner);
     let ink = Color32::from_rgb(0xfa, 0xf7, 0xf0);
     match layout.shape {
@@ -639,7 +701,18 @@ fn draw_piece(painter: &egui::Painter, layout: &Layout, at: Pos2, piece: &PieceM
                 Stroke::new(1.0, Color32::from_black_alpha(90)),
                 StrokeKind::Inside,
             );
-            if let Some(name) = &piece.name {
+            if let Some(name) = piece.name.as_ref().filter(|_| names_only) {
+                // The name alone, as large as the tile allows.
+                let size = (layout.size * 0.42).max(8.0);
+                let fits = (tile.width() / (size * 0.52)).floor() as usize;
+                painter.text(
+                    at,
+                    Align2::CENTER_CENTER,
+                    short(name, fits.max(3)),
+                    FontId::proportional(size),
+                    ink,
+                );
+            } else if let Some(name) = &piece.name {
                 let big = piece
                     .rank
                     .map_or_else(|| piece.code.clone().unwrap_or_default(), |r| r.to_string());
@@ -823,18 +896,32 @@ mod tests {
             viewer: Some(0),
             status: None,
             zone: None,
+            look: Default::default(),
         };
-        let model = BoardModel::new(scene, &HashMap::new());
-        let labels: Vec<&str> = model.cells.iter().map(|c| c.label.as_str()).collect();
-        assert_eq!(
-            labels,
-            [
-                "a1, your Capitán",
-                "b1, Azul's hidden piece (moved)",
-                "a2, empty",
-                "b2, lake"
-            ]
-        );
+        for (lang, expected) in [
+            (
+                Lang::En,
+                [
+                    "a1, your Capitán",
+                    "b1, Azul's hidden piece (moved)",
+                    "a2, empty",
+                    "b2, lake",
+                ],
+            ),
+            (
+                Lang::Es,
+                [
+                    "a1, tu Capitán",
+                    "b1, pieza oculta de Azul (movida)",
+                    "a2, vacía",
+                    "b2, lago",
+                ],
+            ),
+        ] {
+            let model = BoardModel::new(lang, scene, &HashMap::new());
+            let labels: Vec<&str> = model.cells.iter().map(|c| c.label.as_str()).collect();
+            assert_eq!(labels, expected);
+        }
     }
 
     #[test]
@@ -847,8 +934,9 @@ mod tests {
             viewer: Some(1),
             status: None,
             zone: None,
+            look: Default::default(),
         };
-        let model = BoardModel::new(scene, &HashMap::new());
+        let model = BoardModel::new(Lang::En, scene, &HashMap::new());
         let mut selection = Selection::default();
         let mut harness = egui_kittest::Harness::new_ui_state(
             |ui, selection: &mut Selection| {

@@ -10,9 +10,14 @@ pub mod app;
 pub mod backend;
 pub mod board;
 pub mod game;
+pub mod i18n;
 pub mod lobby;
 pub mod moves;
 pub mod palette;
+pub mod replay;
+pub mod rules;
 pub mod setup;
+pub mod shelf;
+pub mod shelf_ui;
 
 pub use app::{App, OpenAtStart, Options};

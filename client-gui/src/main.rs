@@ -2,8 +2,10 @@
 
 use clap::Parser;
 use eframe::egui;
+use trinchera_client::Lang;
 use trinchera_client::Store;
-use trinchera_gui::app::{DEFAULT_SERVER, SERVER_KEY};
+use trinchera_gui::app::{DEFAULT_SERVER, LANG_KEY, LOOK_KEY, SERVER_KEY};
+use trinchera_gui::board::Look;
 use trinchera_gui::{App, OpenAtStart, Options};
 
 /// The desktop client of a Trinchera game server.
@@ -56,10 +58,22 @@ fn main() -> std::process::ExitCode {
                 .server
                 .or_else(|| cc.storage.and_then(|s| s.get_string(SERVER_KEY)))
                 .unwrap_or_else(|| DEFAULT_SERVER.to_owned());
+            let lang = cc
+                .storage
+                .and_then(|s| s.get_string(LANG_KEY))
+                .and_then(|code| Lang::of_code(&code))
+                .unwrap_or_else(Lang::of_system);
+            let look = cc
+                .storage
+                .and_then(|s| s.get_string(LOOK_KEY))
+                .map(|text| Look::of_setting(&text))
+                .unwrap_or_default();
             let options = Options {
                 server,
                 open,
                 store,
+                lang,
+                look,
             };
             Ok(Box::new(App::new(&cc.egui_ctx, options)))
         }),

@@ -36,6 +36,8 @@ pub const TARGET: Color32 = Color32::from_rgb(0x3f, 0x9b, 0x5f);
 pub const LAST_MOVE: Color32 = Color32::from_rgb(0xe0, 0x8a, 0x2c);
 /// Behind the clock that runs.
 pub const CLOCK_RUNNING: Color32 = Color32::from_rgb(0xfb, 0xec, 0xb5);
+/// Behind a warning that must not be missed (a failed fairness check).
+pub const ALARM: Color32 = Color32::from_rgb(0xff, 0xe1, 0xdc);
 /// Text on light ground.
 pub const INK: Color32 = Color32::from_rgb(0x2b, 0x2b, 0x2b);
 

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use trinchera_client::{Lang, Names, tr};
 use trinchera_proto::v1 as pb;
 
 /// The placements so far and the kind in hand.
@@ -69,6 +70,58 @@ impl Draft {
     /// Empties the board back into the tray.
     pub fn clear(&mut self) {
         self.placed.clear();
+    }
+
+    /// Replaces the placements with `placements` as they are (a loaded setup may not fit:
+    /// [`Draft::problems`] lists how); the hand takes the first kind left.
+    pub fn load(&mut self, zone: &pb::SetupZone, placements: &[pb::Placement]) {
+        self.placed = placements
+            .iter()
+            .filter_map(|p| Some(((p.cell?.x, p.cell?.y), p.kind.clone())))
+            .collect();
+        self.kind = zone
+            .pieces
+            .iter()
+            .find(|p| self.left(zone, &p.kind) > 0)
+            .map(|p| p.kind.clone());
+    }
+
+    /// How the placements differ from the tray: kinds missing, too many, or not in it,
+    /// and pieces outside the zone. Empty when the setup is complete.
+    pub fn problems(&self, zone: &pb::SetupZone, names: &Names<'_>, lang: Lang) -> Vec<String> {
+        let mut problems = Vec::new();
+        for (&(x, y), kind) in &self.placed {
+            if !zone.cells.contains(&pb::Cell { x, y }) {
+                let at = names.label(Some(&pb::Cell { x, y }));
+                problems.push(tr!(
+                    lang,
+                    "{at} is outside your zone",
+                    "{at} está fuera de tu zona"
+                ));
+            }
+            if !zone.pieces.iter().any(|p| &p.kind == kind) {
+                let kind = names.kind_name(kind);
+                problems.push(tr!(
+                    lang,
+                    "{kind} is not in your tray",
+                    "{kind} no está en tu bandeja"
+                ));
+            }
+        }
+        for count in &zone.pieces {
+            let (left, kind) = (self.left(zone, &count.kind), names.kind_name(&count.kind));
+            if left > 0 {
+                problems.push(tr!(lang, "{left} {kind} missing", "faltan {left} {kind}"));
+            } else if left < 0 {
+                let extra = -left;
+                problems.push(tr!(
+                    lang,
+                    "{extra} {kind} too many",
+                    "sobran {extra} {kind}"
+                ));
+            }
+        }
+        problems
     }
 
     /// Whether every piece of the tray is placed.

@@ -2,15 +2,18 @@
 //! contract (`trinchera-proto`) only: the [`connection`] with bearer auth, the per-game
 //! token [`store`] (so a game started in one client continues in the other), fairness
 //! [`verify`], the ruleset [`names`] index, board [`geometry`] in abstract positions, games
-//! in [`words`], and [`sanitize`]: every string a server sends is made display-safe on
+//! in [`words`] (English or Spanish, [`lang`]), [`setup_file`]s, [`json`] documents, and [`sanitize`]: every string a server sends is made display-safe on
 //! arrival.
 
 pub mod connection;
 pub mod error;
 pub mod geometry;
+pub mod json;
+pub mod lang;
 pub mod names;
 pub mod notation;
 pub mod sanitize;
+pub mod setup_file;
 pub mod store;
 pub mod verify;
 pub mod words;
@@ -18,6 +21,7 @@ pub mod words;
 pub use connection::{Server, Watch, authed, normalize_url};
 pub use error::ClientError;
 pub use geometry::{Geometry, Spot};
+pub use lang::Lang;
 pub use names::Names;
 pub use store::{GameRecord, Store};
 /// gRPC status codes, as [`ClientError::Refused`] carries them.

@@ -105,6 +105,11 @@ impl Store {
         }
     }
 
+    /// The config directory the store lives in (other client files go beside it).
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     fn file(&self) -> PathBuf {
         self.dir.join("games.json")
     }

@@ -7,8 +7,10 @@ use std::collections::{BTreeMap, HashMap};
 use sha2::{Digest, Sha256};
 use trinchera_proto::v1 as pb;
 
+use crate::lang::Lang;
 use crate::names::Names;
 use crate::store::GameRecord;
+use crate::tr;
 
 /// What a verification starts from.
 #[derive(Clone, Copy, Debug)]
@@ -19,6 +21,8 @@ pub struct Evidence<'a> {
     pub ruleset: &'a pb::Ruleset,
     /// The commitments recorded on this machine during play, if it followed the game.
     pub seen: Option<&'a GameRecord>,
+    /// The language of the report.
+    pub lang: Lang,
 }
 
 /// One check and its outcome.
@@ -38,7 +42,7 @@ pub struct Report {
     /// In the order made.
     pub checks: Vec<Check>,
     /// Where the published commitments came from.
-    pub commitments_from: &'static str,
+    pub commitments_from: String,
 }
 
 impl Report {
@@ -114,20 +118,29 @@ pub fn canonical(names: &Names<'_>, placements: &[pb::Placement]) -> String {
 
 /// Checks the game; `Err` when it cannot be checked (not over yet).
 pub fn verify(evidence: Evidence<'_>) -> Result<Report, String> {
-    let history = evidence.history;
+    let (history, lang) = (evidence.history, evidence.lang);
     let Some(reveal) = &history.reveal else {
-        return Err(
-            "the game is not over yet: the server reveals setups and dice only after the end"
-                .to_owned(),
-        );
+        return Err(tr!(
+            lang,
+            "the game is not over yet: the server reveals setups and dice only after the end",
+            "la partida no ha terminado: el servidor revela colocaciones y dados solo al final"
+        ));
     };
     let view = history.view.clone().unwrap_or_default();
     let names = Names::new(evidence.ruleset);
     let mut report = Report {
         commitments_from: if evidence.seen.is_some() {
-            "the views this machine saw during play"
+            tr!(
+                lang,
+                "the views this machine saw during play",
+                "las vistas que este equipo recibió durante la partida"
+            )
         } else {
-            "the final view only (this machine did not follow the game)"
+            tr!(
+                lang,
+                "the final view only (this machine did not follow the game)",
+                "solo la vista final (este equipo no siguió la partida)"
+            )
         },
         ..Report::default()
     };
@@ -142,18 +155,33 @@ pub fn verify(evidence: Evidence<'_>) -> Result<Report, String> {
         }
     };
     for setup in &reveal.setups {
-        check_setup(&mut report, &names, setup, published_setup(setup.seat));
+        check_setup(
+            &mut report,
+            lang,
+            &names,
+            setup,
+            published_setup(setup.seat),
+        );
     }
     for zone in evidence.ruleset.setup_zones.iter().filter(|z| z.hidden) {
         if !reveal.setups.iter().any(|s| s.seat == zone.seat) {
+            let seat = names.seat(zone.seat);
             report.check(
-                format!("the setup of {} is revealed", names.seat(zone.seat)),
+                tr!(
+                    lang,
+                    "the setup of {seat} is revealed",
+                    "se revela la colocación de {seat}"
+                ),
                 false,
-                "the history reveals no setup for a seat that set up in secret",
+                tr!(
+                    lang,
+                    "the history reveals no setup for a seat that set up in secret",
+                    "el historial no revela la colocación de un bando que colocó en secreto"
+                ),
             );
         }
     }
-    check_identities(&mut report, &names, history, &view, &reveal.setups);
+    check_identities(&mut report, lang, &names, history, &view, &reveal.setups);
     let final_dice = match &view.status {
         Some(pb::game_view::Status::Tanks(tanks)) => Some(tanks),
         _ => None,
@@ -167,6 +195,7 @@ pub fn verify(evidence: Evidence<'_>) -> Result<Report, String> {
         };
         check_dice(
             &mut report,
+            lang,
             history,
             &reveal.dice_seed,
             published,
@@ -175,9 +204,13 @@ pub fn verify(evidence: Evidence<'_>) -> Result<Report, String> {
     }
     if report.checks.is_empty() {
         report.check(
-            "nothing was hidden",
+            tr!(lang, "nothing was hidden", "nada estaba oculto"),
             true,
-            "no secret setups and no dice: every move was public",
+            tr!(
+                lang,
+                "no secret setups and no dice: every move was public",
+                "sin colocaciones secretas ni dados: cada jugada fue pública"
+            ),
         );
     }
     Ok(report)
@@ -185,56 +218,88 @@ pub fn verify(evidence: Evidence<'_>) -> Result<Report, String> {
 
 fn check_setup(
     report: &mut Report,
+    lang: Lang,
     names: &Names<'_>,
     setup: &pb::SetupReveal,
     published: Option<String>,
 ) {
     let seat = names.seat(setup.seat);
     let recomputed = canonical(names, &setup.placements);
+    let count = setup.placements.len();
     report.check(
-        format!("the setup of {seat} matches its canonical text"),
+        tr!(
+            lang,
+            "the setup of {seat} matches its canonical text",
+            "la colocación de {seat} coincide con su texto canónico"
+        ),
         recomputed == setup.canonical_setup,
         if recomputed == setup.canonical_setup {
-            format!("{} pieces", setup.placements.len())
+            tr!(lang, "{count} pieces", "{count} piezas")
         } else {
-            "the placements do not spell the revealed text".to_owned()
+            tr!(
+                lang,
+                "the placements do not spell the revealed text",
+                "las piezas no corresponden al texto revelado"
+            )
         },
     );
     let opened = hex::decode(&setup.salt)
         .map(|salt| sha256_hex(&[&salt, setup.canonical_setup.as_bytes()]))
         .unwrap_or_default();
+    let (digest, committed) = (short(&opened), short(&setup.commitment));
     report.check(
-        format!("the setup of {seat} opens its commitment"),
+        tr!(
+            lang,
+            "the setup of {seat} opens its commitment",
+            "la colocación de {seat} abre su compromiso"
+        ),
         opened == setup.commitment,
         if opened == setup.commitment {
-            format!("SHA-256(salt ‖ setup) = {}", short(&opened))
+            format!("SHA-256(salt || setup) = {digest}")
         } else {
-            format!(
-                "SHA-256(salt ‖ setup) = {} but the commitment is {}",
-                short(&opened),
-                short(&setup.commitment)
+            tr!(
+                lang,
+                "SHA-256(salt || setup) = {digest} but the commitment is {committed}",
+                "SHA-256(sal || colocación) = {digest} pero el compromiso es {committed}"
             )
         },
     );
+    let name = tr!(
+        lang,
+        "the commitment of {seat} is the one published during play",
+        "el compromiso de {seat} es el publicado durante la partida"
+    );
     match published {
-        Some(published) => report.check(
-            format!("the commitment of {seat} is the one published during play"),
-            published == setup.commitment,
-            format!("published {}", short(&published)),
-        ),
+        Some(published) => {
+            let shown = short(&published);
+            report.check(
+                name,
+                published == setup.commitment,
+                tr!(lang, "published {shown}", "publicado {shown}"),
+            );
+        }
         None => report.check(
-            format!("the commitment of {seat} is the one published during play"),
+            name,
             false,
-            "no commitment was published for this seat",
+            tr!(
+                lang,
+                "no commitment was published for this seat",
+                "no se publicó ningún compromiso de este bando"
+            ),
         ),
     }
-    check_zone(report, names, setup);
+    check_zone(report, lang, names, setup);
 }
 
 /// The revealed setup is a legal placement: every piece in the seat's zone, one per cell,
 /// and exactly the zone's counts.
-fn check_zone(report: &mut Report, names: &Names<'_>, setup: &pb::SetupReveal) {
+fn check_zone(report: &mut Report, lang: Lang, names: &Names<'_>, setup: &pb::SetupReveal) {
     let seat = names.seat(setup.seat);
+    let name = tr!(
+        lang,
+        "the setup of {seat} follows the ruleset",
+        "la colocación de {seat} cumple el reglamento"
+    );
     let Some(zone) = names
         .ruleset
         .setup_zones
@@ -242,9 +307,13 @@ fn check_zone(report: &mut Report, names: &Names<'_>, setup: &pb::SetupReveal) {
         .find(|z| z.seat == setup.seat)
     else {
         report.check(
-            format!("the setup of {seat} follows the ruleset"),
+            name,
             false,
-            "this seat has no setup zone",
+            tr!(
+                lang,
+                "this seat has no setup zone",
+                "este bando no tiene zona de colocación"
+            ),
         );
         return;
     };
@@ -252,11 +321,16 @@ fn check_zone(report: &mut Report, names: &Names<'_>, setup: &pb::SetupReveal) {
     let mut used = std::collections::HashSet::new();
     for placement in &setup.placements {
         let cell = placement.cell.unwrap_or_default();
+        let at = names.label(Some(&cell));
         if !zone.cells.contains(&cell) {
-            problems.push(format!("{} is outside the zone", names.label(Some(&cell))));
+            problems.push(tr!(
+                lang,
+                "{at} is outside the zone",
+                "{at} está fuera de la zona"
+            ));
         }
         if !used.insert((cell.x, cell.y)) {
-            problems.push(format!("two pieces on {}", names.label(Some(&cell))));
+            problems.push(tr!(lang, "two pieces on {at}", "dos piezas en {at}"));
         }
     }
     let mut counts: BTreeMap<&str, i32> = BTreeMap::new();
@@ -266,24 +340,31 @@ fn check_zone(report: &mut Report, names: &Names<'_>, setup: &pb::SetupReveal) {
     for wanted in &zone.pieces {
         let got = counts.remove(wanted.kind.as_str()).unwrap_or(0);
         if got != wanted.count {
-            problems.push(format!(
-                "{got} {} instead of {}",
-                names.kind_name(&wanted.kind),
-                wanted.count
+            let (kind, count) = (names.kind_name(&wanted.kind), wanted.count);
+            problems.push(tr!(
+                lang,
+                "{got} {kind} instead of {count}",
+                "{got} {kind} en vez de {count}"
             ));
         }
     }
     for (kind, got) in counts {
-        problems.push(format!(
-            "{got} {} the ruleset does not give",
-            names.kind_name(kind)
+        let kind = names.kind_name(kind);
+        problems.push(tr!(
+            lang,
+            "{got} {kind} the ruleset does not give",
+            "{got} {kind} que el reglamento no da"
         ));
     }
     report.check(
-        format!("the setup of {seat} follows the ruleset"),
+        name,
         problems.is_empty(),
         if problems.is_empty() {
-            "every piece in the zone, the exact counts".to_owned()
+            tr!(
+                lang,
+                "every piece in the zone, the exact counts",
+                "cada pieza en la zona, en las cantidades justas"
+            )
         } else {
             problems.join(", ")
         },
@@ -293,6 +374,7 @@ fn check_zone(report: &mut Report, names: &Names<'_>, setup: &pb::SetupReveal) {
 /// Battles, reveals and the final position name the kinds the revealed setups gave.
 fn check_identities(
     report: &mut Report,
+    lang: Lang,
     names: &Names<'_>,
     history: &pb::GetHistoryResponse,
     view: &pb::GameView,
@@ -321,10 +403,11 @@ fn check_identities(
         if let Some(expected) = kinds.get(&id) {
             compared += 1;
             if *expected != kind {
-                problems.push(format!(
-                    "{what}: {} where the setup had {}",
-                    names.kind_name(kind),
-                    names.kind_name(expected)
+                let (shown, set) = (names.kind_name(kind), names.kind_name(expected));
+                problems.push(tr!(
+                    lang,
+                    "{what}: {shown} where the setup had {set}",
+                    "{what}: {shown} donde la colocación tenía {set}"
                 ));
             }
         }
@@ -333,23 +416,36 @@ fn check_identities(
         for effect in event.effects.iter().filter_map(|e| e.effect.as_ref()) {
             match effect {
                 pb::effect::Effect::Battle(b) => {
-                    let at = names.label(b.at.as_ref());
+                    let (at, version) = (names.label(b.at.as_ref()), event.version);
                     compare(
                         b.attacker_id,
                         &b.attacker_kind,
-                        format!("attacker on {at} (version {})", event.version),
+                        tr!(
+                            lang,
+                            "attacker on {at} (version {version})",
+                            "atacante en {at} (versión {version})"
+                        ),
                     );
                     compare(
                         b.defender_id,
                         &b.defender_kind,
-                        format!("defender on {at} (version {})", event.version),
+                        tr!(
+                            lang,
+                            "defender on {at} (version {version})",
+                            "defensor en {at} (versión {version})"
+                        ),
                     );
                 }
                 pb::effect::Effect::Reveal(r) => {
+                    let version = event.version;
                     compare(
                         r.piece_id,
                         &r.kind,
-                        format!("piece revealed at version {}", event.version),
+                        tr!(
+                            lang,
+                            "piece revealed at version {version}",
+                            "pieza revelada en la versión {version}"
+                        ),
                     );
                 }
                 _ => {}
@@ -358,20 +454,29 @@ fn check_identities(
     }
     for piece in view.pieces.iter().chain(&view.captured) {
         if !piece.kind.is_empty() {
+            let id = piece.id;
             compare(
                 piece.id,
                 &piece.kind,
-                format!("piece {} at the end", piece.id),
+                tr!(lang, "piece {id} at the end", "pieza {id} al final"),
             );
         }
     }
     let detail = if problems.is_empty() {
-        format!("{compared} identities compared")
+        tr!(
+            lang,
+            "{compared} identities compared",
+            "{compared} identidades comparadas"
+        )
     } else {
         problems.join(", ")
     };
     report.check(
-        "battles and the final position match the revealed setups",
+        tr!(
+            lang,
+            "battles and the final position match the revealed setups",
+            "los combates y la posición final cuadran con las colocaciones reveladas"
+        ),
         problems.is_empty(),
         detail,
     );
@@ -393,6 +498,7 @@ fn dice_effects(
 
 fn check_dice(
     report: &mut Report,
+    lang: Lang,
     history: &pb::GetHistoryResponse,
     seed_hex: &str,
     published: Option<String>,
@@ -400,26 +506,42 @@ fn check_dice(
 ) {
     let seed = hex::decode(seed_hex).unwrap_or_default();
     let opened = sha256_hex(&[&seed]);
+    let name = tr!(
+        lang,
+        "the dice seed opens the published dice commitment",
+        "la semilla de los dados abre el compromiso de dados publicado"
+    );
     match published {
-        Some(published) => report.check(
-            "the dice seed opens the published dice commitment",
-            seed.len() == 32 && opened == published,
-            if seed.len() != 32 {
-                format!("the revealed seed {seed_hex:?} is not 32 bytes of hex")
-            } else if opened == published {
-                format!("SHA-256(seed) = {}", short(&opened))
-            } else {
-                format!(
-                    "SHA-256(seed) = {} but {} was published",
-                    short(&opened),
-                    short(&published)
-                )
-            },
-        ),
+        Some(published) => {
+            let (digest, shown) = (short(&opened), short(&published));
+            report.check(
+                name,
+                seed.len() == 32 && opened == published,
+                if seed.len() != 32 {
+                    tr!(
+                        lang,
+                        "the revealed seed {seed_hex:?} is not 32 bytes of hex",
+                        "la semilla revelada {seed_hex:?} no son 32 bytes en hexadecimal"
+                    )
+                } else if opened == published {
+                    format!("SHA-256(seed) = {digest}")
+                } else {
+                    tr!(
+                        lang,
+                        "SHA-256(seed) = {digest} but {shown} was published",
+                        "SHA-256(semilla) = {digest} pero se publicó {shown}"
+                    )
+                },
+            );
+        }
         None => report.check(
-            "the dice seed opens the published dice commitment",
+            name,
             false,
-            "no dice commitment was published",
+            tr!(
+                lang,
+                "no dice commitment was published",
+                "no se publicó ningún compromiso de dados"
+            ),
         ),
     }
     let mut problems = Vec::new();
@@ -427,58 +549,68 @@ fn check_dice(
     for (event, dice) in dice_effects(history) {
         let k = count;
         count += 1;
-        if u64::from(dice.index) != k {
-            problems.push(format!("roll {k} is numbered {}", dice.index));
+        let (index, rolled, column) = (dice.index, dice.roll, dice.column);
+        if u64::from(index) != k {
+            problems.push(tr!(
+                lang,
+                "roll {k} is numbered {index}",
+                "la tirada {k} lleva el número {index}"
+            ));
         }
-        let derived = roll(&seed, u64::from(dice.index));
-        if dice.roll != derived {
-            problems.push(format!(
-                "roll {} shows {} but the seed gives {derived}",
-                dice.index, dice.roll
+        let derived = roll(&seed, u64::from(index));
+        if rolled != derived {
+            problems.push(tr!(
+                lang,
+                "roll {index} shows {rolled} but the seed gives {derived}",
+                "la tirada {index} muestra {rolled} pero la semilla da {derived}"
             ));
         }
         if let Some(pb::r#move::Action::Attack(attack)) =
             event.r#move.as_ref().and_then(|m| m.action.as_ref())
         {
-            let column = attack.attackers.len().min(4) as i32;
-            if dice.column != column {
-                problems.push(format!(
-                    "roll {} used column {} with {} attacker(s)",
-                    dice.index,
-                    dice.column,
-                    attack.attackers.len()
+            let attackers = attack.attackers.len();
+            if column != attackers.min(4) as i32 {
+                problems.push(tr!(
+                    lang,
+                    "roll {index} used column {column} with {attackers} attacker(s)",
+                    "la tirada {index} usó la columna {column} con {attackers} atacante(s)"
                 ));
             }
         }
         if !(1..=4).contains(&dice.column)
             || dice.attacker_wins != attacker_wins(dice.column, dice.roll)
         {
-            problems.push(format!(
-                "roll {} ({} in column {}) was read as {}",
-                dice.index,
-                dice.roll,
-                dice.column,
-                if dice.attacker_wins {
-                    "a hit"
-                } else {
-                    "a miss"
-                }
+            let read = if dice.attacker_wins {
+                lang.pick("a hit", "un impacto")
+            } else {
+                lang.pick("a miss", "un fallo")
+            };
+            problems.push(tr!(
+                lang,
+                "roll {index} ({rolled} in column {column}) was read as {read}",
+                "la tirada {index} ({rolled} en la columna {column}) se leyó como {read}"
             ));
         }
     }
     if let Some(status) = final_status
         && u64::from(status.rolls) != count
     {
-        problems.push(format!(
-            "the game counts {} rolls, the history shows {count}",
-            status.rolls
+        let rolls = status.rolls;
+        problems.push(tr!(
+            lang,
+            "the game counts {rolls} rolls, the history shows {count}",
+            "la partida cuenta {rolls} tiradas, el historial muestra {count}"
         ));
     }
     report.check(
-        "every die roll is re-derived from the seed and read off the table",
+        tr!(
+            lang,
+            "every die roll is re-derived from the seed and read off the table",
+            "cada tirada se deriva de la semilla y se lee en la tabla"
+        ),
         problems.is_empty(),
         if problems.is_empty() {
-            format!("{count} roll(s)")
+            tr!(lang, "{count} roll(s)", "{count} tirada(s)")
         } else {
             problems.join(", ")
         },

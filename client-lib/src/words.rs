@@ -1,49 +1,63 @@
-//! Games in words: phases, events and results as sentences a player reads.
+//! Games in words: phases, events and results as sentences a player reads, in English or
+//! Spanish ([`Lang`]).
 
 use trinchera_proto::v1 as pb;
 
+use crate::lang::Lang;
 use crate::names::Names;
+use crate::tr;
 
 /// The name of a phase, e.g. "playing".
-pub fn phase(phase: pb::Phase) -> &'static str {
-    match phase {
-        pb::Phase::Waiting => "waiting for a player",
-        pb::Phase::Setup => "setting up",
-        pb::Phase::Playing => "playing",
-        pb::Phase::Finished => "finished",
-        pb::Phase::Unspecified => "unknown",
-    }
+pub fn phase(lang: Lang, phase: pb::Phase) -> &'static str {
+    let (en, es) = match phase {
+        pb::Phase::Waiting => ("waiting for a player", "esperando a un jugador"),
+        pb::Phase::Setup => ("setting up", "colocando"),
+        pb::Phase::Playing => ("playing", "en juego"),
+        pb::Phase::Finished => ("finished", "terminada"),
+        pb::Phase::Unspecified => ("unknown", "desconocida"),
+    };
+    lang.pick(en, es)
 }
 
 /// A result reason in words.
-fn reason(reason: &str) -> String {
-    match reason {
-        "FLAG_CAPTURED" => "the flag was captured".into(),
-        "NO_MOVES" => "no legal move left".into(),
-        "ONLY_IMMOVABLE_LEFT" => "only immovable pieces left".into(),
-        "RESIGNED" => "resignation".into(),
-        "MOVE_LIMIT" => "the move limit".into(),
-        "FORTRESS_TAKEN" => "the fortress was taken".into(),
-        "OFFICERS_HUFFED" => "both officers were huffed".into(),
-        "OFFICERS_TRAPPED" => "the officers are trapped".into(),
-        "REBELS_TOO_FEW" => "too few rebels left".into(),
-        "MOST_URBAN" => "most urban hexes held".into(),
-        "MORE_TANKS" => "more tanks left".into(),
-        "ABORTED" => "it never started in time".into(),
-        "TIME_FORFEIT" => "time ran out".into(),
-        "ABANDONED" => "the opponent stayed away".into(),
-        other => other.to_lowercase().replace('_', " "),
-    }
+fn reason(lang: Lang, reason: &str) -> String {
+    let (en, es) = match reason {
+        "FLAG_CAPTURED" => ("the flag was captured", "la bandera fue capturada"),
+        "NO_MOVES" => ("no legal move left", "no queda ninguna jugada legal"),
+        "ONLY_IMMOVABLE_LEFT" => ("only immovable pieces left", "solo quedan piezas inmóviles"),
+        "RESIGNED" => ("resignation", "abandono"),
+        "MOVE_LIMIT" => ("the move limit", "el límite de jugadas"),
+        "FORTRESS_TAKEN" => ("the fortress was taken", "la fortaleza fue tomada"),
+        "OFFICERS_HUFFED" => (
+            "both officers were huffed",
+            "los dos oficiales fueron soplados",
+        ),
+        "OFFICERS_TRAPPED" => ("the officers are trapped", "los oficiales están encerrados"),
+        "REBELS_TOO_FEW" => ("too few rebels left", "quedan muy pocos rebeldes"),
+        "MOST_URBAN" => ("most urban hexes held", "más hexágonos urbanos en su poder"),
+        "MORE_TANKS" => ("more tanks left", "más tanques en pie"),
+        "ABORTED" => ("it never started in time", "no empezó a tiempo"),
+        "TIME_FORFEIT" => ("time ran out", "se acabó el tiempo"),
+        "ABANDONED" => ("the opponent stayed away", "el rival no volvió"),
+        other => return other.to_lowercase().replace('_', " "),
+    };
+    lang.pick(en, es).to_owned()
 }
 
 /// A result as a sentence: "Rojo wins: the flag was captured."
-pub fn result(names: &Names<'_>, result: &pb::Result) -> String {
+pub fn result(lang: Lang, names: &Names<'_>, result: &pb::Result) -> String {
+    let why = reason(lang, &result.reason);
     match result.winner {
         Some(winner) if !result.draw => {
-            format!("{} wins: {}.", names.seat(winner), reason(&result.reason))
+            let seat = names.seat(winner);
+            tr!(lang, "{seat} wins: {why}.", "Gana {seat}: {why}.")
         }
-        _ if result.draw => format!("Draw: {}.", reason(&result.reason)),
-        _ => format!("Called off, nobody wins: {}.", reason(&result.reason)),
+        _ if result.draw => tr!(lang, "Draw: {why}.", "Tablas: {why}."),
+        _ => tr!(
+            lang,
+            "Called off, nobody wins: {why}.",
+            "Anulada, nadie gana: {why}."
+        ),
     }
 }
 
@@ -61,35 +75,57 @@ pub fn player(names: &Names<'_>, view: Option<&pb::GameView>, seat: i32) -> Stri
 }
 
 /// What an event did, in one or more sentences.
-pub fn event(names: &Names<'_>, view: Option<&pb::GameView>, event: &pb::Event) -> String {
-    let who = event
-        .seat
-        .map_or_else(|| "Somebody".to_owned(), |seat| player(names, view, seat));
+pub fn event(
+    lang: Lang,
+    names: &Names<'_>,
+    view: Option<&pb::GameView>,
+    event: &pb::Event,
+) -> String {
+    let who = event.seat.map_or_else(
+        || lang.pick("Somebody", "Alguien").to_owned(),
+        |seat| player(names, view, seat),
+    );
+    let notation = &event.notation;
     let mut text = match event.r#type() {
-        pb::EventType::Created => format!("{who} created the game."),
-        pb::EventType::Joined => format!("{who} joined."),
-        pb::EventType::SetupSubmitted => format!("{who} set up."),
-        pb::EventType::Resigned => format!("{who} resigned."),
-        pb::EventType::TimeForfeit => format!("{who} ran out of time."),
-        pb::EventType::Abandoned => format!("{who} claimed the game: the opponent stayed away."),
+        pb::EventType::Created => tr!(lang, "{who} created the game.", "{who} creó la partida."),
+        pb::EventType::Joined => tr!(lang, "{who} joined.", "{who} se unió."),
+        pb::EventType::SetupSubmitted => tr!(lang, "{who} set up.", "{who} colocó sus piezas."),
+        pb::EventType::Resigned => tr!(lang, "{who} resigned.", "{who} abandonó."),
+        pb::EventType::TimeForfeit => {
+            tr!(lang, "{who} ran out of time.", "{who} se quedó sin tiempo.")
+        }
+        pb::EventType::Abandoned => tr!(
+            lang,
+            "{who} claimed the game: the opponent stayed away.",
+            "{who} reclamó la partida: el rival no volvió."
+        ),
         pb::EventType::Aborted => match event.seat {
-            Some(seat) => format!(
-                "The server called the game off: it waited too long for {}.",
-                names.seat(seat)
+            Some(seat) => {
+                let seat = names.seat(seat);
+                tr!(
+                    lang,
+                    "The server called the game off: it waited too long for {seat}.",
+                    "El servidor anuló la partida: esperó demasiado a {seat}."
+                )
+            }
+            None => tr!(
+                lang,
+                "The server called the game off.",
+                "El servidor anuló la partida."
             ),
-            None => "The server called the game off.".to_owned(),
         },
-        pb::EventType::Move => format!("{who} played {}.", event.notation),
-        pb::EventType::Unspecified => "Something happened.".to_owned(),
+        pb::EventType::Move => tr!(lang, "{who} played {notation}.", "{who} jugó {notation}."),
+        pb::EventType::Unspecified => tr!(lang, "Something happened.", "Pasó algo."),
     };
     for effect in &event.effects {
         if let Some(effect) = &effect.effect {
             text.push(' ');
-            text.push_str(&self::effect(names, effect, event.seat));
+            text.push_str(&self::effect(lang, names, effect, event.seat));
         }
     }
     if event.started {
-        text.push_str(" The game has started.");
+        text.push(' ');
+        text.push_str(lang.pick("The game has started.", "La partida ha empezado."));
     }
     text
 }
@@ -103,78 +139,120 @@ fn piece(names: &Names<'_>, kind: &str, seat: Option<i32>) -> String {
 }
 
 /// One consequence of an event in words.
-fn effect(names: &Names<'_>, effect: &pb::effect::Effect, mover: Option<i32>) -> String {
+fn effect(
+    lang: Lang,
+    names: &Names<'_>,
+    effect: &pb::effect::Effect,
+    mover: Option<i32>,
+) -> String {
     use pb::effect::Effect;
     match effect {
         Effect::Battle(battle) => {
             let outcome = match battle.result() {
-                pb::BattleResult::AttackerWins => "the defender fell",
-                pb::BattleResult::DefenderWins => "the attacker fell",
-                pb::BattleResult::BothFall => "both fell",
-                pb::BattleResult::Unspecified => "nobody knows who won",
+                pb::BattleResult::AttackerWins => {
+                    lang.pick("the defender fell", "cayó el defensor")
+                }
+                pb::BattleResult::DefenderWins => {
+                    lang.pick("the attacker fell", "cayó el atacante")
+                }
+                pb::BattleResult::BothFall => lang.pick("both fell", "cayeron los dos"),
+                pb::BattleResult::Unspecified => {
+                    lang.pick("nobody knows who won", "no se sabe quién ganó")
+                }
             };
             // The mover attacks; the defender belongs to the other seat.
             let (attacker_seat, defender_seat) = (mover, mover.map(|seat| 1 - seat));
-            format!(
-                "{} attacked {} on {}: {outcome}.",
-                piece(names, &battle.attacker_kind, attacker_seat),
-                piece(names, &battle.defender_kind, defender_seat),
-                names.label(battle.at.as_ref()),
+            let attacker = piece(names, &battle.attacker_kind, attacker_seat);
+            let defender = piece(names, &battle.defender_kind, defender_seat);
+            let at = names.label(battle.at.as_ref());
+            tr!(
+                lang,
+                "{attacker} attacked {defender} on {at}: {outcome}.",
+                "{attacker} atacó a {defender} en {at}: {outcome}."
             )
         }
-        Effect::Reveal(reveal) => format!("The move revealed a {}.", names.kind_name(&reveal.kind)),
+        Effect::Reveal(reveal) => {
+            let kind = names.kind_name(&reveal.kind);
+            tr!(
+                lang,
+                "The move revealed a {kind}.",
+                "La jugada reveló: {kind}."
+            )
+        }
         Effect::Removal(removal) => {
             let why = match removal.cause() {
-                pb::RemovalCause::Castle => "after three turns in the castle",
-                pb::RemovalCause::Jumped => "jumped over",
-                pb::RemovalCause::Huffed => "huffed",
-                pb::RemovalCause::Destroyed => "destroyed",
-                pb::RemovalCause::Unspecified => "removed",
+                pb::RemovalCause::Castle => (
+                    "after three turns in the castle",
+                    "tras tres turnos en el castillo",
+                ),
+                pb::RemovalCause::Jumped => ("jumped over", "saltada"),
+                pb::RemovalCause::Huffed => ("huffed", "soplada"),
+                pb::RemovalCause::Destroyed => ("destroyed", "destruida"),
+                pb::RemovalCause::Unspecified => ("removed", "retirada"),
             };
-            format!(
-                "The piece on {} was removed ({why}).",
-                names.label(removal.at.as_ref())
+            let why = lang.pick(why.0, why.1);
+            let at = names.label(removal.at.as_ref());
+            tr!(
+                lang,
+                "The piece on {at} was removed ({why}).",
+                "La pieza de {at} fue retirada ({why})."
             )
         }
-        Effect::Dice(dice) => format!(
-            "Die {} rolled {} with {} attacker{}: the {}.",
-            dice.index,
-            dice.roll,
-            dice.column,
-            if dice.column == 1 { "" } else { "s" },
-            if dice.attacker_wins {
-                "target is destroyed"
+        Effect::Dice(dice) => {
+            let (index, roll, column) = (dice.index, dice.roll, dice.column);
+            let plural = if column == 1 { "" } else { "s" };
+            let then = if dice.attacker_wins {
+                lang.pick("target is destroyed", "objetivo es destruido")
             } else {
-                "attack fails"
-            }
-        ),
-        Effect::Control(change) => format!(
-            "{} now controls {}.",
-            names.seat(change.seat),
-            names.label(change.at.as_ref())
-        ),
-        Effect::Phase(phase) => format!(
-            "Round {}, {}: {}.",
-            phase.round,
-            names.seat(phase.seat),
-            tank_phase(phase.phase())
-        ),
-        Effect::Pass(pass) => format!(
-            "{} had nothing to do; the turn passed.",
-            names.seat(pass.seat)
-        ),
-        Effect::Result(end) => format!("Game over. {}", result(names, end)),
+                lang.pick("attack fails", "ataque falla")
+            };
+            tr!(
+                lang,
+                "Die {index} rolled {roll} with {column} attacker{plural}: the {then}.",
+                "El dado {index} sacó {roll} con {column} atacante{plural}: el {then}."
+            )
+        }
+        Effect::Control(change) => {
+            let (seat, at) = (names.seat(change.seat), names.label(change.at.as_ref()));
+            tr!(
+                lang,
+                "{seat} now controls {at}.",
+                "{seat} controla ahora {at}."
+            )
+        }
+        Effect::Phase(phase) => {
+            let (round, seat) = (phase.round, names.seat(phase.seat));
+            let what = tank_phase(lang, phase.phase());
+            tr!(
+                lang,
+                "Round {round}, {seat}: {what}.",
+                "Ronda {round}, {seat}: {what}."
+            )
+        }
+        Effect::Pass(pass) => {
+            let seat = names.seat(pass.seat);
+            tr!(
+                lang,
+                "{seat} had nothing to do; the turn passed.",
+                "{seat} no tenía nada que hacer; el turno pasó."
+            )
+        }
+        Effect::Result(end) => {
+            let result = result(lang, names, end);
+            tr!(lang, "Game over. {result}", "Fin de la partida. {result}")
+        }
     }
 }
 
 /// A tanques turn phase in words.
-pub fn tank_phase(phase: pb::TankPhase) -> &'static str {
-    match phase {
-        pb::TankPhase::Movement => "movement",
-        pb::TankPhase::Attack => "attack",
-        pb::TankPhase::Final => "final attacks",
-        pb::TankPhase::Unspecified => "unknown phase",
-    }
+pub fn tank_phase(lang: Lang, phase: pb::TankPhase) -> &'static str {
+    let (en, es) = match phase {
+        pb::TankPhase::Movement => ("movement", "movimiento"),
+        pb::TankPhase::Attack => ("attack", "ataque"),
+        pb::TankPhase::Final => ("final attacks", "ataques finales"),
+        pb::TankPhase::Unspecified => ("unknown phase", "fase desconocida"),
+    };
+    lang.pick(en, es)
 }
 
 /// Milliseconds as a clock face: `9:41`, `0:07.3` under ten seconds, `2d 03h` for days.
@@ -190,7 +268,7 @@ pub fn clock_face(ms: u64) -> String {
 
 /// A time control in words, with the remaining time under which a player is warned: "10+5"
 /// (a tenth of the initial time, between 10 s and a minute) or "3 days a move" (an hour).
-pub fn time_control(control: Option<&pb::TimeControl>) -> (String, u64) {
+pub fn time_control(lang: Lang, control: Option<&pb::TimeControl>) -> (String, u64) {
     use pb::time_control::Control;
     match control.and_then(|c| c.control.as_ref()) {
         Some(Control::Live(live)) => (
@@ -198,13 +276,20 @@ pub fn time_control(control: Option<&pb::TimeControl>) -> (String, u64) {
             (u64::from(live.initial_seconds) * 100).clamp(10_000, 60_000),
         ),
         Some(Control::Correspondence(days)) => {
-            let plural = if days.days_per_move == 1 { "" } else { "s" };
+            let (days, plural) = (
+                days.days_per_move,
+                if days.days_per_move == 1 { "" } else { "s" },
+            );
             (
-                format!("{} day{plural} a move", days.days_per_move),
+                tr!(
+                    lang,
+                    "{days} day{plural} a move",
+                    "{days} día{plural} por jugada"
+                ),
                 3_600_000,
             )
         }
-        None => ("no clock".to_owned(), 0),
+        None => (lang.pick("no clock", "sin reloj").to_owned(), 0),
     }
 }
 
@@ -275,8 +360,12 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            super::event(&names, None, &event),
+            super::event(Lang::En, &names, None, &event),
             "Rojo played e4xe5. Capitán (Rojo) attacked Bomba (Azul) on e5: the attacker fell."
+        );
+        assert_eq!(
+            super::event(Lang::Es, &names, None, &event),
+            "Rojo jugó e4xe5. Capitán (Rojo) atacó a Bomba (Azul) en e5: cayó el atacante."
         );
     }
 }

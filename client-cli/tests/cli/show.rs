@@ -24,7 +24,7 @@ fn assert_snapshot(name: &str, text: &str) {
     assert_eq!(text, expected, "snapshot {name} differs; got:\n{text}");
 }
 
-/// A frente army, rows from seat 0's far side: the same for both seats.
+/// A frente army, rows from seat 0's far side, each from seat 0's left.
 const ARMY_ROWS: [&str; 4] = [
     "S S S S S S S S A A",
     "A A A R R R R T T T",
@@ -40,10 +40,14 @@ fn square_boards_from_both_sides_and_a_spectators() {
         .iter()
         .zip(["4", "3", "2", "1"])
         .map(|(codes, row)| format!("{row} {codes}\n"));
+    // Azul's file is written from Azul's side: each row from column j to a.
     let azul = ARMY_ROWS
         .iter()
         .zip(["7", "8", "9", "10"])
-        .map(|(codes, row)| format!("{row} {codes}\n"));
+        .map(|(codes, row)| {
+            let codes: Vec<&str> = codes.split(' ').rev().collect();
+            format!("{row} {}\n", codes.join(" "))
+        });
     for (player, rows) in game
         .players
         .iter()

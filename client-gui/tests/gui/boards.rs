@@ -20,8 +20,9 @@ fn labels(ruleset: &pb::Ruleset, viewer: Option<i32>) -> Vec<String> {
         viewer,
         status: None,
         zone: None,
+        look: Default::default(),
     };
-    let model = BoardModel::new(scene, &HashMap::new());
+    let model = BoardModel::new(trinchera_client::Lang::En, scene, &HashMap::new());
     let mut harness = Harness::new_ui_state(
         move |ui, selection: &mut Selection| {
             board_ui(ui, &model, selection);

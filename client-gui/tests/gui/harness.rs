@@ -88,6 +88,8 @@ impl Window {
             server: url.to_owned(),
             open,
             store: Store::at(config.path()),
+            lang: Default::default(),
+            look: Default::default(),
         };
         let mut app = App::new(&harness.ctx, options);
         // Flashes would keep the harness repainting; the state is what the tests check.

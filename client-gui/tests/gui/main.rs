@@ -4,5 +4,8 @@
 mod boards;
 mod connect;
 mod harness;
+mod language;
 mod live;
 mod play;
+mod replays;
+mod setups;

@@ -9,8 +9,6 @@ use std::sync::OnceLock;
 use prost_reflect::{DescriptorPool, DeserializeOptions, DynamicMessage, SerializeOptions};
 use trinchera_proto::v1 as pb;
 
-use crate::error::CliError;
-
 /// A generated message with its fully qualified protobuf name.
 pub trait Proto: prost::Message + Default {
     /// E.g. `trinchera.v1.GameView`.
@@ -42,44 +40,73 @@ proto_names!(
 );
 
 /// The descriptors of `trinchera.v1`, decoded once.
-fn pool() -> Result<&'static DescriptorPool, CliError> {
+fn pool() -> Result<&'static DescriptorPool, String> {
     static POOL: OnceLock<Result<DescriptorPool, String>> = OnceLock::new();
     POOL.get_or_init(|| {
         DescriptorPool::decode(trinchera_proto::FILE_DESCRIPTOR_SET).map_err(|e| e.to_string())
     })
     .as_ref()
-    .map_err(|e| CliError::Local(format!("the bundled protobuf descriptors are broken: {e}")))
+    .map_err(|e| format!("the bundled protobuf descriptors are broken: {e}"))
 }
 
-fn descriptor<M: Proto>() -> Result<prost_reflect::MessageDescriptor, CliError> {
+fn descriptor<M: Proto>() -> Result<prost_reflect::MessageDescriptor, String> {
     pool()?
         .get_message_by_name(M::NAME)
-        .ok_or_else(|| CliError::Local(format!("no descriptor for {}", M::NAME)))
+        .ok_or_else(|| format!("no descriptor for {}", M::NAME))
 }
 
 /// `message` as a JSON value.
-pub fn to_json<M: Proto>(message: &M) -> Result<serde_json::Value, CliError> {
+pub fn to_json<M: Proto>(message: &M) -> Result<serde_json::Value, String> {
     let dynamic = DynamicMessage::decode(descriptor::<M>()?, message.encode_to_vec().as_slice())
-        .map_err(|e| CliError::Local(format!("cannot re-read a {}: {e}", M::NAME)))?;
+        .map_err(|e| format!("cannot re-read a {}: {e}", M::NAME))?;
     let options = SerializeOptions::new()
         .stringify_64_bit_integers(false)
         .use_proto_field_name(true)
         .skip_default_fields(false);
     dynamic
         .serialize_with_options(serde_json::value::Serializer, &options)
-        .map_err(|e| CliError::Local(format!("cannot write a {} as JSON: {e}", M::NAME)))
+        .map_err(|e| format!("cannot write a {} as JSON: {e}", M::NAME))
 }
 
 /// Reads a message back from JSON written by [`to_json`] (or any proto3 JSON of it).
 pub fn from_json<M: Proto>(value: serde_json::Value) -> Result<M, String> {
     let options = DeserializeOptions::new().deny_unknown_fields(false);
-    let dynamic = DynamicMessage::deserialize_with_options(
-        descriptor::<M>().map_err(|e| e.to_string())?,
-        value,
-        &options,
-    )
-    .map_err(|e| e.to_string())?;
+    let dynamic = DynamicMessage::deserialize_with_options(descriptor::<M>()?, value, &options)
+        .map_err(|e| e.to_string())?;
     dynamic.transcode_to::<M>().map_err(|e| e.to_string())
+}
+
+/// The key under which a history document carries the ruleset description.
+pub const RULESET_KEY: &str = "ruleset_description";
+
+/// A history document (`trinchera --json history`): `GetHistoryResponse` plus the ruleset
+/// description, so that a saved file is verified and replayed without a server.
+pub fn history_document(
+    history: &pb::GetHistoryResponse,
+    ruleset: &pb::Ruleset,
+) -> Result<serde_json::Value, String> {
+    let mut doc = to_json(history)?;
+    doc[RULESET_KEY] = to_json(ruleset)?;
+    Ok(doc)
+}
+
+/// Reads a history document; the error says why `text` is not one.
+pub fn read_history_document(
+    text: &str,
+) -> Result<(pb::GetHistoryResponse, Option<pb::Ruleset>), String> {
+    let mut doc: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let ruleset = match doc.as_object_mut().and_then(|o| o.remove(RULESET_KEY)) {
+        Some(value) => Some(from_json::<pb::Ruleset>(value)?),
+        None => None,
+    };
+    let history = from_json::<pb::GetHistoryResponse>(doc)?;
+    // Any JSON object decodes (unknown fields are skipped): a history names its game.
+    if history.view.is_none() || history.ruleset.is_empty() {
+        return Err(
+            "it names no game and ruleset (write one with `trinchera --json history GAME`)".into(),
+        );
+    }
+    Ok((history, ruleset))
 }
 
 #[cfg(test)]
@@ -112,6 +139,30 @@ mod tests {
         );
         let back: pb::GameView = from_json(json).expect("deserializes");
         assert_eq!(back, view);
+    }
+
+    #[test]
+    fn history_documents_round_trip_and_others_are_refused() {
+        let history = pb::GetHistoryResponse {
+            ruleset: "frente".into(),
+            view: Some(pb::GameView::default()),
+            positions: vec![pb::GameView::default()],
+            ..Default::default()
+        };
+        let ruleset = pb::Ruleset {
+            id: "frente".into(),
+            ..Default::default()
+        };
+        let text = history_document(&history, &ruleset)
+            .expect("writes")
+            .to_string();
+        let (back, described) = read_history_document(&text).expect("reads");
+        assert_eq!((back, described), (history, Some(ruleset)));
+        let other = to_json(&pb::GameView::default())
+            .expect("writes")
+            .to_string();
+        assert!(read_history_document(&other).is_err());
+        assert!(read_history_document("not json").is_err());
     }
 
     #[test]

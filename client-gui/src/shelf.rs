@@ -1,0 +1,167 @@
+//! Saved setups: named setup files per ruleset in the config directory
+//! (`setups/<ruleset>/<name>.txt`), in the CLI's setup-file format, so that a file written
+//! for `trinchera setup --file` is a saved setup and back.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// The saved setups of this machine.
+#[derive(Clone, Debug)]
+pub struct Shelf {
+    dir: PathBuf,
+}
+
+/// Why a setup could not be kept or found.
+#[derive(Debug, thiserror::Error)]
+pub enum ShelfError {
+    /// The name cannot be a file name.
+    #[error("{0:?} cannot name a setup: use letters, digits, spaces, '-' or '_'")]
+    BadName(String),
+    /// The name is taken.
+    #[error("a setup called {0:?} exists already")]
+    Taken(String),
+    /// Reading or writing failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What failed.
+        source: io::Error,
+    },
+}
+
+/// A setup name that is safe as a file name: trimmed, not empty, no path characters.
+fn checked(name: &str) -> Result<&str, ShelfError> {
+    let name = name.trim();
+    let fine = |c: char| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '(' | ')');
+    if name.is_empty() || name.len() > 80 || !name.chars().all(fine) {
+        return Err(ShelfError::BadName(name.to_owned()));
+    }
+    Ok(name)
+}
+
+impl Shelf {
+    /// The shelf in the config directory `config` (beside the token store).
+    pub fn in_config(config: &Path) -> Shelf {
+        Shelf {
+            dir: config.join("setups"),
+        }
+    }
+
+    fn path(&self, ruleset: &str, name: &str) -> PathBuf {
+        self.dir.join(ruleset).join(format!("{name}.txt"))
+    }
+
+    fn io(path: &Path) -> impl FnOnce(io::Error) -> ShelfError + '_ {
+        move |source| ShelfError::Io {
+            path: path.to_owned(),
+            source,
+        }
+    }
+
+    /// The names of the saved setups of `ruleset`, sorted.
+    pub fn names(&self, ruleset: &str) -> Vec<String> {
+        let Ok(entries) = std::fs::read_dir(self.dir.join(ruleset)) else {
+            return Vec::new();
+        };
+        let mut names: Vec<String> = entries
+            .filter_map(|entry| {
+                let name = entry.ok()?.file_name().into_string().ok()?;
+                name.strip_suffix(".txt").map(str::to_owned)
+            })
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// The text of a saved setup.
+    pub fn read(&self, ruleset: &str, name: &str) -> Result<String, ShelfError> {
+        let path = self.path(ruleset, checked(name)?);
+        std::fs::read_to_string(&path).map_err(Shelf::io(&path))
+    }
+
+    /// Saves `text` as `name` (replacing a setup of that name); returns the name kept.
+    pub fn save(&self, ruleset: &str, name: &str, text: &str) -> Result<String, ShelfError> {
+        let name = checked(name)?;
+        let path = self.path(ruleset, name);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(Shelf::io(dir))?;
+        }
+        std::fs::write(&path, text).map_err(Shelf::io(&path))?;
+        Ok(name.to_owned())
+    }
+
+    /// Renames a saved setup; refused if the new name is taken.
+    pub fn rename(&self, ruleset: &str, from: &str, to: &str) -> Result<String, ShelfError> {
+        let to = checked(to)?;
+        let (old, new) = (self.path(ruleset, checked(from)?), self.path(ruleset, to));
+        if new.exists() {
+            return Err(ShelfError::Taken(to.to_owned()));
+        }
+        std::fs::rename(&old, &new).map_err(Shelf::io(&old))?;
+        Ok(to.to_owned())
+    }
+
+    /// Copies a saved setup under the first free name "NAME (copy)", "NAME (copy 2)"…
+    pub fn duplicate(&self, ruleset: &str, name: &str) -> Result<String, ShelfError> {
+        let text = self.read(ruleset, name)?;
+        let taken = self.names(ruleset);
+        let copy = (1..)
+            .map(|n| match n {
+                1 => format!("{name} (copy)"),
+                n => format!("{name} (copy {n})"),
+            })
+            .find(|candidate| !taken.contains(candidate))
+            .unwrap_or_default();
+        self.save(ruleset, &copy, &text)
+    }
+
+    /// Deletes a saved setup.
+    pub fn delete(&self, ruleset: &str, name: &str) -> Result<(), ShelfError> {
+        let path = self.path(ruleset, checked(name)?);
+        std::fs::remove_file(&path).map_err(Shelf::io(&path))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn save_rename_duplicate_delete() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let shelf = Shelf::in_config(dir.path());
+        assert!(shelf.names("frente").is_empty());
+        shelf
+            .save("frente", " Bombs left ", "4 S S\n")
+            .expect("saved");
+        assert_eq!(shelf.names("frente"), ["Bombs left"]);
+        assert_eq!(
+            shelf.duplicate("frente", "Bombs left").expect("copy"),
+            "Bombs left (copy)"
+        );
+        assert_eq!(
+            shelf.duplicate("frente", "Bombs left").expect("copy"),
+            "Bombs left (copy 2)"
+        );
+        assert!(matches!(
+            shelf.rename("frente", "Bombs left (copy)", "Bombs left"),
+            Err(ShelfError::Taken(_))
+        ));
+        shelf
+            .rename("frente", "Bombs left (copy)", "Rush")
+            .expect("renamed");
+        shelf
+            .delete("frente", "Bombs left (copy 2)")
+            .expect("deleted");
+        assert_eq!(shelf.names("frente"), ["Bombs left", "Rush"]);
+        assert_eq!(shelf.read("frente", "Rush").expect("read"), "4 S S\n");
+        assert!(shelf.names("clasico").is_empty());
+        for bad in ["", "../x", "a/b", ".hidden"] {
+            assert!(matches!(
+                shelf.save("frente", bad, ""),
+                Err(ShelfError::BadName(_))
+            ));
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! The saved-setups part of the setup tray: save the setup being edited under a name, load
+//! one in a click, rename, duplicate, delete, mirror, and import or export a CLI setup file.
+
+use eframe::egui::{self, RichText, Ui};
+use trinchera_client::Names;
+use trinchera_client::setup_file::Zone;
+
+use crate::game::GameScreen;
+use crate::i18n::{lang, tr};
+use crate::palette;
+use crate::shelf::Shelf;
+
+/// What the saved-setups panel holds between frames.
+#[derive(Clone, Debug, Default)]
+pub struct ShelfState {
+    /// The name typed for saving or renaming.
+    pub name: String,
+    /// The saved setup picked in the list.
+    pub picked: Option<String>,
+    /// The path typed for importing or exporting.
+    pub path: String,
+    /// The outcome of the last action: whether it went well, and what happened.
+    pub note: Option<(bool, String)>,
+    /// The problems of the setup loaded last, against this game's tray.
+    pub loaded_problems: Vec<String>,
+}
+
+/// Loads setup-file `text` into the editor of `game`; its problems are listed, not fixed.
+fn load_text(game: &mut GameScreen, names: &Names<'_>, text: &str) -> Result<(), String> {
+    let (Some(seat), Some(zone)) = (game.seat, game.zone().cloned()) else {
+        return Err("no setup to edit".into());
+    };
+    let placements = Zone::of(names, seat).ok_or("no setup zone")?.read(text)?;
+    game.draft.load(&zone, &placements);
+    Ok(())
+}
+
+/// The setup being edited as a setup file of this game.
+fn text_of(game: &GameScreen, names: &Names<'_>) -> Option<String> {
+    let zone = Zone::of(names, game.seat?)?;
+    Some(zone.write(&game.draft.placements(), Some(&game.view.game_id)))
+}
+
+/// The saved-setups panel of the setup tray.
+pub fn show(game: &mut GameScreen, ui: &mut Ui, shelf: &Shelf) {
+    let lang = lang(ui);
+    let ruleset = game.ruleset.clone();
+    let names = Names::new(&ruleset);
+    let mut state = std::mem::take(&mut game.shelf);
+    let mut outcome: Option<Result<String, String>> = None;
+    // Whether the outcome is a setup loaded into the editor (its problems get listed).
+    let mut loaded = false;
+    egui::CollapsingHeader::new(lang.pick("Saved setups", "Colocaciones guardadas"))
+        .id_salt("saved setups")
+        .default_open(true)
+        .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                let label = ui.label(lang.pick("Name", "Nombre"));
+                ui.add(egui::TextEdit::singleline(&mut state.name).desired_width(140.0))
+                    .labelled_by(label.id);
+                if ui.button(lang.pick("Save", "Guardar")).clicked() {
+                    outcome = Some(match text_of(game, &names) {
+                        Some(text) => shelf
+                            .save(&ruleset.id, &state.name, &text)
+                            .map(|name| {
+                                state.picked = Some(name.clone());
+                                tr!(lang, "Saved {name}.", "Guardada {name}.")
+                            })
+                            .map_err(|e| e.to_string()),
+                        None => Err("no setup".into()),
+                    });
+                }
+                if ui
+                    .button(lang.pick("Mirror", "Reflejar"))
+                    .on_hover_text(lang.pick(
+                        "Swap left and right as you see the board",
+                        "Cambia izquierda y derecha tal como ves el tablero",
+                    ))
+                    .clicked()
+                    && let (Some(seat), Some(zone)) = (game.seat, game.zone().cloned())
+                    && let Some(cells) = Zone::of(&names, seat)
+                {
+                    let mirrored = cells.mirrored(&game.draft.placements());
+                    game.draft.load(&zone, &mirrored);
+                }
+            });
+            let saved = shelf.names(&ruleset.id);
+            if saved.is_empty() {
+                ui.label(
+                    RichText::new(lang.pick(
+                        "No saved setups for this ruleset yet.",
+                        "Todavía no hay colocaciones guardadas para este reglamento.",
+                    ))
+                    .weak(),
+                );
+            }
+            for name in &saved {
+                let picked = state.picked.as_ref() == Some(name);
+                if ui.selectable_label(picked, name).clicked() {
+                    state.picked = Some(name.clone());
+                    state.name.clone_from(name);
+                }
+            }
+            if let Some(name) = state.picked.clone().filter(|n| saved.contains(n)) {
+                ui.horizontal_wrapped(|ui| {
+                    if ui.button(lang.pick("Load", "Cargar")).clicked() {
+                        loaded = true;
+                        outcome = Some(
+                            shelf
+                                .read(&ruleset.id, &name)
+                                .map_err(|e| e.to_string())
+                                .and_then(|text| load_text(game, &names, &text))
+                                .map(|()| tr!(lang, "Loaded {name}.", "Cargada {name}.")),
+                        );
+                    }
+                    if ui.button(lang.pick("Duplicate", "Duplicar")).clicked() {
+                        outcome = Some(shelf.duplicate(&ruleset.id, &name).map_or_else(
+                            |e| Err(e.to_string()),
+                            |copy| {
+                                state.picked = Some(copy.clone());
+                                Ok(tr!(lang, "Copied as {copy}.", "Copiada como {copy}."))
+                            },
+                        ));
+                    }
+                    if ui
+                        .button(lang.pick(
+                            "Rename to the name above",
+                            "Renombrar con el nombre de arriba",
+                        ))
+                        .clicked()
+                    {
+                        outcome = Some(shelf.rename(&ruleset.id, &name, &state.name).map_or_else(
+                            |e| Err(e.to_string()),
+                            |new| {
+                                state.picked = Some(new.clone());
+                                Ok(tr!(lang, "Renamed to {new}.", "Renombrada a {new}."))
+                            },
+                        ));
+                    }
+                    if ui.button(lang.pick("Delete", "Borrar")).clicked() {
+                        outcome = Some(
+                            shelf
+                                .delete(&ruleset.id, &name)
+                                .map(|()| tr!(lang, "Deleted {name}.", "Borrada {name}."))
+                                .map_err(|e| e.to_string()),
+                        );
+                        state.picked = None;
+                    }
+                });
+            }
+            ui.horizontal(|ui| {
+                let label = ui.label(lang.pick("File", "Archivo"));
+                ui.add(
+                    egui::TextEdit::singleline(&mut state.path)
+                        .hint_text(
+                            lang.pick("path of a setup file", "ruta de un archivo de colocación"),
+                        )
+                        .desired_width(180.0),
+                )
+                .labelled_by(label.id);
+                let path = state.path.trim().to_owned();
+                if ui
+                    .add_enabled(
+                        !path.is_empty(),
+                        egui::Button::new(lang.pick("Import", "Importar")),
+                    )
+                    .clicked()
+                {
+                    loaded = true;
+                    outcome = Some(
+                        std::fs::read_to_string(&path)
+                            .map_err(|e| format!("{path}: {e}"))
+                            .and_then(|text| load_text(game, &names, &text))
+                            .map(|()| tr!(lang, "Imported {path}.", "Importado {path}.")),
+                    );
+                }
+                if ui
+                    .add_enabled(
+                        !path.is_empty(),
+                        egui::Button::new(lang.pick("Export", "Exportar")),
+                    )
+                    .on_hover_text(lang.pick(
+                        "Write the setup as a file for `trinchera setup --file`",
+                        "Escribe la colocación como archivo para `trinchera setup --file`",
+                    ))
+                    .clicked()
+                {
+                    outcome = Some(match text_of(game, &names) {
+                        Some(text) => std::fs::write(&path, text)
+                            .map(|()| tr!(lang, "Exported to {path}.", "Exportada a {path}."))
+                            .map_err(|e| format!("{path}: {e}")),
+                        None => Err("no setup".into()),
+                    });
+                }
+            });
+            if let Some((ok, note)) = &state.note {
+                let color = if *ok {
+                    palette::TARGET
+                } else {
+                    palette::seat(0)
+                };
+                ui.label(RichText::new(note).color(color));
+            }
+            if !state.loaded_problems.is_empty() {
+                ui.label(
+                    RichText::new(lang.pick(
+                        "The loaded setup does not fit this game:",
+                        "La colocación cargada no encaja en esta partida:",
+                    ))
+                    .color(palette::seat(0)),
+                );
+                for problem in &state.loaded_problems {
+                    ui.label(format!("- {problem}"));
+                }
+            }
+        });
+    if let Some(outcome) = outcome {
+        if loaded
+            && outcome.is_ok()
+            && let Some(zone) = game.zone().cloned()
+        {
+            state.loaded_problems = game.draft.problems(&zone, &names, lang);
+        }
+        state.note = Some(match outcome {
+            Ok(text) => (true, text),
+            Err(text) => (false, text),
+        });
+    }
+    // Problems of a load are settled once the tray is placed in full.
+    if game.zone().is_some_and(|zone| {
+        game.draft.complete(zone) && game.draft.problems(zone, &names, lang).is_empty()
+    }) {
+        state.loaded_problems.clear();
+    }
+    game.shelf = state;
+}

@@ -1,0 +1,224 @@
+//! Replays of finished games, from the server and from saved history files, with the
+//! fairness verdict: "fair" for a real game, "NOT fair" once a die is altered.
+
+use std::time::Duration;
+
+use eframe::egui;
+use trinchera_client::Names;
+use trinchera_gui::lobby::{ClockChoice, CreateForm, Opponent};
+use trinchera_gui::replay::Side;
+use trinchera_proto::v1 as pb;
+
+use crate::harness::{Server, Window, eventually};
+
+/// A runtime for the test's own calls to the server.
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+/// The history of `game` as a spectator gets it, with every position.
+fn history(runtime: &tokio::runtime::Runtime, url: &str, game: &str) -> pb::GetHistoryResponse {
+    runtime.block_on(async {
+        let server = trinchera_client::Server::connect(url)
+            .await
+            .expect("connects");
+        server.history(game, None, true).await.expect("history")
+    })
+}
+
+#[test]
+fn a_finished_game_replays_step_by_step_from_either_side_and_is_fair() {
+    let server = Server::start();
+    let mut me = Window::lobby(&server);
+    me.app_mut().lobby.create = CreateForm {
+        ruleset: "frente".into(),
+        seat: 0,
+        opponent: Opponent::Bot("random".into()),
+        name: "replayed".into(),
+        player: "Ana".into(),
+        clock: ClockChoice::None,
+    };
+    me.click("Create game");
+    me.wait_for("the setup", |app| {
+        app.game.as_ref().is_some_and(|g| g.setting_up())
+    });
+    me.click("Random setup");
+    me.wait_for("my turn", |app| {
+        app.game.as_ref().is_some_and(|g| g.my_turn())
+    });
+    // One move typed in notation, the bot's answer, then resignation.
+    let notation = me.game().view.legal_moves[0].notation.clone();
+    let version = me.game().view.version;
+    me.app_mut().game.as_mut().expect("game").typed = notation.to_uppercase();
+    me.click("Play");
+    me.wait_for("the bot's answer", |app| {
+        app.game
+            .as_ref()
+            .is_some_and(|g| g.view.version >= version + 2 && g.my_turn())
+    });
+    me.click("Resign…");
+    me.click("Yes, resign");
+    me.wait_for("the end", |app| {
+        app.game
+            .as_ref()
+            .is_some_and(|g| g.view.phase() == pb::Phase::Finished)
+    });
+    let game_id = me.game().view.game_id.clone();
+    me.click("Replay this game");
+    me.wait_for("the replay", |app| app.replay.is_some());
+    assert!(me.shows_containing("Fair: every"), "a real game checks out");
+
+    let runtime = runtime();
+    let truth = history(&runtime, &server.url, &game_id);
+    let replay = me.app().replay.as_ref().expect("replay");
+    assert_eq!(replay.history.events.len(), truth.events.len());
+    assert_eq!(replay.step, truth.events.len() - 1, "it opens at the end");
+    let ruleset = replay.ruleset.clone();
+    let names = Names::new(&ruleset);
+    // The step of my move: its destination shows the piece the history puts there.
+    let mine = truth
+        .events
+        .iter()
+        .position(|e| e.r#type() == pb::EventType::Move && e.seat == Some(0))
+        .expect("my move");
+    let to = match truth.events[mine]
+        .r#move
+        .as_ref()
+        .and_then(|m| m.action.as_ref())
+    {
+        Some(pb::r#move::Action::Step(step)) => step.to.expect("a destination"),
+        other => panic!("a step, not {other:?}"),
+    };
+    let piece = truth.positions[mine]
+        .pieces
+        .iter()
+        .find(|p| p.cell == Some(to))
+        .expect("the moved piece")
+        .clone();
+    let cell = names.label(Some(&to));
+    me.click("|< Start");
+    assert_eq!(me.app().replay.as_ref().expect("replay").step, 0);
+    for _ in 0..mine {
+        me.harness.key_press(egui::Key::ArrowRight);
+        me.harness.step();
+    }
+    assert_eq!(me.app().replay.as_ref().expect("replay").step, mine);
+    let kind = names.kind_name(&piece.kind);
+    assert!(
+        me.cell_label(&cell).contains(&kind),
+        "{}",
+        me.cell_label(&cell)
+    );
+    // As the opponent saw it then, the piece was hidden unless revealed.
+    me.click("as Azul saw it");
+    assert_eq!(
+        me.app().replay.as_ref().expect("replay").side,
+        Side::Seat(1)
+    );
+    let label = me.cell_label(&cell);
+    assert_eq!(label.contains(&kind), piece.revealed, "{label}");
+    me.click("End >|");
+    assert_eq!(
+        me.app().replay.as_ref().expect("replay").step,
+        truth.events.len() - 1
+    );
+    me.click("Return to live");
+    me.wait_for("the game again", |app| {
+        app.replay.is_none() && app.game.is_some()
+    });
+}
+
+#[test]
+fn a_history_file_replays_and_one_altered_die_is_not_fair() {
+    let server = Server::start();
+    let runtime = runtime();
+    // Two bots play tanques to the end: dice are rolled in the attacks.
+    let game = runtime.block_on(async {
+        let client = trinchera_client::Server::connect(&server.url)
+            .await
+            .expect("connects");
+        let created = client
+            .create(pb::CreateGameRequest {
+                ruleset: "tanques".into(),
+                bot: "random".into(),
+                creator_bot: "random".into(),
+                ..Default::default()
+            })
+            .await
+            .expect("created");
+        created.view.expect("view").game_id
+    });
+    eventually("the bots' game to end", || {
+        std::thread::sleep(Duration::from_millis(50));
+        history(&runtime, &server.url, &game).reveal.is_some()
+    });
+    let (history, ruleset) = runtime.block_on(async {
+        let client = trinchera_client::Server::connect(&server.url)
+            .await
+            .expect("connects");
+        let history = client.history(&game, None, true).await.expect("history");
+        let ruleset = client.ruleset("tanques").await.expect("ruleset");
+        (history, ruleset)
+    });
+    let dir = tempfile::tempdir().expect("temp dir");
+    let write = |name: &str, history: &pb::GetHistoryResponse| {
+        let path = dir.path().join(name);
+        let doc = trinchera_client::json::history_document(history, &ruleset).expect("doc");
+        std::fs::write(&path, doc.to_string()).expect("writes");
+        path.display().to_string()
+    };
+    let honest = write("honest.json", &history);
+    let mut altered = history.clone();
+    let die = altered
+        .events
+        .iter_mut()
+        .flat_map(|e| e.effects.iter_mut())
+        .find_map(|e| match &mut e.effect {
+            Some(pb::effect::Effect::Dice(dice)) => Some(dice),
+            _ => None,
+        })
+        .expect("the bots attacked at least once");
+    die.roll = die.roll % 6 + 1;
+    let altered = write("altered.json", &altered);
+
+    let mut me = Window::lobby(&server);
+    me.app_mut().lobby.history_file = honest;
+    me.click("Open replay");
+    me.wait_for("the replay", |app| app.replay.is_some());
+    assert!(me.shows_containing("Fair: every"));
+    let steps = me
+        .app()
+        .replay
+        .as_ref()
+        .expect("replay")
+        .history
+        .events
+        .len();
+    assert_eq!(steps, history.events.len());
+    me.click("Close the replay");
+    me.app_mut().lobby.history_file = altered;
+    me.click("Open replay");
+    me.wait_for("the replay", |app| app.replay.is_some());
+    assert!(
+        me.shows_containing("NOT fair:"),
+        "the altered die is caught"
+    );
+    assert!(me.shows_containing("but the seed gives"));
+    // Not a history file at all: said so, nothing opens.
+    me.click("Close the replay");
+    let other = dir.path().join("other.json");
+    std::fs::write(&other, "{\"game_id\": \"1\"}").expect("writes");
+    me.app_mut().lobby.history_file = other.display().to_string();
+    me.click("Open replay");
+    assert!(me.app().replay.is_none());
+    assert!(
+        me.app()
+            .notice
+            .as_deref()
+            .is_some_and(|n| n.contains("is not a history file"))
+    );
+}
