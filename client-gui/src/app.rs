@@ -28,13 +28,18 @@ pub const LOOK_KEY: &str = "board look";
 /// How long to wait before trying an unreachable server again.
 const RETRY_AFTER: Duration = Duration::from_secs(3);
 
-/// A game to open as soon as the server answers (`--game`, `--watch`).
+/// What to open as soon as the server answers (`--game`, `--watch`, `--replay`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OpenAtStart {
-    /// The game.
-    pub game: String,
-    /// As a spectator even if a seat is held here.
-    pub spectate: bool,
+pub enum OpenAtStart {
+    /// A game: as a player of a seat held here, else as a spectator.
+    Game {
+        /// The game.
+        game: String,
+        /// As a spectator even if a seat is held here.
+        spectate: bool,
+    },
+    /// The replay of a game.
+    Replay(String),
 }
 
 /// How the app starts.
@@ -233,7 +238,10 @@ impl App {
                     let (id, spectate) = (game.view.game_id.clone(), game.seat.is_none());
                     self.open(&id, spectate);
                 } else if let Some(open) = self.open_at_start.take() {
-                    self.open(&open.game, open.spectate);
+                    match open {
+                        OpenAtStart::Game { game, spectate } => self.open(&game, spectate),
+                        OpenAtStart::Replay(game) => self.replay(&game),
+                    }
                 } else {
                     self.send(self.lobby.request());
                 }

@@ -469,13 +469,14 @@ fn side(game: &mut GameScreen, ui: &mut Ui, shelf: &Shelf, requests: &mut Vec<Re
             .weak(),
         );
     }
+    let begun = matches!(view.phase(), pb::Phase::Playing | pb::Phase::Finished);
     ui.horizontal(|ui| {
         let review = if view.phase() == pb::Phase::Finished {
             lang.pick("Replay this game", "Repetir esta partida")
         } else {
             lang.pick("Review the moves so far", "Repasar las jugadas")
         };
-        if ui.button(review).clicked() {
+        if begun && ui.button(review).clicked() {
             requests.push(Request::Replay {
                 game: view.game_id.clone(),
                 seat: game.seat,

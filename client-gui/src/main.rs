@@ -19,8 +19,18 @@ struct Cli {
     #[arg(long, value_name = "ID", conflicts_with = "watch")]
     game: Option<String>,
     /// Watch this game as a spectator at once.
-    #[arg(long, value_name = "ID")]
+    #[arg(long, value_name = "ID", conflicts_with = "replay")]
     watch: Option<String>,
+    /// Open the replay of this game at once (everything revealed once it is over).
+    #[arg(long, value_name = "ID", conflicts_with = "game")]
+    replay: Option<String>,
+    /// Open the replay of a saved `trinchera --json history GAME` file (no server needed
+    /// when the file describes its ruleset).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "watch", "replay"])]
+    history: Option<std::path::PathBuf>,
+    /// Interface language: en or es (default: the last one chosen, else the system's).
+    #[arg(long, value_parser = ["en", "es"])]
+    lang: Option<String>,
 }
 
 fn main() -> std::process::ExitCode {
@@ -32,17 +42,20 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
-    let open = match (cli.game, cli.watch) {
-        (Some(game), _) => Some(OpenAtStart {
+    let open = match (cli.game, cli.watch, cli.replay) {
+        (Some(game), _, _) => Some(OpenAtStart::Game {
             game,
             spectate: false,
         }),
-        (None, Some(game)) => Some(OpenAtStart {
+        (None, Some(game), _) => Some(OpenAtStart::Game {
             game,
             spectate: true,
         }),
-        (None, None) => None,
+        (None, None, Some(game)) => Some(OpenAtStart::Replay(game)),
+        (None, None, None) => None,
     };
+    let history = cli.history;
+    let chosen_lang = cli.lang.as_deref().and_then(Lang::of_code);
     let native = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Trinchera")
@@ -58,10 +71,12 @@ fn main() -> std::process::ExitCode {
                 .server
                 .or_else(|| cc.storage.and_then(|s| s.get_string(SERVER_KEY)))
                 .unwrap_or_else(|| DEFAULT_SERVER.to_owned());
-            let lang = cc
-                .storage
-                .and_then(|s| s.get_string(LANG_KEY))
-                .and_then(|code| Lang::of_code(&code))
+            let lang = chosen_lang
+                .or_else(|| {
+                    cc.storage
+                        .and_then(|s| s.get_string(LANG_KEY))
+                        .and_then(|code| Lang::of_code(&code))
+                })
                 .unwrap_or_else(Lang::of_system);
             let look = cc
                 .storage
@@ -75,7 +90,11 @@ fn main() -> std::process::ExitCode {
                 lang,
                 look,
             };
-            Ok(Box::new(App::new(&cc.egui_ctx, options)))
+            let mut app = App::new(&cc.egui_ctx, options);
+            if let Some(path) = &history {
+                app.replay_file(&path.display().to_string());
+            }
+            Ok(Box::new(app))
         }),
     );
     match result {

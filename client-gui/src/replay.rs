@@ -355,8 +355,8 @@ fn fairness_panel(ui: &mut Ui, lang: Lang, fairness: &Result<Report, String>) {
     if report.fair() {
         ui.label(
             RichText::new(lang.pick(
-                "Fair: every setup commitment and every die checks out.",
-                "Limpia: cada compromiso de colocación y cada dado cuadran.",
+                "Fair: every check below holds.",
+                "Limpia: todas las comprobaciones de abajo se cumplen.",
             ))
             .color(palette::TARGET)
             .size(18.0)

@@ -62,34 +62,27 @@ fn pieces(ui: &mut Ui, lang: Lang, ruleset: &pb::Ruleset) {
              donde la nota de una pieza diga otra cosa.",
         ));
     }
-    egui::Grid::new(("rules pieces", &ruleset.id))
-        .striped(true)
-        .show(ui, |ui| {
-            for header in [
-                lang.pick("Piece", "Pieza"),
-                lang.pick("Code", "Código"),
-                lang.pick("Rank", "Rango"),
-                lang.pick("Count", "Cantidad"),
-                lang.pick("Moves", "Mueve"),
-                lang.pick("Special", "Especial"),
-            ] {
-                ui.label(RichText::new(header).strong());
-            }
-            ui.end_row();
-            for kind in &ruleset.piece_kinds {
-                ui.label(&kind.name);
-                ui.label(&kind.code);
-                ui.label(kind.rank.map_or_else(|| "–".to_owned(), |r| r.to_string()));
-                ui.label(kind.count.to_string());
-                ui.label(if kind.movable {
-                    lang.pick("yes", "sí")
-                } else {
-                    lang.pick("never", "nunca")
-                });
-                ui.add(egui::Label::new(&kind.note).wrap());
-                ui.end_row();
-            }
+    for kind in &ruleset.piece_kinds {
+        let (code, count) = (&kind.code, kind.count);
+        let mut facts = vec![code.clone(), format!("×{count}")];
+        if let Some(rank) = kind.rank {
+            facts.push(tr!(lang, "rank {rank}", "rango {rank}"));
+        }
+        facts.push(if kind.movable {
+            lang.pick("moves", "se mueve").to_owned()
+        } else {
+            lang.pick("never moves", "nunca se mueve").to_owned()
         });
+        ui.horizontal_wrapped(|ui| {
+            ui.label(RichText::new(&kind.name).strong());
+            ui.label(RichText::new(facts.join(" · ")).weak());
+        });
+        if !kind.note.is_empty() {
+            ui.indent(("note", &kind.id), |ui| {
+                ui.add(egui::Label::new(&kind.note).wrap());
+            });
+        }
+    }
 }
 
 /// The special squares of the board, each kind once.

@@ -152,7 +152,7 @@ fn two_windows_play_asalto_each_other_and_a_spectator_follows() {
     });
     let mut spectator = Window::open(
         &server.url,
-        Some(OpenAtStart {
+        Some(OpenAtStart::Game {
             game: id.clone(),
             spectate: true,
         }),
