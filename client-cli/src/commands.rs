@@ -154,7 +154,7 @@ fn next_steps(ruleset: &pb::Ruleset, view: &pb::GameView) -> String {
             "Your turn: trinchera moves {game} lists your moves; trinchera move {game} MOVE plays one."
         ),
         pb::Phase::Playing => format!(
-            "{}'s turn. trinchera watch {game} follows the game.",
+            "To move: {}. trinchera watch {game} follows the game.",
             names.seat(1 - me)
         ),
         pb::Phase::Finished | pb::Phase::Unspecified => {
@@ -540,7 +540,7 @@ pub async fn moves(ctx: &Ctx, game: &str) -> Result<(), CliError> {
     let names = Names::new(&ruleset);
     if view.legal_moves.is_empty() {
         match view.to_move {
-            Some(seat) => println!("It is {}'s turn: you have no moves now.", names.seat(seat)),
+            Some(seat) => println!("To move: {}; you have no moves now.", names.seat(seat)),
             None => println!(
                 "Nobody moves: the game is {}.",
                 words::phase(Lang::En, view.phase())

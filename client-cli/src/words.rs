@@ -75,12 +75,12 @@ pub fn status(names: &Names<'_>, view: &pb::GameView, style: Style) -> String {
     lines.push(seats.join("  vs  "));
     let mut state = format!("Phase: {}", phase(Lang::En, view.phase()));
     if let Some(seat) = view.to_move {
-        let whose = if view.viewer_seat == Some(seat) {
-            "your".to_owned()
+        // "To move: Oficiales" reads right for the plural seat names too.
+        if view.viewer_seat == Some(seat) {
+            state.push_str(" · your turn");
         } else {
-            format!("{}'s", names.seat(seat))
-        };
-        state.push_str(&format!(" · {whose} turn"));
+            state.push_str(&format!(" · to move: {}", names.seat(seat)));
+        }
     }
     match &view.status {
         Some(pb::game_view::Status::Stratego(s)) => {

@@ -50,7 +50,12 @@ pub fn result(lang: Lang, names: &Names<'_>, result: &pb::Result) -> String {
     match result.winner {
         Some(winner) if !result.draw => {
             let seat = names.seat(winner);
-            tr!(lang, "{seat} wins: {why}.", "Gana {seat}: {why}.")
+            // Seat names may be plural (Rebeldes): no verb agrees with both.
+            tr!(
+                lang,
+                "Winner: {seat} — {why}.",
+                "Victoria de {seat}: {why}."
+            )
         }
         _ if result.draw => tr!(lang, "Draw: {why}.", "Tablas: {why}."),
         _ => tr!(

@@ -147,8 +147,8 @@ fn legend(drawing: &Drawing<'_>) -> String {
                 names.seat(seat),
                 names.seat(1 - seat)
             ));
-            parts.push("?: unknown kind".to_owned());
             if names.hidden_setups() {
+                parts.push("?: unknown kind".to_owned());
                 parts.push("*: known to the opponent".to_owned());
             }
         }
@@ -158,7 +158,9 @@ fn legend(drawing: &Drawing<'_>) -> String {
                 names.seat(0),
                 names.seat(1)
             ));
-            parts.push("?0/?1: unknown kind of seat 0/1".to_owned());
+            if names.hidden_setups() {
+                parts.push("?0/?1: unknown kind of seat 0/1".to_owned());
+            }
         }
     }
     let terrains: Vec<pb::Terrain> = drawing
@@ -180,6 +182,15 @@ fn legend(drawing: &Drawing<'_>) -> String {
         if terrains.contains(&terrain) {
             parts.push(text.to_owned());
         }
+    }
+    let marked = names
+        .ruleset
+        .board
+        .iter()
+        .flat_map(|b| &b.links)
+        .any(|l| l.kind() == pb::LinkKind::Marked);
+    if marked {
+        parts.push("=: marked line (officers only)".to_owned());
     }
     if drawing.flipped() {
         parts.push("seen from seat 1".to_owned());

@@ -38,7 +38,7 @@ fn play_reads_commands_and_moves_from_stdin() {
         "Ana (Rojo) played a4-a5.",
         "(Azul) played ",
         "Really resign? (yes/no): ",
-        "Azul wins: resignation.",
+        "Winner: Azul — resignation.",
         "The game is over.",
     ] {
         assert!(out.contains(expected), "missing {expected:?} in:\n{out}");

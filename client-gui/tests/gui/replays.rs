@@ -70,7 +70,10 @@ fn a_finished_game_replays_step_by_step_from_either_side_and_is_fair() {
     let game_id = me.game().view.game_id.clone();
     me.click("Replay this game");
     me.wait_for("the replay", |app| app.replay.is_some());
-    assert!(me.shows_containing("Fair: every check below holds."), "a real game checks out");
+    assert!(
+        me.shows_containing("Fair: every check below holds."),
+        "a real game checks out"
+    );
 
     let runtime = runtime();
     let truth = history(&runtime, &server.url, &game_id);
