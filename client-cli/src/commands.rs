@@ -23,9 +23,10 @@ pub async fn rulesets(ctx: &Ctx) -> Result<(), CliError> {
     }
     for ruleset in &list.rulesets {
         let seats: Vec<&str> = ruleset.seats.iter().map(|s| s.name.as_str()).collect();
+        // Padded before painting: escape codes take no columns.
         println!(
-            "{:<10} {:<28} {:<14} {}",
-            ctx.style.paint(&ruleset.id, Paint::Bold),
+            "{} {:<28} {:<14} {}",
+            ctx.style.paint(&format!("{:<10}", ruleset.id), Paint::Bold),
             ruleset.name,
             board_size(ruleset),
             seats.join(" vs ")
@@ -329,34 +330,55 @@ pub async fn games(
         return Ok(());
     }
     let mine = ctx.store.games(&ctx.url)?;
-    for game in &all.games {
-        let players: Vec<String> = game
-            .players
-            .iter()
-            .map(|p| {
-                if p.joined {
-                    p.name.clone()
-                } else {
-                    "(free)".to_owned()
-                }
-            })
-            .collect();
-        let yours = mine
-            .get(&game.game_id)
-            .filter(|record| !record.tokens.is_empty())
-            .map(|record| {
-                let seats: Vec<String> = record.tokens.keys().map(i32::to_string).collect();
-                format!("  [yours: seat {}]", seats.join(" and "))
-            })
-            .unwrap_or_default();
-        println!(
-            "{}  {:<10} {:<20} {:<20} {}{yours}",
-            game.game_id,
-            game.ruleset,
-            words::phase(Lang::En, game.phase()),
-            players.join(" vs "),
-            game.name,
-        );
+    let rows: Vec<[String; 5]> = all
+        .games
+        .iter()
+        .map(|game| {
+            let players: Vec<String> = game
+                .players
+                .iter()
+                .map(|p| {
+                    if p.joined {
+                        p.name.clone()
+                    } else {
+                        "(free)".to_owned()
+                    }
+                })
+                .collect();
+            let yours = mine
+                .get(&game.game_id)
+                .filter(|record| !record.tokens.is_empty())
+                .map(|record| {
+                    let seats: Vec<String> = record.tokens.keys().map(i32::to_string).collect();
+                    format!("  [yours: seat {}]", seats.join(" and "))
+                })
+                .unwrap_or_default();
+            [
+                game.game_id.clone(),
+                game.ruleset.clone(),
+                words::phase(Lang::En, game.phase()).to_owned(),
+                players.join(" vs "),
+                format!("{}{yours}", game.name),
+            ]
+        })
+        .collect();
+    // Each column as wide as its widest entry (names are counted in characters).
+    let width = |column: usize| {
+        rows.iter()
+            .map(|row| row[column].chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let widths = [width(0), width(1), width(2), width(3)];
+    for row in &rows {
+        let mut line = String::new();
+        for (cell, width) in row.iter().zip(widths) {
+            let pad = width - cell.chars().count();
+            line.push_str(cell);
+            line.push_str(&" ".repeat(pad + 2));
+        }
+        line.push_str(&row[4]);
+        println!("{}", line.trim_end());
     }
     if !all.next_page_token.is_empty() {
         println!("(more: raise --limit)");
@@ -688,16 +710,21 @@ fn print_watched(
             words::event(Lang::En, &names, Some(view), event)
         ),
         None => println!(
-            "{:>4}  {} · {}{}",
+            "{:>4}  {}",
             message.version,
-            words::phase(Lang::En, view.phase()),
-            view.to_move
-                .map(|seat| format!("{} to move", names.seat(seat)))
-                .unwrap_or_default(),
-            view.result
-                .as_ref()
-                .map(|r| format!(" · {}", words::result(Lang::En, &names, r)))
-                .unwrap_or_default()
+            [
+                Some(words::phase(Lang::En, view.phase()).to_owned()),
+                view.to_move
+                    .map(|seat| format!("to move: {}", names.seat(seat))),
+                view.result
+                    .as_ref()
+                    .filter(|_| view.phase() == pb::Phase::Finished)
+                    .map(|r| words::result(Lang::En, &names, r)),
+            ]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" · ")
         ),
     }
 }

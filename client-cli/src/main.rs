@@ -13,6 +13,7 @@ mod commands;
 mod context;
 mod error;
 mod play;
+mod prompt;
 mod render;
 mod words;
 

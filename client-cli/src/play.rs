@@ -2,15 +2,13 @@
 //! standard input): create or join, set up, then show the board and prompt for moves until
 //! the game ends. The opponent's moves arrive over a watch stream while waiting.
 
-use std::io::Write;
-
-use tokio::io::{AsyncBufReadExt, BufReader, Lines, Stdin};
 use trinchera_proto::v1 as pb;
 
 use crate::cli::{NewArgs, PlayArgs, SetupHow};
 use crate::commands::{self, SetupPlan};
 use crate::context::Ctx;
 use crate::error::CliError;
+use crate::prompt::{self, Input};
 use crate::words;
 use trinchera_client::{ClientError, Lang, Names};
 
@@ -22,27 +20,6 @@ Type a move in notation (e.g. a4-a5, d5xd3xf3, enter f1 NE, end), or:
   resign         give up (asks first)
   quit           leave; the game goes on (trinchera play --resume GAME)
   help           this text";
-
-/// Lines typed by the player.
-struct Input {
-    lines: Lines<BufReader<Stdin>>,
-}
-
-impl Input {
-    /// Prints `prompt` and reads a trimmed line; `None` at the end of input.
-    async fn ask(&mut self, prompt: &str) -> Result<Option<String>, CliError> {
-        print!("{prompt}");
-        std::io::stdout()
-            .flush()
-            .map_err(|e| CliError::file("cannot write to", "standard output", e))?;
-        let line = self
-            .lines
-            .next_line()
-            .await
-            .map_err(|e| CliError::file("cannot read", "standard input", e))?;
-        Ok(line.map(|l| l.trim().to_owned()))
-    }
-}
 
 /// The game being played.
 struct Session<'a> {
@@ -111,9 +88,7 @@ pub async fn play(ctx: &Ctx, args: &PlayArgs) -> Result<(), CliError> {
         ruleset,
         view,
     };
-    let mut input = Input {
-        lines: BufReader::new(tokio::io::stdin()).lines(),
-    };
+    let mut input = Input::new();
     let game = session.game.clone();
     tokio::select! {
         played = session.run(&mut input) => {
@@ -170,6 +145,7 @@ impl Session<'_> {
                     print!("{}", self.board());
                     println!("Waiting for {}...", names.seat(1 - self.seat));
                     self.wait().await?;
+                    input.waited();
                     true
                 }
                 pb::Phase::Finished | pb::Phase::Unspecified => {
@@ -248,6 +224,11 @@ impl Session<'_> {
 
     /// Asks for a setup until one is accepted; `false` if the player leaves.
     async fn set_up(&mut self, input: &mut Input) -> Result<bool, CliError> {
+        input.complete(
+            ["random", "file ", "template", "template ", "quit"]
+                .map(String::from)
+                .to_vec(),
+        );
         loop {
             let Some(answer) = input
                 .ask(
@@ -327,6 +308,7 @@ impl Session<'_> {
     /// Prompts until a move is played; `false` if the player leaves.
     async fn take_turn(&mut self, input: &mut Input) -> Result<bool, CliError> {
         let names = Names::new(&self.ruleset);
+        input.complete(prompt::move_words(&self.view));
         loop {
             let Some(line) = input.ask("Your move: ").await? else {
                 return Ok(false);

@@ -1,12 +1,15 @@
 //! `--json` documents: protobuf messages in the canonical proto3 JSON mapping (as grpcurl
 //! prints them), with the proto field names (`game_id`, `legal_moves`), enum value names
 //! (`PHASE_PLAYING`), 64-bit integers as numbers and every field present, so that `jq`
-//! scripts never meet a missing key. Only fields that have presence (`to_move`,
-//! `viewer_seat`, `result` before the end...) are left out when unset.
+//! scripts never meet a missing key: fields with presence (`to_move`, `viewer_seat`,
+//! `result` before the end...) are `null` when unset; of a `oneof`, only the member set
+//! appears.
 
 use std::sync::OnceLock;
 
-use prost_reflect::{DescriptorPool, DeserializeOptions, DynamicMessage, SerializeOptions};
+use prost_reflect::{
+    DescriptorPool, DeserializeOptions, DynamicMessage, ReflectMessage, SerializeOptions,
+};
 use trinchera_proto::v1 as pb;
 
 /// A generated message with its fully qualified protobuf name.
@@ -63,9 +66,45 @@ pub fn to_json<M: Proto>(message: &M) -> Result<serde_json::Value, String> {
         .stringify_64_bit_integers(false)
         .use_proto_field_name(true)
         .skip_default_fields(false);
-    dynamic
+    let mut value = dynamic
         .serialize_with_options(serde_json::value::Serializer, &options)
-        .map_err(|e| format!("cannot write a {} as JSON: {e}", M::NAME))
+        .map_err(|e| format!("cannot write a {} as JSON: {e}", M::NAME))?;
+    fill_unset(&mut value, &dynamic.descriptor());
+    Ok(value)
+}
+
+/// Adds `null` for every field of `message` left out of `value` (fields with presence,
+/// unset), nested messages included; `oneof` members other than the one set stay out.
+fn fill_unset(value: &mut serde_json::Value, message: &prost_reflect::MessageDescriptor) {
+    let Some(object) = value.as_object_mut() else {
+        return;
+    };
+    for field in message.fields() {
+        let name = field.name();
+        let in_oneof = field.containing_oneof().is_some_and(|o| !o.is_synthetic());
+        match object.get_mut(name) {
+            None if !in_oneof => {
+                object.insert(name.to_owned(), serde_json::Value::Null);
+            }
+            None => {}
+            Some(inner) => {
+                let prost_reflect::Kind::Message(nested) = field.kind() else {
+                    continue;
+                };
+                if nested.full_name().starts_with("google.protobuf.") || field.is_map() {
+                    continue;
+                }
+                match inner {
+                    serde_json::Value::Array(items) => {
+                        for item in items {
+                            fill_unset(item, &nested);
+                        }
+                    }
+                    other => fill_unset(other, &nested),
+                }
+            }
+        }
+    }
 }
 
 /// Reads a message back from JSON written by [`to_json`] (or any proto3 JSON of it).
@@ -120,10 +159,18 @@ mod tests {
             version: 7,
             phase: pb::Phase::Playing as i32,
             to_move: Some(1),
-            legal_moves: vec![pb::LegalMove {
-                notation: "a4-a5".into(),
-                r#move: None,
-            }],
+            legal_moves: vec![
+                pb::LegalMove {
+                    notation: "a4-a5".into(),
+                    r#move: None,
+                },
+                pb::LegalMove {
+                    notation: "b4-b5".into(),
+                    r#move: Some(pb::Move {
+                        action: Some(pb::r#move::Action::Step(pb::Step::default())),
+                    }),
+                },
+            ],
             ..Default::default()
         };
         let json = to_json(&view).expect("serializes");
@@ -133,9 +180,18 @@ mod tests {
         assert_eq!(json["to_move"], 1);
         assert_eq!(json["legal_moves"][0]["notation"], "a4-a5");
         assert_eq!(json["captured"], serde_json::json!([]));
+        assert_eq!(json["viewer_seat"], serde_json::Value::Null, "unset: null");
+        assert_eq!(json["result"], serde_json::Value::Null);
+        assert!(json["clock"].is_null());
+        assert!(json["legal_moves"][0]["move"].is_null());
+        let step = &json["legal_moves"][1]["move"];
         assert!(
-            json.get("viewer_seat").is_none(),
-            "unset optional fields stay out"
+            step["step"]["from"].is_null(),
+            "nested messages are filled too"
+        );
+        assert!(
+            step.get("jump").is_none(),
+            "only the oneof member set: {step}"
         );
         let back: pb::GameView = from_json(json).expect("deserializes");
         assert_eq!(back, view);

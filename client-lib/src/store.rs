@@ -76,6 +76,59 @@ struct StateFile {
     servers: BTreeMap<String, BTreeMap<String, GameRecord>>,
 }
 
+/// The key of a server address in the store: with a scheme, the host in lower case, any
+/// loopback name (`localhost`, `[::1]`, `127.0.0.1`) as `127.0.0.1`, no trailing slash —
+/// so `localhost:50999` and `http://127.0.0.1:50999/` are one server.
+pub fn server_key(url: &str) -> String {
+    let url = crate::connection::normalize_url(url.trim());
+    let (scheme, rest) = url.split_once("://").unwrap_or(("http", &url));
+    let (authority, path) = rest.split_once('/').map_or((rest, ""), |(a, p)| (a, p));
+    let (host, port) = match authority.rsplit_once(':') {
+        Some((host, port)) if !port.is_empty() && port.chars().all(|c| c.is_ascii_digit()) => {
+            (host, Some(port))
+        }
+        _ => (authority, None),
+    };
+    let host = host.to_ascii_lowercase();
+    let host = match host.as_str() {
+        "localhost" | "[::1]" | "127.0.0.1" => "127.0.0.1",
+        other => other,
+    };
+    let mut key = format!("{}://{host}", scheme.to_ascii_lowercase());
+    if let Some(port) = port {
+        key.push(':');
+        key.push_str(port);
+    }
+    if !path.is_empty() {
+        key.push('/');
+        key.push_str(path);
+    }
+    key
+}
+
+impl StateFile {
+    /// The records under normalised server keys (files written before merge into them).
+    fn normalised(self) -> StateFile {
+        let mut servers: BTreeMap<String, BTreeMap<String, GameRecord>> = BTreeMap::new();
+        for (server, games) in self.servers {
+            let known = servers.entry(server_key(&server)).or_default();
+            for (id, record) in games {
+                match known.get_mut(&id) {
+                    Some(existing) => {
+                        for (seat, token) in record.tokens {
+                            existing.tokens.entry(seat).or_insert(token);
+                        }
+                    }
+                    None => {
+                        known.insert(id, record);
+                    }
+                }
+            }
+        }
+        StateFile { servers }
+    }
+}
+
 /// The local state directory.
 #[derive(Clone, Debug)]
 pub struct Store {
@@ -119,14 +172,18 @@ impl Store {
         Ok(self
             .read()?
             .servers
-            .get(server)
+            .get(&server_key(server))
             .and_then(|games| games.get(game))
             .cloned())
     }
 
     /// The games of `server` known here.
     pub fn games(&self, server: &str) -> Result<BTreeMap<String, GameRecord>, ClientError> {
-        Ok(self.read()?.servers.remove(server).unwrap_or_default())
+        Ok(self
+            .read()?
+            .servers
+            .remove(&server_key(server))
+            .unwrap_or_default())
     }
 
     /// Changes the record of `game` on `server` under the lock; writes only if `change`
@@ -146,7 +203,7 @@ impl Store {
         let mut state = self.read()?;
         let record = state
             .servers
-            .entry(server.to_owned())
+            .entry(server_key(server))
             .or_default()
             .entry(game.to_owned())
             .or_default();
@@ -168,12 +225,14 @@ impl Store {
     fn read(&self) -> Result<StateFile, ClientError> {
         let path = self.file();
         match fs::read_to_string(&path) {
-            Ok(text) => serde_json::from_str(&text).map_err(|e| {
-                ClientError::State(format!(
-                    "{} is not a valid trinchera state file: {e}",
-                    path.display()
-                ))
-            }),
+            Ok(text) => serde_json::from_str::<StateFile>(&text)
+                .map(StateFile::normalised)
+                .map_err(|e| {
+                    ClientError::State(format!(
+                        "{} is not a valid trinchera state file: {e}",
+                        path.display()
+                    ))
+                }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(StateFile::default()),
             Err(e) => Err(ClientError::file("cannot read", path, e)),
         }
@@ -260,6 +319,45 @@ mod tests {
             Some("aa")
         );
         assert!(store.game("http://other", "g").expect("reads").is_none());
+    }
+
+    #[test]
+    fn one_server_under_every_spelling_of_its_address() {
+        for (a, b) in [
+            ("localhost:50999", "http://127.0.0.1:50999"),
+            ("http://LOCALHOST:50999/", "127.0.0.1:50999"),
+            ("http://[::1]:50999", "http://localhost:50999"),
+            ("Example.org:1", "http://example.org:1"),
+        ] {
+            assert_eq!(server_key(a), server_key(b), "{a} and {b}");
+        }
+        assert_ne!(server_key("localhost:1"), server_key("localhost:2"));
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::at(dir.path());
+        // A file written before the keys were normalised: both spellings merge.
+        std::fs::write(
+            store.file(),
+            r#"{"servers": {"http://localhost:7": {"3": {"tokens": {"0": "a"}}},
+                            "http://127.0.0.1:7": {"3": {"tokens": {"1": "b"}}}}}"#,
+        )
+        .expect("writes");
+        let record = store
+            .game("localhost:7", "3")
+            .expect("reads")
+            .expect("known");
+        assert_eq!(record.tokens.len(), 2, "{record:?}");
+        store
+            .update("127.0.0.1:7", "4", |record| {
+                record.tokens.insert(0, "c".into());
+                true
+            })
+            .expect("writes");
+        assert!(
+            store
+                .game("http://localhost:7/", "4")
+                .expect("reads")
+                .is_some()
+        );
     }
 
     #[cfg(unix)]

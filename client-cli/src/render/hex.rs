@@ -1,6 +1,7 @@
 //! Hex boards (pointy-top, axial coordinates): each row shifted by half a hex from the next,
 //! the row number at both ends of each row. Letters count from the left end of each row as
-//! seat 0 sees it (rules.md), so they are not printed as columns.
+//! seat 0 sees it (rules.md), so they are no columns: each empty hex shows its own letter,
+//! and a hex reads off the board as its letter and its row's number (`e4`).
 
 use trinchera_proto::v1 as pb;
 
@@ -109,10 +110,11 @@ mod tests {
             ..Default::default()
         };
         let text = plain(&names, &view);
+        // Each empty hex shows its letter; the entry hex a1 its seat too.
         let expected = concat!(
-            "     3  .     .   3\n",
-            "  2  .    [.1]   t←  2\n",
-            "     1  0     .   1\n",
+            "     3  a     b   3\n",
+            "  2  a    [b1]   t←  2\n",
+            "     1  a0    b   1\n",
         );
         assert!(text.starts_with(expected), "{text}");
     }

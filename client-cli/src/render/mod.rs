@@ -4,10 +4,10 @@
 //! Every cell is four characters: a left mark, the glyph, a second mark and a right mark.
 //! The outer marks show terrain (`[ ]` castle, urban hex or fortress point, `( )` trench or
 //! swamp, `~~~~` lake); the glyph is a piece code, `?` for a piece whose kind the viewer may
-//! not know, `.` for an empty cell (a seat digit on an empty entry hex or, in ruleset
-//! drawings, in a setup zone). The second mark is a tank's facing arrow, `*` on a player's
-//! own piece whose kind the opponent knows, the owner's seat digit on a spectator's `?`, or
-//! the controller's digit on an empty urban hex.
+//! not know, `.` for an empty cell (on hex boards its letter within its row; a seat digit
+//! in a ruleset drawing's setup zone). The second mark is a tank's facing arrow, `*` on a
+//! player's own piece whose kind the opponent knows, the owner's seat digit on a
+//! spectator's `?`, or the seat digit of an empty entry hex or an urban hex's controller.
 //!
 //! Case tells the sides apart: the viewer's own pieces are in upper case and the opponent's
 //! in lower case; a spectator sees seat 0 in upper case. Boards are drawn from the viewer's
@@ -176,7 +176,7 @@ fn legend(drawing: &Drawing<'_>) -> String {
         (pb::Terrain::Trench, "( ): trench"),
         (pb::Terrain::Urban, "[ ]: urban (digit: controller)"),
         (pb::Terrain::Swamp, "( ): swamp"),
-        (pb::Terrain::Entry, "0/1: entry hexes"),
+        (pb::Terrain::Entry, "0/1: entry hexes of seat 0/1"),
         (pb::Terrain::Fortress, "[ ]: fortress"),
     ] {
         if terrains.contains(&terrain) {
@@ -251,9 +251,14 @@ impl Cells {
                 continue;
             };
             let key = (cell.x, cell.y);
+            // Hex rows have no columns: an empty hex shows its letter within its row.
+            let letter = (board.shape() == pb::BoardShape::Hex)
+                .then(|| cell_info.label.chars().next())
+                .flatten();
             let extra = EmptyMark {
                 zone: zones.get(&key).copied(),
                 control: control.get(&key).copied(),
+                letter,
             };
             text.insert(
                 key,
@@ -282,6 +287,8 @@ struct EmptyMark {
     zone: Option<i32>,
     /// The seat that controls it (urban hexes).
     control: Option<i32>,
+    /// Its letter within its row, shown instead of a dot (hex boards).
+    letter: Option<char>,
 }
 
 /// The arrow of a facing as seen on screen.
@@ -367,14 +374,18 @@ fn empty_chars(info: &pb::CellInfo, extra: EmptyMark) -> ([char; 2], Paint) {
     if let Some(seat) = extra.zone {
         return ([seat_digit(seat), ' '], Paint::Seat(seat));
     }
+    let dot = extra.letter.unwrap_or('.');
     if info.terrain() == pb::Terrain::Entry
         && let Some(seat) = info.entry_seat
     {
-        return ([seat_digit(seat), ' '], Paint::Seat(seat));
+        return match extra.letter {
+            Some(letter) => ([letter, seat_digit(seat)], Paint::Seat(seat)),
+            None => ([seat_digit(seat), ' '], Paint::Seat(seat)),
+        };
     }
     match extra.control {
-        Some(seat) => (['.', seat_digit(seat)], Paint::Seat(seat)),
-        None => (['.', ' '], Paint::Dim),
+        Some(seat) => ([dot, seat_digit(seat)], Paint::Seat(seat)),
+        None => ([dot, ' '], Paint::Dim),
     }
 }
 
