@@ -133,10 +133,13 @@ pub enum Command {
         /// The game id.
         game: String,
     },
-    /// List your legal moves in notation (empty when it is not your turn).
+    /// List your legal moves in notation (empty when it is not your turn), grouped by the
+    /// piece or tank that makes them; a maneuver shows where it ends (`→ e5 NE`).
     Moves {
         /// The game id.
         game: String,
+        /// Only the moves of the piece or tank on this cell (`moves 7 c1`).
+        cell: Option<String>,
     },
     /// Play one move in notation, e.g. `a4-a5`, `d5xd3xf3`, `enter f1 NE`, `end`.
     Move {

@@ -10,10 +10,10 @@ use crate::context::Ctx;
 use crate::error::CliError;
 use crate::render::{self, Drawing, Paint};
 use crate::words;
-use trinchera_client::json;
 use trinchera_client::setup_file::Zone;
 use trinchera_client::verify::{self, Evidence};
 use trinchera_client::{Lang, Names};
+use trinchera_client::{actions, json};
 
 /// `rulesets`: every hosted ruleset in one line each.
 pub async fn rulesets(ctx: &Ctx) -> Result<(), CliError> {
@@ -510,33 +510,76 @@ pub async fn show(ctx: &Ctx, game: &str) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The legal moves in columns, for people.
-pub fn moves_text(view: &pb::GameView) -> String {
-    let notations: Vec<&str> = view
-        .legal_moves
-        .iter()
-        .map(|m| m.notation.as_str())
-        .collect();
-    let width = notations
-        .iter()
-        .map(|n| n.chars().count())
-        .max()
-        .unwrap_or(0)
-        + 2;
-    let per_line = (78 / width.max(1)).max(1);
-    let mut text = String::new();
-    for line in notations.chunks(per_line) {
-        for notation in line {
-            text.push_str(&format!("{notation:<width$}"));
+/// The legal moves grouped by the piece or tank that makes them (entries by entry hex,
+/// attacks by target), each maneuver with the hex it ends on and the way it then faces;
+/// with `only`, just the moves of the piece on that cell.
+pub fn moves_text(names: &Names<'_>, view: &pb::GameView, only: Option<pb::Cell>) -> String {
+    let mut groups: Vec<(Option<pb::Cell>, Vec<String>)> = Vec::new();
+    for legal in &view.legal_moves {
+        let action = legal.r#move.as_ref().and_then(|m| m.action.as_ref());
+        let origin = action.and_then(actions::origin);
+        if only.is_some() && origin != only {
+            continue;
         }
-        text = text.trim_end().to_owned();
-        text.push('\n');
+        let mut text = legal.notation.clone();
+        if let Some(pb::r#move::Action::Maneuver(maneuver)) = action
+            && let Some(from) = maneuver.cell
+            && let Some(tank) = view.pieces.iter().find(|p| p.cell == Some(from))
+        {
+            let facing = pb::Facing::try_from(tank.facing.unwrap_or_default()).unwrap_or_default();
+            let steps: Vec<pb::TankAction> = maneuver.actions().collect();
+            let (path, facing) = actions::maneuver_path(from, facing, &steps);
+            let end = path.last().copied().unwrap_or(from);
+            text.push_str(&format!(
+                " → {} {}",
+                names.label(Some(&end)),
+                facing_word(facing)
+            ));
+        }
+        match groups.iter_mut().find(|(cell, _)| *cell == origin) {
+            Some((_, texts)) => texts.push(text),
+            None => groups.push((origin, vec![text])),
+        }
+    }
+    if groups.is_empty() {
+        return match only {
+            Some(cell) => format!("No legal move starts on {}.\n", names.label(Some(&cell))),
+            None => "No legal moves.\n".to_owned(),
+        };
+    }
+    let mut text = String::new();
+    for (origin, moves) in groups {
+        let head = origin.map_or_else(|| "other".to_owned(), |c| names.label(Some(&c)));
+        let width = moves.iter().map(|m| m.chars().count()).max().unwrap_or(0) + 2;
+        let per_line = (72 / width.max(1)).max(1);
+        for (index, line) in moves.chunks(per_line).enumerate() {
+            let lead = if index == 0 { head.as_str() } else { "" };
+            let mut row = format!("{lead:>5}  ");
+            for notation in line {
+                row.push_str(&format!("{notation:<width$}"));
+            }
+            text.push_str(row.trim_end());
+            text.push('\n');
+        }
     }
     text
 }
 
+/// A facing as the notation writes it.
+fn facing_word(facing: pb::Facing) -> &'static str {
+    match facing {
+        pb::Facing::E => "E",
+        pb::Facing::Ne => "NE",
+        pb::Facing::Nw => "NW",
+        pb::Facing::W => "W",
+        pb::Facing::Sw => "SW",
+        pb::Facing::Se => "SE",
+        pb::Facing::Unspecified => "?",
+    }
+}
+
 /// `moves`.
-pub async fn moves(ctx: &Ctx, game: &str) -> Result<(), CliError> {
+pub async fn moves(ctx: &Ctx, game: &str, cell: Option<&str>) -> Result<(), CliError> {
     let token = ctx.token(game).await?;
     if ctx.json {
         let view = ctx.server().await?.view(game, Some(&token)).await?;
@@ -560,6 +603,7 @@ pub async fn moves(ctx: &Ctx, game: &str) -> Result<(), CliError> {
     }
     let (view, ruleset) = view_with_ruleset(ctx, game, Some(&token)).await?;
     let names = Names::new(&ruleset);
+    let only = cell.map(|label| cell_named(&names, label)).transpose()?;
     if view.legal_moves.is_empty() {
         match view.to_move {
             Some(seat) => println!("To move: {}; you have no moves now.", names.seat(seat)),
@@ -575,8 +619,20 @@ pub async fn moves(ctx: &Ctx, game: &str) -> Result<(), CliError> {
         view.legal_moves.len(),
         view.version
     );
-    print!("{}", moves_text(&view));
+    print!("{}", moves_text(&names, &view, only));
     Ok(())
+}
+
+/// The cell labelled `label` (any case), or a usage error naming the board's labels.
+pub fn cell_named(names: &Names<'_>, label: &str) -> Result<pb::Cell, CliError> {
+    names
+        .cell_by_label(&label.trim().to_lowercase())
+        .ok_or_else(|| {
+            CliError::Usage(format!(
+                "{label:?} is not a cell of the {} board (cells are written like e4)",
+                names.ruleset.name
+            ))
+        })
 }
 
 /// `move`: plays and returns the reply.

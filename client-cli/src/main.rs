@@ -146,7 +146,7 @@ async fn run(cli: Cli) -> Result<(), CliError> {
         } => commands::games(&ctx, *phase, ruleset.as_deref(), *limit).await,
         Command::Setup { game, how } => commands::setup(&ctx, game, how).await,
         Command::Show { game } => commands::show(&ctx, game).await,
-        Command::Moves { game } => commands::moves(&ctx, game).await,
+        Command::Moves { game, cell } => commands::moves(&ctx, game, cell.as_deref()).await,
         Command::Move {
             game,
             notation,

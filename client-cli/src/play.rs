@@ -15,7 +15,8 @@ use trinchera_client::{ClientError, Lang, Names};
 /// Prompt help while playing.
 const MOVE_HELP: &str = "\
 Type a move in notation (e.g. a4-a5, d5xd3xf3, enter f1 NE, end), or:
-  moves (or ?)   list your legal moves
+  moves (or ?)   list your legal moves, by piece
+  moves CELL     the legal moves of the piece or tank on CELL (e.g. moves c1)
   board          draw the board again
   resign         give up (asks first)
   quit           leave; the game goes on (trinchera play --resume GAME)
@@ -316,7 +317,15 @@ impl Session<'_> {
             match line.as_str() {
                 "" => continue,
                 "help" => println!("{MOVE_HELP}"),
-                "?" | "moves" => print!("{}", commands::moves_text(&self.view)),
+                "?" | "moves" => print!("{}", commands::moves_text(&names, &self.view, None)),
+                line if line.starts_with("moves ") => {
+                    match commands::cell_named(&names, &line["moves ".len()..]) {
+                        Ok(cell) => {
+                            print!("{}", commands::moves_text(&names, &self.view, Some(cell)));
+                        }
+                        Err(error) => println!("{error}"),
+                    }
+                }
                 "board" | "show" => print!("{}", self.board()),
                 "quit" | "exit" => return Ok(false),
                 "resign" => {

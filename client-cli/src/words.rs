@@ -124,6 +124,13 @@ pub fn status(names: &Names<'_>, view: &pb::GameView, style: Style) -> String {
                 })
                 .collect();
             state.push_str(&format!(" · in reserve: {}", reserve.join(", ")));
+            let held: Vec<String> = (0..2)
+                .map(|seat| {
+                    let count = s.control.iter().filter(|c| c.seat == Some(seat)).count();
+                    format!("{} {count}", names.seat(seat))
+                })
+                .collect();
+            state.push_str(&format!(" · urban hexes held: {}", held.join(", ")));
         }
         None => {}
     }

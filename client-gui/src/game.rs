@@ -665,6 +665,16 @@ pub fn status(ui: &mut Ui, names: &Names<'_>, view: &pb::GameView, dice: Option<
                 .strong(),
             );
             ui.horizontal(|ui| {
+                ui.label(lang.pick("Urban hexes held:", "Hexágonos urbanos en poder:"));
+                for seat in [0, 1] {
+                    let count = s.control.iter().filter(|c| c.seat == Some(seat)).count();
+                    ui.label(
+                        RichText::new(format!("{} {count}", names.seat(seat)))
+                            .color(palette::seat(seat)),
+                    );
+                }
+            });
+            ui.horizontal(|ui| {
                 ui.label(lang.pick("In reserve:", "En reserva:"));
                 for seat in [0, 1] {
                     let count = view

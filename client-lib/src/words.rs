@@ -238,8 +238,8 @@ fn effect(
             let seat = names.seat(pass.seat);
             tr!(
                 lang,
-                "{seat} had nothing to do; the turn passed.",
-                "{seat} no tenía nada que hacer; el turno pasó."
+                "{seat} had nothing to do in this phase; it passed.",
+                "{seat} no tenía nada que hacer en esta fase; pasó."
             )
         }
         Effect::Result(end) => {

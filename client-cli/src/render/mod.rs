@@ -192,6 +192,15 @@ fn legend(drawing: &Drawing<'_>) -> String {
     if marked {
         parts.push("=: marked line (officers only)".to_owned());
     }
+    let hex = names.ruleset.board.as_ref().map(pb::Board::shape) == Some(pb::BoardShape::Hex);
+    if hex {
+        // The notation's compass is the board's, so on a turned board N points down.
+        parts.push(if drawing.flipped() {
+            "facings E NE NW W SW SE: the board's compass, N at the bottom for you".to_owned()
+        } else {
+            "facings E NE NW W SW SE: the board's compass, N at the top".to_owned()
+        });
+    }
     if drawing.flipped() {
         parts.push("seen from seat 1".to_owned());
     }

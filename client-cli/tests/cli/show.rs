@@ -87,6 +87,16 @@ fn hex_boards_show_tanks_with_their_facing() {
     rojo.ok(&["move", &game.id, "enter e1 NW"]);
     assert_snapshot("hex_seat0", &rojo.ok(&["show", &game.id]));
     assert_snapshot("hex_seat1", &azul.ok(&["show", &game.id]));
+    // The moves by tank or entry hex, each maneuver with where it ends.
+    rojo.ok(&["move", &game.id, "end"]);
+    azul.ok(&["move", &game.id, "end"]);
+    assert_snapshot("hex_moves", &rojo.ok(&["moves", &game.id]));
+    let one = rojo.ok(&["moves", &game.id, "B1"]);
+    assert!(one.lines().skip(1).all(|l| l.contains("b1")), "{one}");
+    assert!(one.contains("→ "), "maneuvers show their end: {one}");
+    let run = rojo.run(&["moves", &game.id, "z9"]);
+    assert_eq!(run.code, 2, "a usage error: {run:?}");
+    assert!(run.stderr.contains("\"z9\" is not a cell"), "{run:?}");
 }
 
 #[test]
