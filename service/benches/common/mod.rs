@@ -2,13 +2,20 @@
 
 use trinchera_rules::{Seat, Seed};
 use trinchera_service::ids::{GameId, TokenHash};
+use trinchera_service::records::EventRecord;
 use trinchera_service::state::{Creator, GameState, Moment};
 use trinchera_service::timing::TimeControl;
 
 /// A game of `ruleset` without clock, created by Ana (seat 0) and joined by Beto.
+#[allow(dead_code, reason = "not every bench uses the state without its log")]
 pub fn seated(ruleset: &str) -> GameState {
+    seated_with_log(ruleset).0
+}
+
+/// [`seated`], with the log entries that make it.
+pub fn seated_with_log(ruleset: &str) -> (GameState, Vec<EventRecord>) {
     let creator = Creator::person(Seat::First, "Ana".into(), TokenHash([1; 32]));
-    let (mut state, _, _) = GameState::create(
+    let (mut state, _, created) = GameState::create(
         GameId(1),
         ruleset,
         "bench".into(),
@@ -18,7 +25,7 @@ pub fn seated(ruleset: &str) -> GameState {
         TimeControl::Untimed,
     )
     .expect("created");
-    state
+    let (_, joined) = state
         .join(
             Seat::Second,
             "Beto".into(),
@@ -27,5 +34,5 @@ pub fn seated(ruleset: &str) -> GameState {
             Moment::default(),
         )
         .expect("joined");
-    state
+    (state, vec![created, joined])
 }

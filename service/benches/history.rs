@@ -1,0 +1,93 @@
+//! What a replay costs the server: `GetHistory` with the position after every event
+//! (`GetHistoryRequest.positions`) of a game of 300 random actions after the setups, per
+//! ruleset — the replay of the log with a projection per event (`replay`), and with the
+//! conversion and encoding of the reply (`reply`). The size of each reply is printed first.
+//!
+//! Run with `cargo bench -p trinchera-service --bench history`.
+
+use divan::Bencher;
+use prost::Message;
+use rand::SeedableRng;
+use rand::seq::IndexedRandom;
+use rand_chacha::ChaCha8Rng;
+use trinchera_rules::{Seat, Setup, Viewer};
+use trinchera_service::grpc::convert;
+use trinchera_service::ids::GameId;
+use trinchera_service::records::EventRecord;
+use trinchera_service::state::{GameState, Moment};
+
+mod common;
+
+const RULESETS: [&str; 6] = [
+    "frente",
+    "clasico",
+    "castillos",
+    "asalto",
+    "tacticas",
+    "tanques",
+];
+
+/// Actions played after the setups (fewer if the game ends first).
+const ACTIONS: usize = 300;
+
+fn main() {
+    for ruleset in RULESETS {
+        let log = log(ruleset);
+        let history =
+            GameState::history(GameId(1), &log, Viewer::Spectator, true, false).expect("replays");
+        let bytes = convert::history(&history).encoded_len();
+        println!(
+            "{ruleset}: {} events, reply with positions {} KiB ({} bytes per event)",
+            log.len(),
+            bytes / 1024,
+            bytes / log.len()
+        );
+    }
+    divan::main();
+}
+
+/// The log of a game of `ruleset`: seats taken, random setups, then random actions.
+fn log(ruleset: &str) -> Vec<EventRecord> {
+    let (mut state, mut log) = common::seated_with_log(ruleset);
+    for seat in [Seat::First, Seat::Second] {
+        if let Some(zone) = state.description().setup_zone(seat) {
+            let setup = Setup::random(zone, seat.index() as u64);
+            let (_, record) = state
+                .submit_setup(setup, [0; 16], Moment::default())
+                .expect("set up");
+            log.push(record);
+        }
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    for _ in 0..ACTIONS {
+        let legal = state.game().legal_actions();
+        let Some(choice) = legal.choose(&mut rng) else {
+            break;
+        };
+        let view = state.game().view(Viewer::Spectator);
+        let seat = view.to_move.expect("a seat to move");
+        let (_, record) = state
+            .play(seat, &choice.action, Moment::default())
+            .expect("a listed action");
+        log.push(record);
+    }
+    log
+}
+
+#[divan::bench(args = RULESETS)]
+fn replay(bencher: Bencher, ruleset: &str) {
+    let log = log(ruleset);
+    bencher.bench(|| {
+        GameState::history(GameId(1), &log, Viewer::Spectator, true, false).expect("replays")
+    });
+}
+
+#[divan::bench(args = RULESETS)]
+fn reply(bencher: Bencher, ruleset: &str) {
+    let log = log(ruleset);
+    bencher.bench(|| {
+        let history =
+            GameState::history(GameId(1), &log, Viewer::Spectator, true, false).expect("replays");
+        convert::history(&history).encode_to_vec()
+    });
+}
