@@ -417,3 +417,89 @@ fn ctrl_c_in_play_prints_how_to_come_back() {
         "{rest}"
     );
 }
+
+/// Reads `child`'s output on a thread; the text so far is in the returned buffer.
+fn collect(out: impl std::io::Read + Send + 'static) -> std::sync::Arc<std::sync::Mutex<String>> {
+    let text = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let sink = std::sync::Arc::clone(&text);
+    std::thread::spawn(move || {
+        let mut out = out;
+        let mut buffer = [0_u8; 4096];
+        while let Ok(n) = std::io::Read::read(&mut out, &mut buffer) {
+            if n == 0 {
+                break;
+            }
+            let chunk = String::from_utf8_lossy(&buffer[..n]).into_owned();
+            sink.lock().expect("lock").push_str(&chunk);
+        }
+    });
+    text
+}
+
+/// Waits until `text` contains `wanted` (a bound on a hang, not a speed check).
+fn wait_for_text(text: &std::sync::Mutex<String>, wanted: &str) {
+    let start = std::time::Instant::now();
+    while !text.lock().expect("lock").contains(wanted) {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "no {wanted:?} in:\n{}",
+            text.lock().expect("lock")
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_move_typed_while_waiting_is_dropped_on_a_terminal() {
+    // `script` (util-linux) gives `play` a real terminal; piped input is never dropped
+    // (play_reads_commands_and_moves_from_stdin).
+    assert!(
+        std::process::Command::new("script")
+            .arg("--version")
+            .output()
+            .is_ok(),
+        "the test needs `script` from util-linux"
+    );
+    let server = Server::start();
+    let game = Game::start(&server, "frente");
+    game.random_setups();
+    let [rojo, azul] = &game.players;
+    let play = format!(
+        "{} --server {} play --resume {}",
+        env!("CARGO_BIN_EXE_trinchera"),
+        azul.url,
+        game.id
+    );
+    let mut child = std::process::Command::new("script")
+        .args(["-qfec", &play, "/dev/null"])
+        .env("TRINCHERA_CONFIG_DIR", azul.config_dir())
+        .env("NO_COLOR", "1")
+        .env("TERM", "xterm")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("script starts");
+    let output = collect(child.stdout.take().expect("stdout"));
+    wait_for_text(&output, "Waiting for Rojo");
+    let mut stdin = child.stdin.take().expect("stdin");
+    std::io::Write::write_all(&mut stdin, b"a7-a6\n").expect("types ahead");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let moves = rojo.json(&["moves", &game.id]);
+    let first = moves["legal_moves"][0]["notation"]
+        .as_str()
+        .expect("a move")
+        .to_owned();
+    rojo.ok(&["move", &game.id, &first]);
+    wait_for_text(&output, "What you typed while waiting was dropped");
+    wait_for_text(&output, "Your move: ");
+    let version = azul.json(&["show", &game.id])["view"]["version"].clone();
+    std::io::Write::write_all(&mut stdin, b"quit\n").expect("quits");
+    wait_for_text(&output, "Leaving; the game goes on");
+    let _ = child.wait();
+    assert_eq!(
+        azul.json(&["show", &game.id])["view"]["version"],
+        version,
+        "the dropped line was not played"
+    );
+}

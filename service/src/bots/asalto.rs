@@ -3,8 +3,8 @@
 //!
 //! - **Evaluation** (for the rebels; the officers' is its negation): rebels left, rebels in
 //!   the fortress and how far up the board they stand, rebels covered from behind (the
-//!   formation that leaves no jump), minus rebels an officer could jump and the officers'
-//!   freedom to move.
+//!   formation that leaves no jump), minus rebels an officer could jump, the officers'
+//!   freedom to move and officers holding fortress points, plus officers nearly trapped.
 //! - **Hard**: iterative-deepening alpha-beta under the node budget, captures and huffs first
 //!   and searched past the depth, so that it huffs when that pays and sees a huff coming.
 //! - **Easy**: two plies (its move and the reply) with noise.
@@ -37,6 +37,10 @@ const COVERED: i32 = 4;
 const EXPOSED: i32 = 30;
 /// Points off per step an officer could make.
 const OFFICER_STEP: i32 = 5;
+/// Points off per officer standing in the fortress (the rebels cannot fill it around one).
+const OFFICER_HOLDS: i32 = 60;
+/// Points per officer with at most one step left (nearly trapped).
+const CORNERED: i32 = 80;
 
 /// The officers' placements a bot picks from: fortress points near its front.
 const PLACEMENTS: [[(i8, i8); 2]; 6] = [
@@ -101,6 +105,7 @@ impl<V: Variant> Model for SiegeModel<V> {
     type Position = Siege<V>;
 
     fn evaluate(&self, siege: &Siege<V>, seat: Seat) -> i32 {
+        // Scored for the rebels: the officers' side is the negation.
         let rebels = siege.rebel_cells().fold(0, |set, cell| set | bit(cell));
         let officers = siege.officer_cells().fold(0, |set, cell| set | bit(cell));
         let free = !(rebels | officers);
@@ -116,7 +121,14 @@ impl<V: Variant> Model for SiegeModel<V> {
         let mut exposed = 0_u64;
         for cell in siege.officer_cells() {
             let at = cell.x as usize + 7 * cell.y as usize;
-            score -= OFFICER_STEP * (self.neighbours[at] & free).count_ones() as i32;
+            let steps = (self.neighbours[at] & free).count_ones() as i32;
+            score -= OFFICER_STEP * steps;
+            if steps <= 1 {
+                score += CORNERED;
+            }
+            if self.fortress & bit(cell) != 0 {
+                score -= OFFICER_HOLDS;
+            }
             for &(over, land) in &self.jumps[at] {
                 if rebels & over != 0 && free & land != 0 {
                     exposed |= over;
