@@ -277,6 +277,59 @@ fn bots_only_play_listed_actions() {
     }
 }
 
+/// A position reached by random setups and `plies` random actions from seed `n`.
+fn random_position(id: &str, n: u64, plies: u32) -> Box<dyn Game> {
+    let ruleset = catalog::ruleset(id).expect("hosted");
+    let mut game = (ruleset.new_game)(Seed(seed(n)));
+    for seat in Seat::BOTH {
+        if game.awaits_setup(seat)
+            && let Some(zone) = game.description().setup_zone(seat)
+        {
+            let setup = Setup::random(zone, n.wrapping_add(seat.index() as u64));
+            game.submit_setup(setup).expect("setup phase");
+        }
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(n);
+    for _ in 0..plies {
+        let Some(seat) = game.to_move() else { break };
+        let legal = game.legal_actions();
+        let Some(choice) = legal.get(rng.random_range(0..legal.len().max(1))) else {
+            break;
+        };
+        game.play(seat, &choice.action.clone())
+            .expect("a listed action");
+    }
+    game
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
+
+    /// From any reachable position of any ruleset, every level decides an action the
+    /// position lists (and the rules accept): a bot never plays an unlisted action.
+    #[test]
+    fn every_level_acts_only_with_listed_actions_in_random_positions(
+        ruleset in 0..catalog::ids().len(),
+        n in proptest::prelude::any::<u64>(),
+        plies in 0_u32..160,
+        level in 0..BotLevel::ALL.len(),
+    ) {
+        let id = catalog::ids()[ruleset];
+        let mut game = random_position(id, n, plies);
+        if let Some(seat) = game.to_move() {
+            let mut bot = BotLevel::ALL[level].bot(description(id), seat, seed(n ^ 1), TEST_BUDGET);
+            let view = bot_view(game.as_ref(), seat, u64::from(plies) + 3);
+            let action = bot.choose(&view).expect("a bot to move acts");
+            proptest::prop_assert_eq!(
+                super::listed(&view, Some(action.clone())),
+                Some(action.clone()),
+                "{}: {:?} is not listed", id, action
+            );
+            proptest::prop_assert!(game.play(seat, &action).is_ok());
+        }
+    }
+}
+
 /// The hard bot beats the random one in full games: on both sides of the asymmetric
 /// rulesets, on one seat (alternating) of the others, to keep debug runs short (a check
 /// that the search plays to win; strength is measured by `measure`).
