@@ -122,10 +122,11 @@ pub fn event(
         pb::EventType::Move => tr!(lang, "{who} played {notation}.", "{who} jugó {notation}."),
         pb::EventType::Unspecified => tr!(lang, "Something happened.", "Pasó algo."),
     };
-    for effect in &event.effects {
+    for (index, effect) in event.effects.iter().enumerate() {
         if let Some(effect) = &effect.effect {
+            let after = &event.effects[index + 1..];
             text.push(' ');
-            text.push_str(&self::effect(lang, names, effect, event.seat));
+            text.push_str(&self::effect(lang, names, effect, event.seat, after));
         }
     }
     if event.started {
@@ -149,6 +150,7 @@ fn effect(
     names: &Names<'_>,
     effect: &pb::effect::Effect,
     mover: Option<i32>,
+    after: &[pb::Effect],
 ) -> String {
     use pb::effect::Effect;
     match effect {
@@ -236,11 +238,31 @@ fn effect(
         }
         Effect::Pass(pass) => {
             let seat = names.seat(pass.seat);
-            tr!(
-                lang,
-                "{seat} had nothing to do in this phase; it passed.",
-                "{seat} no tenía nada que hacer en esta fase; pasó."
-            )
+            // The phase that follows tells the one that passed: the same seat's attacks
+            // follow its movement; anything else follows its attacks.
+            let next = after.iter().find_map(|e| match &e.effect {
+                Some(Effect::Phase(phase)) => Some(phase),
+                _ => None,
+            });
+            match next {
+                Some(next) if next.seat == pass.seat && next.phase() == pb::TankPhase::Attack => {
+                    tr!(
+                        lang,
+                        "{seat} had nothing to move; its movement phase passed.",
+                        "{seat} no tenía nada que mover; pasó su fase de movimiento."
+                    )
+                }
+                Some(_) => tr!(
+                    lang,
+                    "{seat} had nothing to attack; its attack phase passed.",
+                    "{seat} no tenía nada que atacar; pasó su fase de ataque."
+                ),
+                None => tr!(
+                    lang,
+                    "{seat} had nothing to do; its phase passed.",
+                    "{seat} no tenía nada que hacer; pasó su fase."
+                ),
+            }
         }
         Effect::Result(end) => {
             let result = result(lang, names, end);
@@ -343,6 +365,45 @@ mod tests {
         assert_eq!(clock_face(581_000), "9:41");
         assert_eq!(clock_face(3_723_000), "1:02:03");
         assert_eq!(clock_face(2 * 86_400_000 + 3 * 3_600_000), "2d 03h");
+    }
+
+    #[test]
+    fn a_passed_phase_is_named_by_the_phase_that_follows() {
+        let ruleset = army();
+        let names = Names::new(&ruleset);
+        let passed = |next_seat: i32, next: pb::TankPhase| {
+            let effects = [
+                pb::effect::Effect::Pass(pb::Pass { seat: 0 }),
+                pb::effect::Effect::Phase(pb::PhaseChange {
+                    seat: next_seat,
+                    round: 2,
+                    phase: next as i32,
+                }),
+            ];
+            let event = pb::Event {
+                r#type: pb::EventType::Move as i32,
+                seat: Some(1),
+                notation: "end".into(),
+                effects: effects
+                    .into_iter()
+                    .map(|effect| pb::Effect {
+                        effect: Some(effect),
+                    })
+                    .collect(),
+                ..Default::default()
+            };
+            super::event(Lang::En, &names, None, &event)
+        };
+        let movement = passed(0, pb::TankPhase::Attack);
+        assert!(
+            movement.contains("Rojo had nothing to move; its movement phase passed."),
+            "{movement}"
+        );
+        let attack = passed(1, pb::TankPhase::Movement);
+        assert!(
+            attack.contains("Rojo had nothing to attack; its attack phase passed."),
+            "{attack}"
+        );
     }
 
     #[test]
