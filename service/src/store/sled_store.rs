@@ -542,13 +542,17 @@ mod tests {
     /// Opens the store in `dir` once the previous handle's background threads have let go
     /// of the file lock (sled releases it a moment after the drop).
     fn reopen(dir: &Path) -> SledStore {
+        open_when_unlocked(dir).unwrap_or_else(|error| panic!("cannot open the store: {error}"))
+    }
+
+    /// Opens the store in `dir` once a dropped one's flusher thread has let go of the lock.
+    fn open_when_unlocked(dir: &Path) -> Result<SledStore, StoreError> {
         for _ in 0..100 {
             match SledStore::open(dir, SledOptions::default()) {
-                Ok(store) => return store,
                 Err(StoreError::Locked(_)) => {
                     std::thread::sleep(std::time::Duration::from_millis(50));
                 }
-                Err(error) => panic!("cannot open the store: {error}"),
+                other => return other,
             }
         }
         panic!("the store's lock was never released")
@@ -757,9 +761,7 @@ mod tests {
             db.insert(FORMAT_KEY, &[LAYOUT + 1]).expect("insert");
             db.flush().expect("flush");
         }
-        let error = SledStore::open(dir.path(), SledOptions::default())
-            .err()
-            .expect("refused");
+        let error = open_when_unlocked(dir.path()).err().expect("refused");
         assert!(matches!(error, StoreError::NewerFormat { .. }));
         assert!(error.to_string().contains("newer Trinchera"), "{error}");
     }
@@ -787,7 +789,8 @@ mod tests {
         std::fs::write(&leftover, b"partial").expect("write");
         let kept = dir.path().join("snapshot-notes.txt");
         std::fs::write(&kept, b"keep").expect("write");
-        drop(SledStore::open(dir.path(), SledOptions::default()).expect("opens"));
+        // Sled's flusher thread lets go of the lock a moment after the drop.
+        drop(reopen(dir.path()));
         assert!(!leftover.exists());
         assert!(kept.exists());
     }
