@@ -7,25 +7,15 @@
 
 use divan::Bencher;
 use prost::Message;
-use rand::SeedableRng;
-use rand::seq::IndexedRandom;
-use rand_chacha::ChaCha8Rng;
-use trinchera_rules::{Seat, Setup, Viewer};
+use trinchera_rules::Viewer;
 use trinchera_service::grpc::convert;
 use trinchera_service::ids::GameId;
 use trinchera_service::records::EventRecord;
-use trinchera_service::state::{GameState, Moment};
+use trinchera_service::state::GameState;
 
 mod common;
 
-const RULESETS: [&str; 6] = [
-    "frente",
-    "clasico",
-    "castillos",
-    "asalto",
-    "tacticas",
-    "tanques",
-];
+use common::RULESETS;
 
 /// Actions played after the setups (fewer if the game ends first).
 const ACTIONS: usize = 300;
@@ -48,30 +38,7 @@ fn main() {
 
 /// The log of a game of `ruleset`: seats taken, random setups, then random actions.
 fn log(ruleset: &str) -> Vec<EventRecord> {
-    let (mut state, mut log) = common::seated_with_log(ruleset);
-    for seat in [Seat::First, Seat::Second] {
-        if let Some(zone) = state.description().setup_zone(seat) {
-            let setup = Setup::random(zone, seat.index() as u64);
-            let (_, record) = state
-                .submit_setup(setup, [0; 16], Moment::default())
-                .expect("set up");
-            log.push(record);
-        }
-    }
-    let mut rng = ChaCha8Rng::seed_from_u64(1);
-    for _ in 0..ACTIONS {
-        let legal = state.game().legal_actions();
-        let Some(choice) = legal.choose(&mut rng) else {
-            break;
-        };
-        let view = state.game().view(Viewer::Spectator);
-        let seat = view.to_move.expect("a seat to move");
-        let (_, record) = state
-            .play(seat, &choice.action, Moment::default())
-            .expect("a listed action");
-        log.push(record);
-    }
-    log
+    common::played(ruleset, ACTIONS).1
 }
 
 #[divan::bench(args = RULESETS)]

@@ -6,58 +6,23 @@
 
 use divan::Bencher;
 use prost::Message;
-use rand::SeedableRng;
-use rand::seq::IndexedRandom;
-use rand_chacha::ChaCha8Rng;
-use trinchera_rules::{Seat, Setup, Viewer};
+use trinchera_rules::Viewer;
 use trinchera_service::grpc::convert;
-use trinchera_service::state::{GameState, Moment};
+use trinchera_service::state::GameState;
 
 mod common;
+
+use common::RULESETS;
 
 fn main() {
     divan::main();
 }
 
-const RULESETS: [&str; 6] = [
-    "frente",
-    "clasico",
-    "castillos",
-    "asalto",
-    "tacticas",
-    "tanques",
-];
-
-/// A game of `ruleset` with both seats taken and set up at random, then 20 random actions.
+/// A game of `ruleset` 20 random actions after the setups, and the seat to move.
 fn game(ruleset: &str) -> (GameState, Viewer) {
-    let mut state = common::seated(ruleset);
-    for seat in [Seat::First, Seat::Second] {
-        if let Some(zone) = state.description().setup_zone(seat) {
-            let setup = Setup::random(zone, seat.index() as u64);
-            state
-                .submit_setup(setup, [0; 16], Moment::default())
-                .expect("set up");
-        }
-    }
-    let mut rng = ChaCha8Rng::seed_from_u64(1);
-    for _ in 0..20 {
-        let legal = state.game().legal_actions();
-        let Some(choice) = legal.choose(&mut rng) else {
-            break;
-        };
-        let seat = to_move(&state);
-        state
-            .play(seat, &choice.action, Moment::default())
-            .expect("a listed action");
-    }
-    let seat = to_move(&state);
+    let (state, _) = common::played(ruleset, 20);
+    let seat = common::to_move(&state);
     (state, Viewer::Player(seat))
-}
-
-/// The seat whose turn it is.
-fn to_move(state: &GameState) -> Seat {
-    let view = state.game().view(Viewer::Spectator);
-    view.to_move.expect("a seat to move")
 }
 
 #[divan::bench(args = RULESETS)]

@@ -110,6 +110,26 @@ impl Window {
         window
     }
 
+    /// Creates a game from the lobby's form ("Create game") and waits until it is open.
+    pub fn create_game(
+        &mut self,
+        ruleset: &str,
+        seat: i32,
+        opponent: trinchera_gui::lobby::Opponent,
+        clock: trinchera_gui::lobby::ClockChoice,
+    ) {
+        self.app_mut().lobby.create = trinchera_gui::lobby::CreateForm {
+            ruleset: ruleset.into(),
+            seat,
+            opponent,
+            name: format!("{ruleset} test"),
+            player: "Ana".into(),
+            clock,
+        };
+        self.click("Create game");
+        self.wait_for("the new game", |app| app.game.is_some());
+    }
+
     /// The app.
     pub fn app(&self) -> &App {
         self.harness.state().as_ref().expect("app")

@@ -2,7 +2,7 @@
 
 use trinchera_client::Names;
 use trinchera_gui::OpenAtStart;
-use trinchera_gui::lobby::{ClockChoice, CreateForm, Opponent};
+use trinchera_gui::lobby::{ClockChoice, Opponent};
 use trinchera_proto::v1 as pb;
 use trinchera_proto::v1::r#move::Action;
 
@@ -39,16 +39,7 @@ fn create_timed(
     opponent: Opponent,
     clock: ClockChoice,
 ) {
-    window.app_mut().lobby.create = CreateForm {
-        ruleset: ruleset.into(),
-        seat,
-        opponent,
-        name: format!("{ruleset} test"),
-        player: "Ana".into(),
-        clock,
-    };
-    window.click("Create game");
-    window.wait_for("the new game", |app| app.game.is_some());
+    window.create_game(ruleset, seat, opponent, clock);
 }
 
 #[test]

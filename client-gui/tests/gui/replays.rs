@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use eframe::egui;
 use trinchera_client::Names;
-use trinchera_gui::lobby::{ClockChoice, CreateForm, Opponent};
+use trinchera_gui::lobby::{ClockChoice, Opponent};
 use trinchera_gui::replay::Side;
 use trinchera_proto::v1 as pb;
 
@@ -34,15 +34,12 @@ fn history(runtime: &tokio::runtime::Runtime, url: &str, game: &str) -> pb::GetH
 fn a_finished_game_replays_step_by_step_from_either_side_and_is_fair() {
     let server = Server::start();
     let mut me = Window::lobby(&server);
-    me.app_mut().lobby.create = CreateForm {
-        ruleset: "frente".into(),
-        seat: 0,
-        opponent: Opponent::Bot("random".into()),
-        name: "replayed".into(),
-        player: "Ana".into(),
-        clock: ClockChoice::None,
-    };
-    me.click("Create game");
+    me.create_game(
+        "frente",
+        0,
+        Opponent::Bot("random".into()),
+        ClockChoice::None,
+    );
     me.wait_for("the setup", |app| {
         app.game.as_ref().is_some_and(|g| g.setting_up())
     });

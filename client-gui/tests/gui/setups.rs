@@ -3,22 +3,19 @@
 
 use trinchera_client::Names;
 use trinchera_client::setup_file::Zone;
-use trinchera_gui::lobby::{ClockChoice, CreateForm, Opponent};
+use trinchera_gui::lobby::{ClockChoice, Opponent};
 
 use crate::harness::{Server, Window};
 
 /// Creates a frente game against the random bot with the viewer in `seat`, and waits for
 /// the setup tray.
 fn new_game(window: &mut Window, seat: i32) {
-    window.app_mut().lobby.create = CreateForm {
-        ruleset: "frente".into(),
+    window.create_game(
+        "frente",
         seat,
-        opponent: Opponent::Bot("random".into()),
-        name: "setups".into(),
-        player: "Ana".into(),
-        clock: ClockChoice::None,
-    };
-    window.click("Create game");
+        Opponent::Bot("random".into()),
+        ClockChoice::None,
+    );
     window.wait_for("the setup tray", |app| {
         app.game.as_ref().is_some_and(|g| g.setting_up())
     });

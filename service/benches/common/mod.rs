@@ -1,10 +1,24 @@
 //! What the benchmarks share: a game with both seats taken, as the server holds it.
 
-use trinchera_rules::{Seat, Seed};
+use rand::SeedableRng;
+use rand::seq::IndexedRandom;
+use rand_chacha::ChaCha8Rng;
+use trinchera_rules::{Seat, Seed, Setup, Viewer};
 use trinchera_service::ids::{GameId, TokenHash};
 use trinchera_service::records::EventRecord;
 use trinchera_service::state::{Creator, GameState, Moment};
 use trinchera_service::timing::TimeControl;
+
+/// Every hosted ruleset, in the benches' order.
+#[allow(dead_code, reason = "not every bench runs per ruleset")]
+pub const RULESETS: [&str; 6] = [
+    "frente",
+    "clasico",
+    "castillos",
+    "asalto",
+    "tacticas",
+    "tanques",
+];
 
 /// A game of `ruleset` without clock, created by Ana (seat 0) and joined by Beto.
 #[allow(dead_code, reason = "not every bench uses the state without its log")]
@@ -35,4 +49,40 @@ pub fn seated_with_log(ruleset: &str) -> (GameState, Vec<EventRecord>) {
         )
         .expect("joined");
     (state, vec![created, joined])
+}
+
+/// A game of `ruleset` with both seats taken and set up at random, then up to `actions`
+/// random actions (fewer if it ends), with the log entries that make it.
+#[allow(dead_code, reason = "not every bench plays a game")]
+pub fn played(ruleset: &str, actions: usize) -> (GameState, Vec<EventRecord>) {
+    let (mut state, mut log) = seated_with_log(ruleset);
+    for seat in [Seat::First, Seat::Second] {
+        if let Some(zone) = state.description().setup_zone(seat) {
+            let setup = Setup::random(zone, seat.index() as u64);
+            let (_, record) = state
+                .submit_setup(setup, [0; 16], Moment::default())
+                .expect("set up");
+            log.push(record);
+        }
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    for _ in 0..actions {
+        let legal = state.game().legal_actions();
+        let Some(choice) = legal.choose(&mut rng) else {
+            break;
+        };
+        let seat = to_move(&state);
+        let (_, record) = state
+            .play(seat, &choice.action, Moment::default())
+            .expect("a listed action");
+        log.push(record);
+    }
+    (state, log)
+}
+
+/// The seat whose turn it is.
+#[allow(dead_code, reason = "not every bench plays a game")]
+pub fn to_move(state: &GameState) -> Seat {
+    let view = state.game().view(Viewer::Spectator);
+    view.to_move.expect("a seat to move")
 }
