@@ -4,22 +4,32 @@
 //!
 //! - **Evaluation**: urban hexes held, tanks left (the tie-break), distance of each tank to
 //!   the nearest urban hex its seat does not hold (a tank in reserve counts as far away)
-//!   and whether it faces that way, tanks standing on urban hexes, and the enemy tanks next to each tank (worse
-//!   when they face it, and when it holds an urban hex an advance would take).
-//! - **Hard**: each action of the phase is scored by the evaluation after it (an attack by
-//!   its expected value, with the best advance on success and the cheapest casualty on
-//!   failure); it ends the phase when nothing scores above standing still. In the final
-//!   phase only attacks that pay are made, which holds control.
-//! - **Easy**: the same greedy choice with noise, believing every attack a coin toss and
-//!   never advancing.
+//!   and whether it faces that way, tanks standing on urban hexes, and the enemy tanks next
+//!   to each tank (worse when they face it, and when it holds an urban hex an advance would
+//!   take).
+//! - **Hard**: each action of the phase is scored by the evaluation after it plus a look
+//!   ahead ([`forecast`]): what the enemy's next turn can do to it after one maneuver per
+//!   tank (attacks by every tank that can come to face one of its tanks, within the enemy's
+//!   maneuver allowance, and empty urban hexes it holds that an enemy can drive into). An attack is scored by its expected value,
+//!   with the best advance on success and the cheapest casualty on failure; the bot ends
+//!   the phase when nothing scores above ending it. In the final phase, with no maneuvers
+//!   left, only tanks already facing count.
+//! - **Easy**: the same greedy choice on the evaluation alone, with noise, believing every
+//!   attack a coin toss and never advancing.
+
+mod forecast;
+
+use std::sync::LazyLock;
 
 use rand::RngExt;
 use trinchera_rules::tanques::{Tanques, dice};
-use trinchera_rules::{
-    Action, Cell, Facing, Rules, Seat, Seed, Setup, Sight, Status, TankPhase, View,
-};
+use trinchera_rules::{Action, Cell, Facing, Rules, Seat, Seed, Setup, Sight, Status, View};
 
 use super::{Bot, Config, Level, SeatView, legal_actions, listed, world};
+use forecast::{Map, outlook};
+
+/// The map, for the hard level's look ahead.
+static MAP: LazyLock<Map> = LazyLock::new(|| Map::of(Tanques::description()));
 
 /// Points per urban hex held.
 const URBAN: i32 = 100;
@@ -56,7 +66,8 @@ fn front_of(cell: Cell, facing: Facing) -> Cell {
     Cell::new(cell.x + dq, cell.y + dr)
 }
 
-/// The value of the position `view` shows (with every piece visible), for `seat`.
+/// The value of the position `view` shows (with every piece visible), for `seat`, as the
+/// easy level reads it.
 fn evaluate(view: &View, seat: Seat) -> i32 {
     let Status::Tanques(status) = &view.status else {
         return 0;
@@ -142,7 +153,13 @@ impl TanquesBot {
         let mv = position.check(action).ok()?;
         let mut next = *position;
         next.play_unchecked(mv, &mut Vec::new());
-        Some(evaluate(&next.view(Sight::Everything), self.config.seat))
+        let view = next.view(Sight::Everything);
+        let seat = self.config.seat;
+        let ahead = match (&view.status, self.config.level) {
+            (Status::Tanques(status), Level::Hard) => outlook(&MAP, &view, status, seat),
+            _ => 0,
+        };
+        Some(evaluate(&view, seat) + ahead)
     }
 
     /// The expected value of an attack, from positions rebuilt with seeds that roll each
@@ -216,19 +233,16 @@ impl Bot for TanquesBot {
         let Ok(position) = world::<Tanques>(view, self.config.seed) else {
             return listed(view, None);
         };
-        let standing = evaluate(&position.view(Sight::Everything), self.config.seat);
         let seeds = Self::outcome_seeds(status.rolls);
         let noise = match self.config.level {
             Level::Easy => EASY_NOISE,
             Level::Hard => 0,
         };
-        let attacking = status.phase != TankPhase::Movement;
         let best = legal
             .iter()
             .filter_map(|action| {
                 let (value, action) = match action {
-                    Action::EndPhase => Some((standing, action.clone())),
-                    _ if attacking => self.attack_value(view, action, &seeds),
+                    Action::Attack { .. } => self.attack_value(view, action, &seeds),
                     _ => self
                         .after(&position, action)
                         .map(|value| (value, action.clone())),
