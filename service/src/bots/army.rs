@@ -11,9 +11,10 @@
 //! - **Easy**: one sampled world, one move deep (plus captures), with noise.
 //! - **Evaluation**: material (ranks on a geometric scale; spies, bombs, grenades and the
 //!   kinds that defuse bombs valued for what they do), a little for pieces the enemy has not
-//!   identified, and for being closer to the enemy flag than the enemy is to one's own.
-//! - **Setup**: flag on the back row (now and then one row up), bombs around it and a few
-//!   more in the back rows, runners and low ranks forward, strong pieces spread over the
+//!   identified, for being closer to the enemy flag than the enemy is to one's own, and
+//!   against enemy pieces at the door of one's own flag.
+//! - **Setup**: flag on the back row (now and then one row up), bombs on every square next
+//!   to it as far as they go and the rest in the back rows, runners and low ranks forward, strong pieces spread over the
 //!   middle rows; random within those preferences, so no two setups are alike.
 
 use std::marker::PhantomData;
@@ -36,6 +37,9 @@ const MAX_DEPTH: u32 = 4;
 const WORLD_CAP: i32 = 3_000;
 /// Points per square of distance to a flag.
 const FLAG_PULL: i32 = 3;
+/// Points against per unit of enemy closeness to one's own flag (an enemy piece next to it
+/// counts 4, two squares off 1): a threat to meet before it can strike.
+const CLOSE_TO_FLAG: i32 = 10;
 /// Points for each own movable piece the enemy has not identified.
 const HIDDEN: i32 = 3;
 /// The easy level's noise, at most, in points.
@@ -131,15 +135,23 @@ impl<V: Variant> Model for ArmyModel<V> {
             }
         }
         // How close each seat's nearest movable piece is to the enemy flag.
+        // And how many enemy pieces stand close to one's own flag, the nearer the more.
         let mut nearest = [i32::MAX; 2];
+        let mut close = [0; 2];
         for piece in army.board_pieces().filter(|p| movable(spec, p.kind)) {
             if let Some(flag) = flags[(!piece.owner).index()] {
+                let away = distance(piece.cell, flag);
                 let near = &mut nearest[piece.owner.index()];
-                *near = (*near).min(distance(piece.cell, flag));
+                *near = (*near).min(away);
+                close[piece.owner.index()] += match away {
+                    1 => 4,
+                    2 => 1,
+                    _ => 0,
+                };
             }
         }
         let reach = |seat: Seat| nearest[seat.index()].min(20);
-        score + FLAG_PULL * (reach(!seat) - reach(seat))
+        score + FLAG_PULL * (reach(!seat) - reach(seat)) - CLOSE_TO_FLAG * close[(!seat).index()]
     }
 
     fn noisy(&self, army: &Army<V>, mv: <Army<V> as Rules>::Move) -> bool {
@@ -359,16 +371,22 @@ fn army_setup<V: Variant>(seat: Seat, rng: &mut ChaCha8Rng) -> Setup {
     for kind in of(&|k| k.is_flag) {
         flag = Some(place(kind, &|cell| u32::from(row(cell) == flag_row), rng));
     }
-    let near = |cell: Cell| flag.is_some_and(|flag| distance(flag, cell) == 1);
-    for kind in of(&|k| !k.is_flag && k.mobility == Mobility::Immovable) {
+    // Bombs on every square next to the flag first (as far as they go), then in the back.
+    let mut guards: Vec<Cell> = zone
+        .cells
+        .iter()
+        .copied()
+        .filter(|&cell| flag.is_some_and(|flag| distance(flag, cell) == 1))
+        .collect();
+    guards.shuffle(rng);
+    let bombs = of(&|k| !k.is_flag && k.mobility == Mobility::Immovable);
+    for (index, kind) in bombs.into_iter().enumerate() {
+        let guard = guards.get(index).copied();
         place(
             kind,
-            &|cell| {
-                if near(cell) {
-                    12
-                } else {
-                    [3, 3, 1, 0][row(cell).clamp(0, 3) as usize]
-                }
+            &|cell| match guard {
+                Some(guard) => u32::from(cell == guard),
+                None => [3, 3, 1, 0][row(cell).clamp(0, 3) as usize],
             },
             rng,
         );

@@ -2,16 +2,19 @@
 //!
 //! The strength figures of the README come from the ignored `measure` test:
 //! `cargo test --release -p trinchera-service --lib bots::tests::measure -- --ignored --nocapture`
-//! (`BOT_GAMES` games per pairing and ruleset, default 20; `BOT_RULESETS` a comma-separated
-//! subset of rulesets; `BOT_HARD_NODES` a node budget for the hard level instead of its
-//! default budget, with no time bound).
+//! (`BOT_GAMES` games per seat, pairing and ruleset, default 20; `BOT_RULESETS` a
+//! comma-separated subset of rulesets; `BOT_PAIRINGS` a comma-separated subset of
+//! `hard-random,hard-easy,easy-random`; `BOT_HARD_NODES` a node budget for the hard level
+//! instead of its default budget, with no time bound). Games run on every core; the last
+//! column names the seeds of the games the first bot did not win (L lost, D drawn) and
+//! why they ended.
 
 use std::time::{Duration, Instant};
 
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use trinchera_rules::{Action, Game, Outcome, Seat, Seed, Setup, Viewer, catalog};
+use trinchera_rules::{Action, Cell, Game, KindId, Outcome, Seat, Seed, Setup, Viewer, catalog};
 
 use super::{Bot, BotLevel, Budget, SeatView};
 
@@ -63,6 +66,10 @@ struct Played {
     plies: u32,
     /// Think time of each decision, per seat.
     thinking: [Vec<Duration>; 2],
+    /// Each ply: its seat, notation and effects.
+    log: Vec<String>,
+    /// The game as it ended.
+    game: Box<dyn Game>,
 }
 
 /// Plays `bots` (seat 0, seat 1) against each other, every action through the checked
@@ -75,31 +82,38 @@ fn play(id: &str, mut bots: [Box<dyn Bot>; 2], game_seed: u64, max_plies: u32) -
             submit(game.as_mut(), bots[seat.index()].as_mut(), seat);
         }
     }
-    let mut played = Played {
-        outcome: None,
-        plies: 0,
-        thinking: [Vec::new(), Vec::new()],
-    };
+    let mut plies = 0;
+    let mut thinking = [Vec::new(), Vec::new()];
+    let mut log = Vec::new();
     while let Some(seat) = game.to_move() {
-        if played.plies >= max_plies {
+        if plies >= max_plies {
             break;
         }
-        let view = bot_view(game.as_ref(), seat, u64::from(played.plies) + 3);
+        let view = bot_view(game.as_ref(), seat, u64::from(plies) + 3);
         let start = Instant::now();
         let action = bots[seat.index()]
             .choose(&view)
             .expect("a bot to move acts");
-        played.thinking[seat.index()].push(start.elapsed());
+        thinking[seat.index()].push(start.elapsed());
         assert_eq!(
             super::listed(&view, Some(action.clone())).as_ref(),
             Some(&action),
             "{id}: {action:?} is not listed"
         );
-        game.play(seat, &action).expect("a listed action is legal");
-        played.plies += 1;
+        let played = game.play(seat, &action).expect("a listed action is legal");
+        log.push(format!(
+            "{plies:>4} {seat}: {} {:?}",
+            played.notation, played.effects
+        ));
+        plies += 1;
     }
-    played.outcome = game.outcome();
-    played
+    Played {
+        outcome: game.outcome(),
+        plies,
+        thinking,
+        log,
+        game,
+    }
 }
 
 fn bots(
@@ -213,6 +227,7 @@ fn decisions_depend_only_on_the_seat_s_view() {
 
 #[test]
 fn setups_are_valid_sensible_and_varied() {
+    // Sensible: the flag at the back, with bombs on every side as far as they go.
     for id in ["frente", "clasico", "castillos", "asalto", "tacticas"] {
         let description = description(id);
         for level in [BotLevel::Easy, BotLevel::Hard] {
@@ -244,6 +259,18 @@ fn setups_are_valid_sensible_and_varied() {
                             Seat::Second => description.board.height as i8 - 1 - cell.y,
                         };
                         assert!(back <= 1, "{id}: the flag stands at the back");
+                        let bombs = description.kinds.iter().position(|k| k.id == "bomba");
+                        let bomb_count =
+                            bombs.map_or(0, |b| usize::from(description.kinds[b].count));
+                        let doors = setup.pieces.iter().filter(|(door, _)| {
+                            (door.x - cell.x).abs() + (door.y - cell.y).abs() == 1
+                        });
+                        let (guarded, open): (Vec<&(Cell, KindId)>, Vec<_>) =
+                            doors.partition(|(_, kind)| Some(kind.index()) == bombs);
+                        assert!(
+                            open.is_empty() || guarded.len() == bomb_count,
+                            "{id}: bombs guard the flag's every side while they last"
+                        );
                     }
                     seen.push(setup);
                 }
@@ -368,46 +395,69 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 #[test]
 #[ignore = "a measurement: run in release with --ignored --nocapture"]
 fn measure() {
-    let games: u64 = std::env::var("BOT_GAMES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(20);
-    let only = std::env::var("BOT_RULESETS").ok();
-    let hard_nodes: Option<u64> = std::env::var("BOT_HARD_NODES")
-        .ok()
-        .and_then(|n| n.parse().ok());
-    let budget = |level: BotLevel| match (level, hard_nodes) {
-        (BotLevel::Hard, Some(nodes)) => Budget { nodes, time: None },
-        _ => level.default_budget(),
-    };
+    let var = |name: &str| std::env::var(name).ok();
+    let games: u64 = var("BOT_GAMES").and_then(|n| n.parse().ok()).unwrap_or(20);
+    let only = var("BOT_RULESETS");
+    let only_pairings = var("BOT_PAIRINGS");
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
     let pairings = [
         (BotLevel::Hard, BotLevel::Random),
         (BotLevel::Hard, BotLevel::Easy),
         (BotLevel::Easy, BotLevel::Random),
     ];
+    let listed = |filter: &Option<String>, name: &str| {
+        filter
+            .as_deref()
+            .is_none_or(|filter| filter.split(',').any(|f| f == name))
+    };
     println!(
-        "ruleset    pairing        seat  games  wins draws losses  win%  95% CI        plies  think a (median/p99)"
+        "ruleset    pairing        seat  games  wins draws losses  win%  95% CI        plies  think a (median/p99)  not won (seeds)"
     );
     for id in catalog::ids() {
-        if only
-            .as_deref()
-            .is_some_and(|only| !only.split(',').any(|o| o == id))
-        {
+        if !listed(&only, id) {
             continue;
         }
         for (a, b) in pairings {
+            if !listed(&only_pairings, &format!("{}-{}", a.name(), b.name())) {
+                continue;
+            }
             for a_seat in Seat::BOTH {
+                let mut levels = [b; 2];
+                levels[a_seat.index()] = a;
+                let budgets = levels.map(measured_budget);
+                let one = |n: u64| play(id, bots(id, levels, budgets, n + 100), n + 100, 4_000);
+                let mut results: Vec<(u64, Played)> = std::thread::scope(|scope| {
+                    let workers: Vec<_> = (0..threads as u64)
+                        .map(|first| {
+                            scope.spawn(move || {
+                                (first..games)
+                                    .step_by(threads)
+                                    .map(|n| (n, one(n)))
+                                    .collect::<Vec<_>>()
+                            })
+                        })
+                        .collect();
+                    workers
+                        .into_iter()
+                        .flat_map(|worker| worker.join().expect("a measured game panicked"))
+                        .collect()
+                });
+                results.sort_by_key(|(n, _)| *n);
                 let (mut wins, mut draws, mut losses, mut plies) = (0_u32, 0_u32, 0_u32, 0_u64);
+                let mut not_won = Vec::new();
                 let mut thinking = Vec::new();
-                for n in 0..games {
-                    let mut levels = [b; 2];
-                    levels[a_seat.index()] = a;
-                    let budgets = levels.map(budget);
-                    let played = play(id, bots(id, levels, budgets, n + 100), n + 100, 4_000);
+                for (n, played) in &results {
+                    let reason = played.outcome.map(|o| o.reason);
                     match played.outcome.map(|o| o.winner) {
                         Some(Some(winner)) if winner == a_seat => wins += 1,
-                        Some(Some(_)) => losses += 1,
-                        _ => draws += 1,
+                        Some(Some(_)) => {
+                            losses += 1;
+                            not_won.push(format!("L{}:{reason:?}", n + 100));
+                        }
+                        _ => {
+                            draws += 1;
+                            not_won.push(format!("D{}:{reason:?}", n + 100));
+                        }
                     }
                     plies += u64::from(played.plies);
                     thinking.extend(played.thinking[a_seat.index()].iter().copied());
@@ -417,7 +467,7 @@ fn measure() {
                 let p = f64::from(wins) / n;
                 let half = 1.96 * (p * (1.0 - p) / n).sqrt();
                 println!(
-                    "{id:<10} {:<5} v {:<6} {}  {games:>5}  {wins:>4} {draws:>5} {losses:>6}  {:>4.0}  {:>3.0}-{:<3.0}%  {:>7.0}  {:?} / {:?}",
+                    "{id:<10} {:<5} v {:<6} {}  {games:>5}  {wins:>4} {draws:>5} {losses:>6}  {:>4.0}  {:>3.0}-{:<3.0}%  {:>7.0}  {:?} / {:?}  {}",
                     a.name(),
                     b.name(),
                     a_seat.index(),
@@ -427,8 +477,58 @@ fn measure() {
                     plies as f64 / n,
                     percentile(&thinking, 0.5),
                     percentile(&thinking, 0.99),
+                    not_won.join(" "),
                 );
             }
         }
+    }
+}
+
+/// The budget of `level` in the ignored runs (`measure`, `replay`): `BOT_HARD_NODES` nodes and no clock for
+/// the hard level if set, else the level's default.
+fn measured_budget(level: BotLevel) -> Budget {
+    let hard_nodes = std::env::var("BOT_HARD_NODES")
+        .ok()
+        .and_then(|n| n.parse().ok());
+    match (level, hard_nodes) {
+        (BotLevel::Hard, Some(nodes)) => Budget { nodes, time: None },
+        _ => level.default_budget(),
+    }
+}
+
+/// Replays one game of `measure` and prints its last plies and the final board, to see why
+/// a game was lost: `BOT_RULESETS` one ruleset, `BOT_SEED` the seed `measure` printed,
+/// `BOT_LEVELS` the levels of seat 0 and seat 1 (e.g. `hard,random`), `BOT_HARD_NODES` as
+/// in `measure`.
+#[test]
+#[ignore = "a diagnostic: run in release with --ignored --nocapture"]
+fn replay() {
+    let var = |name: &str| std::env::var(name).unwrap_or_else(|_| panic!("{name} is not set"));
+    let id = var("BOT_RULESETS");
+    let n: u64 = var("BOT_SEED").parse().expect("BOT_SEED is a number");
+    let levels: Vec<BotLevel> = var("BOT_LEVELS")
+        .split(',')
+        .map(|level| level.parse().expect("BOT_LEVELS names levels"))
+        .collect();
+    let levels: [BotLevel; 2] = levels.try_into().expect("BOT_LEVELS names two levels");
+    let played = play(
+        &id,
+        bots(&id, levels, levels.map(measured_budget), n),
+        n,
+        4_000,
+    );
+    for line in &played.log[played.log.len().saturating_sub(40)..] {
+        println!("{line}");
+    }
+    println!("{:?}", played.outcome);
+    let game = played.game;
+    for piece in game.view_in(trinchera_rules::Sight::Everything).pieces {
+        let kind = piece
+            .kind
+            .map(|kind| game.description().kinds[kind.index()].id);
+        println!(
+            "{} {kind:?} at {:?}, moved {}",
+            piece.owner, piece.cell, piece.moved
+        );
     }
 }
