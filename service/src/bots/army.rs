@@ -14,8 +14,9 @@
 //!   identified, for being closer to the enemy flag than the enemy is to one's own, and
 //!   against enemy pieces at the door of one's own flag.
 //! - **Setup**: flag on the back row (now and then one row up), bombs on every square next
-//!   to it as far as they go and the rest in the back rows, runners and low ranks forward, strong pieces spread over the
-//!   middle rows; random within those preferences, so no two setups are alike.
+//!   to it as far as they go and the rest in the back rows, runners and low ranks forward,
+//!   strong pieces spread over the middle rows; random within those preferences, so no two
+//!   setups are alike.
 
 use std::marker::PhantomData;
 
@@ -134,8 +135,8 @@ impl<V: Variant> Model for ArmyModel<V> {
                 flags[piece.owner.index()] = Some(piece.cell);
             }
         }
-        // How close each seat's nearest movable piece is to the enemy flag.
-        // And how many enemy pieces stand close to one's own flag, the nearer the more.
+        // How close each seat's nearest movable piece is to the enemy flag, and how many of
+        // its pieces stand at that flag's door (the nearer, the more).
         let mut nearest = [i32::MAX; 2];
         let mut close = [0; 2];
         for piece in army.board_pieces().filter(|p| movable(spec, p.kind)) {

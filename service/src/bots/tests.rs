@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use trinchera_rules::{Action, Cell, Game, KindId, Outcome, Seat, Seed, Setup, Viewer, catalog};
+use trinchera_rules::{Action, Cell, Game, KindId, Seat, Seed, Setup, Viewer, catalog};
 
 use super::{Bot, BotLevel, Budget, SeatView};
 
@@ -62,7 +62,6 @@ fn submit(game: &mut dyn Game, bot: &mut dyn Bot, seat: Seat) {
 
 /// What one game between two bots gave.
 struct Played {
-    outcome: Option<Outcome>,
     plies: u32,
     /// Think time of each decision, per seat.
     thinking: [Vec<Duration>; 2],
@@ -108,7 +107,6 @@ fn play(id: &str, mut bots: [Box<dyn Bot>; 2], game_seed: u64, max_plies: u32) -
         plies += 1;
     }
     Played {
-        outcome: game.outcome(),
         plies,
         thinking,
         log,
@@ -373,10 +371,10 @@ fn hard_beats_random() {
             levels[hard.index()] = BotLevel::Hard;
             let played = play(id, bots(id, levels, [TEST_BUDGET; 2], 7), 7, 4_000);
             assert_eq!(
-                played.outcome.and_then(|o| o.winner),
+                played.game.outcome().and_then(|o| o.winner),
                 Some(hard),
                 "{id}: hard as {hard} won ({:?} after {} plies)",
-                played.outcome,
+                played.game.outcome(),
                 played.plies
             );
         }
@@ -425,12 +423,13 @@ fn measure() {
                 let mut levels = [b; 2];
                 levels[a_seat.index()] = a;
                 let budgets = levels.map(measured_budget);
-                let one = |n: u64| play(id, bots(id, levels, budgets, n + 100), n + 100, 4_000);
+                let one =
+                    |seed: u64| play(id, bots(id, levels, budgets, seed), seed, MEASURED_PLIES);
                 let mut results: Vec<(u64, Played)> = std::thread::scope(|scope| {
                     let workers: Vec<_> = (0..threads as u64)
                         .map(|first| {
                             scope.spawn(move || {
-                                (first..games)
+                                (FIRST_SEED + first..FIRST_SEED + games)
                                     .step_by(threads)
                                     .map(|n| (n, one(n)))
                                     .collect::<Vec<_>>()
@@ -447,16 +446,17 @@ fn measure() {
                 let mut not_won = Vec::new();
                 let mut thinking = Vec::new();
                 for (n, played) in &results {
-                    let reason = played.outcome.map(|o| o.reason);
-                    match played.outcome.map(|o| o.winner) {
+                    let outcome = played.game.outcome();
+                    let reason = outcome.map(|o| o.reason);
+                    match outcome.map(|o| o.winner) {
                         Some(Some(winner)) if winner == a_seat => wins += 1,
                         Some(Some(_)) => {
                             losses += 1;
-                            not_won.push(format!("L{}:{reason:?}", n + 100));
+                            not_won.push(format!("L{n}:{reason:?}"));
                         }
                         _ => {
                             draws += 1;
-                            not_won.push(format!("D{}:{reason:?}", n + 100));
+                            not_won.push(format!("D{n}:{reason:?}"));
                         }
                     }
                     plies += u64::from(played.plies);
@@ -484,8 +484,13 @@ fn measure() {
     }
 }
 
-/// The budget of `level` in the ignored runs (`measure`, `replay`): `BOT_HARD_NODES` nodes and no clock for
-/// the hard level if set, else the level's default.
+/// The seed of the first game `measure` plays in each pairing and seat.
+const FIRST_SEED: u64 = 100;
+/// Plies after which `measure` and `replay` call a game off (a draw in the figures).
+const MEASURED_PLIES: u32 = 4_000;
+
+/// The budget of `level` in the ignored runs (`measure`, `replay`): `BOT_HARD_NODES` nodes
+/// and no clock for the hard level if set, else the level's default.
 fn measured_budget(level: BotLevel) -> Budget {
     let hard_nodes = std::env::var("BOT_HARD_NODES")
         .ok()
@@ -515,12 +520,12 @@ fn replay() {
         &id,
         bots(&id, levels, levels.map(measured_budget), n),
         n,
-        4_000,
+        MEASURED_PLIES,
     );
     for line in &played.log[played.log.len().saturating_sub(40)..] {
         println!("{line}");
     }
-    println!("{:?}", played.outcome);
+    println!("{:?}", played.game.outcome());
     let game = played.game;
     for piece in game.view_in(trinchera_rules::Sight::Everything).pieces {
         let kind = piece
