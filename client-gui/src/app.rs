@@ -1,30 +1,30 @@
-//! The application: plain state, the replies of the network thread folded into it, and the
-//! screen of the moment (connect, lobby, game).
+//! The application: plain state, the replies of the network thread folded into it, the
+//! window-wide shortcuts and windows (help, rules), and the screen of the moment (connect,
+//! lobby, game, replay). Each screen draws itself and returns [`Action`]s that the app
+//! applies here; no screen reaches into the app.
 
 use std::time::{Duration, Instant};
 
-use eframe::egui::{self, Panel, RichText, Ui};
-use trinchera_client::words;
-use trinchera_client::{Names, Store};
+use eframe::egui::{self, Key, Modifiers, Ui};
+use trinchera_client::Store;
 use trinchera_proto::v1 as pb;
 
+use crate::action::Action;
 use crate::backend::{Backend, Reply, Request};
 use crate::board::Look;
-use crate::game::GameScreen;
+use crate::connect::ConnectScreen;
+use crate::connection::Connection;
+use crate::game::{GameScreen, Surroundings};
 use crate::i18n::{Lang, set_lang, tr};
 use crate::lobby::Lobby;
-use crate::palette;
 use crate::replay::{Replay, Source};
+use crate::settings::{LANG_KEY, LOOK_KEY, SERVER_KEY, Settings};
 use crate::shelf::Shelf;
+use crate::top_bar::{self, Bar};
+use crate::{help, rules};
 
 /// The address used when nothing else is given.
 pub const DEFAULT_SERVER: &str = "http://127.0.0.1:50051";
-/// The eframe storage key of the last server address.
-pub const SERVER_KEY: &str = "server";
-/// The eframe storage key of the interface language (`en`, `es`).
-pub const LANG_KEY: &str = "language";
-/// The eframe storage key of the board look (`flipped`, `names`, both or neither, by `,`).
-pub const LOOK_KEY: &str = "board look";
 /// How long to wait before trying an unreachable server again.
 const RETRY_AFTER: Duration = Duration::from_secs(3);
 
@@ -57,37 +57,19 @@ pub struct Options {
     pub look: Look,
 }
 
-/// The state of the connection.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Connection {
-    /// Waiting for the server to answer.
-    Connecting,
-    /// Connected.
-    Up,
-    /// Not connected: the person is choosing a server.
-    Idle,
-    /// No server answered; trying again at `retry_at`.
-    Down {
-        /// What went wrong.
-        message: String,
-        /// When the next attempt starts.
-        retry_at: Instant,
-    },
-}
-
 /// The whole app.
 #[derive(Debug)]
 pub struct App {
     backend: Backend,
-    /// The address being edited on the connect screen.
-    pub address: String,
     /// The address connected (or being connected) to.
     pub url: String,
     /// The connection.
     pub connection: Connection,
     /// Every hosted ruleset.
     pub rulesets: Vec<pb::Ruleset>,
-    /// The lobby's state.
+    /// The connect screen.
+    pub connect: ConnectScreen,
+    /// The lobby.
     pub lobby: Lobby,
     /// The open game.
     pub game: Option<GameScreen>,
@@ -97,14 +79,12 @@ pub struct App {
     open_at_start: Option<OpenAtStart>,
     /// The last failure, shown until dismissed.
     pub notice: Option<String>,
-    /// No flashes or animations.
-    pub reduce_motion: bool,
-    /// The interface language.
-    pub lang: Lang,
-    /// How boards are drawn.
-    pub look: Look,
+    /// The player's settings.
+    pub settings: Settings,
     /// Whether the keyboard help is showing.
     pub help_open: bool,
+    /// The id of the ruleset whose rules window is open.
+    pub rules: Option<String>,
     /// The window title last set (changed only when it changes).
     title: String,
     /// The saved setups.
@@ -120,7 +100,9 @@ impl App {
         backend.send(Request::Connect(url.clone()));
         App {
             backend,
-            address: url.clone(),
+            connect: ConnectScreen {
+                address: url.clone(),
+            },
             url,
             connection: Connection::Connecting,
             rulesets: Vec::new(),
@@ -129,49 +111,52 @@ impl App {
             replay: None,
             open_at_start: options.open,
             notice: None,
-            reduce_motion: false,
-            lang: options.lang,
-            look: options.look,
+            settings: Settings {
+                lang: options.lang,
+                look: options.look,
+                reduce_motion: false,
+            },
             help_open: false,
+            rules: None,
             title: String::new(),
             shelf,
         }
     }
 
-    /// Asks the network thread for `request`.
-    pub fn send(&self, request: Request) {
-        self.backend.send(request);
+    /// The ruleset with id `id`: the replay's (a saved file may describe one the server
+    /// does not host), else the server's.
+    fn ruleset(&self, id: &str) -> Option<&pb::Ruleset> {
+        self.replay
+            .iter()
+            .map(|replay| &replay.ruleset)
+            .chain(&self.rulesets)
+            .find(|r| r.id == id)
     }
 
-    /// The ruleset with id `id`.
-    pub fn ruleset(&self, id: &str) -> Option<&pb::Ruleset> {
-        self.rulesets.iter().find(|r| r.id == id)
-    }
-
-    /// Connects to the address on the connect screen.
-    pub fn connect(&mut self) {
-        self.url = trinchera_client::normalize_url(self.address.trim());
-        self.address.clone_from(&self.url);
+    /// Connects to `address`.
+    fn connect(&mut self, address: &str) {
+        self.url = trinchera_client::normalize_url(address.trim());
+        self.connect.address.clone_from(&self.url);
         self.connection = Connection::Connecting;
         self.game = None;
-        self.send(Request::Connect(self.url.clone()));
+        self.backend.send(Request::Connect(self.url.clone()));
     }
 
     /// Opens `game` (as a spectator if `spectate`).
-    pub fn open(&mut self, game: &str, spectate: bool) {
-        self.send(Request::Open {
+    fn open(&self, game: &str, spectate: bool) {
+        self.backend.send(Request::Open {
             game: game.to_owned(),
             spectate,
         });
     }
 
     /// Opens a replay of `game` (the side of the seat held here, everything once over).
-    pub fn replay(&mut self, game: &str) {
+    fn replay(&self, game: &str) {
         let (seat, live) = match &self.game {
-            Some(open) if open.view.game_id == game => (open.seat, true),
+            Some(open) if open.view().game_id == game => (open.seat(), true),
             _ => (None, false),
         };
-        self.send(Request::Replay {
+        self.backend.send(Request::Replay {
             game: game.to_owned(),
             seat,
             live,
@@ -180,7 +165,7 @@ impl App {
 
     /// Opens a replay of a saved `trinchera --json history` file.
     pub fn replay_file(&mut self, path: &str) {
-        let lang = self.lang;
+        let lang = self.settings.lang;
         let read = std::fs::read_to_string(path)
             .map_err(|e| e.to_string())
             .and_then(|text| trinchera_client::json::read_history_document(&text));
@@ -210,11 +195,33 @@ impl App {
     }
 
     /// Back to the lobby, refreshed.
-    pub fn leave_game(&mut self) {
+    fn leave_game(&mut self) {
         self.game = None;
         self.replay = None;
-        self.send(Request::Leave);
-        self.send(self.lobby.request());
+        self.backend.send(Request::Leave);
+        self.backend.send(self.lobby.request());
+    }
+
+    /// Does what a screen asked for.
+    fn act(&mut self, action: Action) {
+        match action {
+            Action::Send(request) => self.backend.send(request),
+            Action::Connect(address) => self.connect(&address),
+            Action::ChangeServer => {
+                self.connection = Connection::Idle;
+                self.rulesets.clear();
+            }
+            Action::Open { game, spectate } => self.open(&game, spectate),
+            Action::Replay(game) => self.replay(&game),
+            Action::ReplayFile(path) => self.replay_file(&path),
+            Action::CloseReplay => self.replay = None,
+            Action::Leave => self.leave_game(),
+            Action::ToggleRules(id) => {
+                self.rules = (self.rules.as_ref() != Some(&id)).then_some(id);
+            }
+            Action::ToggleHelp => self.help_open = !self.help_open,
+            Action::DismissNotice => self.notice = None,
+        }
     }
 
     /// Folds the network thread's replies into the state.
@@ -233,26 +240,25 @@ impl App {
                 self.connection = Connection::Up;
                 self.rulesets = rulesets;
                 self.notice = None;
-                if let Some(game) = &mut self.game {
+                if let Some(game) = &self.game {
                     // Back after a lost connection: follow the game again from the start.
-                    let (id, spectate) = (game.view.game_id.clone(), game.seat.is_none());
-                    self.open(&id, spectate);
+                    self.open(&game.view().game_id, game.seat().is_none());
                 } else if let Some(open) = self.open_at_start.take() {
                     match open {
                         OpenAtStart::Game { game, spectate } => self.open(&game, spectate),
                         OpenAtStart::Replay(game) => self.replay(&game),
                     }
                 } else {
-                    self.send(self.lobby.request());
+                    self.backend.send(self.lobby.request());
                 }
             }
-            Reply::Unreachable { url, message } => {
+            Reply::Unreachable { url, detail } => {
                 if let Some(game) = &mut self.game {
-                    game.in_flight = false;
+                    game.lost_server();
                 }
                 if url == self.url {
                     self.connection = Connection::Down {
-                        message,
+                        detail,
                         retry_at: Instant::now() + RETRY_AFTER,
                     };
                 }
@@ -265,20 +271,36 @@ impl App {
                 history,
             } => {
                 self.notice = None;
-                let Some(ruleset) = self.ruleset(&view.ruleset).cloned() else {
-                    self.notice = Some(format!("this server has no ruleset {:?}", view.ruleset));
-                    return;
-                };
-                self.game = Some(GameScreen::new(ruleset, seat, token, view, &history));
+                match &mut self.game {
+                    Some(game) if game.view().game_id == view.game_id && game.seat() == seat => {
+                        game.reopened(view, &history);
+                    }
+                    _ => {
+                        let Some(ruleset) = self.ruleset(&view.ruleset).cloned() else {
+                            let id = &view.ruleset;
+                            self.notice = Some(tr!(
+                                self.settings.lang,
+                                "this server has no ruleset {id}",
+                                "este servidor no tiene el reglamento {id}"
+                            ));
+                            return;
+                        };
+                        self.game = Some(GameScreen::new(ruleset, seat, token, view, &history));
+                    }
+                }
             }
             Reply::Watched(message) => {
                 if let Some(game) = &mut self.game {
                     game.watched(message);
                 }
             }
-            Reply::StreamLost(message) => {
-                if let Some(game) = &mut self.game {
-                    game.stream_lost = Some(message);
+            Reply::StreamLost(detail) => {
+                // The server is gone: said everywhere, and tried again like any lost server.
+                if self.connection.is_up() {
+                    self.connection = Connection::Down {
+                        detail,
+                        retry_at: Instant::now() + RETRY_AFTER,
+                    };
                 }
             }
             Reply::Accepted(view) => {
@@ -321,7 +343,7 @@ impl App {
             let now = Instant::now();
             if now >= *retry_at {
                 self.connection = Connection::Connecting;
-                self.send(Request::Connect(self.url.clone()));
+                self.backend.send(Request::Connect(self.url.clone()));
             } else {
                 ctx.request_repaint_after((*retry_at - now).min(Duration::from_secs(1)));
             }
@@ -330,62 +352,103 @@ impl App {
 
     /// Draws the app into `ui` (the whole window).
     pub fn show(&mut self, ui: &mut Ui) {
-        set_lang(ui.ctx(), self.lang);
-        self.apply_replies();
         let ctx = ui.ctx().clone();
+        set_lang(&ctx, self.settings.lang);
+        self.apply_replies();
         self.retry_when_due(&ctx);
-        self.shortcuts(&ctx);
+        let mut actions = self.shortcuts(&ctx);
         self.set_title(&ctx);
-        if self.help_open {
-            let mut open = true;
-            help_window(&ctx, self.lang, &mut open);
-            self.help_open = open;
+        let bar = Bar {
+            connection: &self.connection,
+            url: &self.url,
+            in_game: self.game.is_some(),
+            notice: self.notice.as_deref(),
+        };
+        actions.extend(top_bar::show(ui, &mut self.settings, bar));
+        actions.extend(match (&mut self.replay, &mut self.game) {
+            (Some(replay), _) => replay.ui(ui, self.settings.look),
+            (None, Some(game)) => {
+                let around = Surroundings {
+                    settings: self.settings,
+                    shelf: &self.shelf,
+                    connection: &self.connection,
+                    url: &self.url,
+                };
+                game.ui(ui, &around)
+            }
+            (None, None) if self.connection.is_up() => self.lobby.ui(ui, &self.rulesets),
+            (None, None) => self.connect.ui(ui, &self.connection, &self.url),
+        });
+        for action in actions {
+            self.act(action);
         }
-        self.top_bar(ui);
-        let connected = self.connection == Connection::Up;
-        if self.replay.is_some() {
-            crate::replay::show(self, ui);
-        } else if self.game.is_some() {
-            crate::game::show(self, ui);
-        } else if connected {
-            crate::lobby::show(self, ui);
-        } else {
-            self.connect_screen(ui);
+        self.windows(&ctx);
+    }
+
+    /// The windows over every screen: the keyboard help and a ruleset's rules.
+    fn windows(&mut self, ctx: &egui::Context) {
+        let lang = self.settings.lang;
+        if self.help_open {
+            help::window(ctx, lang, &mut self.help_open);
+        }
+        if let Some(ruleset) = self.rules.as_deref().and_then(|id| self.ruleset(id)) {
+            let mut open = true;
+            rules::window(ctx, lang, ruleset, &mut open);
+            if !open {
+                self.rules = None;
+            }
         }
     }
 
-    /// The keyboard shortcuts of the whole window (listed by the F1 help).
-    fn shortcuts(&mut self, ctx: &egui::Context) {
+    /// The keyboard shortcuts of the whole window (listed by the F1 help). Esc closes the
+    /// window on top first, the help, then the rules; only then does a screen see it.
+    fn shortcuts(&mut self, ctx: &egui::Context) -> Vec<Action> {
+        let mut actions = Vec::new();
         if ctx.egui_wants_keyboard_input() {
-            return;
+            return actions;
         }
-        let pressed = |key| ctx.input(|i| i.key_pressed(key));
-        if pressed(egui::Key::F1) {
-            self.help_open = !self.help_open;
-        }
-        if pressed(egui::Key::F4) {
-            self.look.flipped = !self.look.flipped;
-        }
-        if pressed(egui::Key::F6) {
-            self.look.names = !self.look.names;
-        }
-        if let Some(game) = &mut self.game {
-            if pressed(egui::Key::F2) {
-                game.rules_open = !game.rules_open;
+        let pressed = |key| ctx.input_mut(|i| i.consume_key(Modifiers::NONE, key));
+        if (self.help_open || self.rules.is_some()) && pressed(Key::Escape) {
+            if self.help_open {
+                self.help_open = false;
+            } else {
+                self.rules = None;
             }
-            if pressed(egui::Key::F3) && self.replay.is_none() {
-                let id = game.view.game_id.clone();
-                self.replay(&id);
-            }
-        } else if pressed(egui::Key::F5) && self.connection == Connection::Up {
-            self.send(self.lobby.request());
         }
+        if pressed(Key::F1) {
+            actions.push(Action::ToggleHelp);
+        }
+        if pressed(Key::F4) {
+            self.settings.look.flipped = !self.settings.look.flipped;
+        }
+        if pressed(Key::F6) {
+            self.settings.look.names = !self.settings.look.names;
+        }
+        let on_screen = match (&self.replay, &self.game) {
+            (Some(replay), _) => Some(&replay.ruleset),
+            (None, Some(game)) => Some(game.ruleset()),
+            (None, None) => None,
+        };
+        if let Some(ruleset) = on_screen
+            && pressed(Key::F2)
+        {
+            actions.push(Action::ToggleRules(ruleset.id.clone()));
+        }
+        if let (None, Some(game)) = (&self.replay, &self.game)
+            && pressed(Key::F3)
+        {
+            actions.push(Action::Replay(game.view().game_id.clone()));
+        }
+        if self.game.is_none() && self.connection.is_up() && pressed(Key::F5) {
+            actions.push(Action::Send(self.lobby.request()));
+        }
+        actions
     }
 
     /// "Trinchera", with "your turn" or "set up" when the open game waits for the player: a
     /// cue that shows in the task bar while the window is in the background.
     fn set_title(&mut self, ctx: &egui::Context) {
-        let lang = self.lang;
+        let lang = self.settings.lang;
         let title = match &self.game {
             Some(game) if game.my_turn() => {
                 tr!(lang, "Trinchera — your turn", "Trinchera — te toca")
@@ -400,156 +463,6 @@ impl App {
             self.title = title;
         }
     }
-
-    fn top_bar(&mut self, ui: &mut Ui) {
-        Panel::top("top").show(ui, |ui| {
-            ui.horizontal(|ui| {
-                ui.heading(RichText::new("Trinchera").strong());
-                let (lang, url) = (self.lang, &self.url);
-                let (dot, text) = match &self.connection {
-                    Connection::Up => (
-                        palette::TARGET,
-                        tr!(lang, "connected to {url}", "conectado a {url}"),
-                    ),
-                    Connection::Connecting => (
-                        palette::SELECTED,
-                        tr!(lang, "connecting to {url}…", "conectando a {url}…"),
-                    ),
-                    Connection::Down { .. } => (
-                        palette::seat(0),
-                        tr!(lang, "no server at {url}", "no hay servidor en {url}"),
-                    ),
-                    Connection::Idle => (
-                        palette::COORDINATE,
-                        tr!(lang, "not connected", "sin conexión"),
-                    ),
-                };
-                let (spot, _) =
-                    ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
-                ui.painter().circle_filled(spot.center(), 5.0, dot);
-                ui.label(text);
-                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                    let lang = self.lang;
-                    // Right to left: the box, then its caption before it.
-                    let combo = egui::ComboBox::from_id_salt("language")
-                        .selected_text(lang.name())
-                        .show_ui(ui, |ui| {
-                            for choice in Lang::ALL {
-                                ui.selectable_value(&mut self.lang, choice, choice.name());
-                            }
-                        })
-                        .response;
-                    let caption = ui.label(lang.pick("Language", "Idioma"));
-                    combo.labelled_by(caption.id);
-                    if ui.button(lang.pick("Help (F1)", "Ayuda (F1)")).clicked() {
-                        self.help_open = !self.help_open;
-                    }
-                    ui.checkbox(
-                        &mut self.reduce_motion,
-                        lang.pick("Reduce motion", "Reducir animaciones"),
-                    );
-                    ui.checkbox(
-                        &mut self.look.names,
-                        lang.pick("Names on tiles", "Nombres en las fichas"),
-                    );
-                    ui.checkbox(
-                        &mut self.look.flipped,
-                        lang.pick("Flip board", "Girar tablero"),
-                    );
-                    if self.game.is_some()
-                        && ui
-                            .button(lang.pick("Back to the lobby", "Volver a la sala"))
-                            .clicked()
-                    {
-                        self.leave_game();
-                    }
-                    if self.connection == Connection::Up
-                        && self.game.is_none()
-                        && ui
-                            .button(lang.pick("Change server", "Cambiar de servidor"))
-                            .clicked()
-                    {
-                        self.connection = Connection::Idle;
-                        self.rulesets.clear();
-                    }
-                });
-            });
-            if let Some(notice) = self.notice.clone() {
-                ui.horizontal(|ui| {
-                    ui.label(RichText::new(notice).color(palette::LAST_MOVE));
-                    if ui
-                        .small_button(self.lang.pick("Dismiss", "Cerrar"))
-                        .clicked()
-                    {
-                        self.notice = None;
-                    }
-                });
-            }
-        });
-    }
-
-    fn connect_screen(&mut self, ui: &mut Ui) {
-        let lang = self.lang;
-        egui::CentralPanel::default().show(ui, |ui| {
-            ui.vertical_centered(|ui| {
-                ui.add_space(80.0);
-                ui.heading(lang.pick(
-                    "Connect to a Trinchera server",
-                    "Conéctate a un servidor de Trinchera",
-                ));
-                ui.add_space(12.0);
-                let row = egui::Layout::left_to_right(egui::Align::Center);
-                ui.allocate_ui_with_layout(egui::vec2(520.0, 28.0), row, |ui| {
-                    let label = ui.label(lang.pick("Server address", "Dirección del servidor"));
-                    let edit = ui
-                        .add(egui::TextEdit::singleline(&mut self.address).desired_width(320.0))
-                        .labelled_by(label.id);
-                    let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                    if ui.button(lang.pick("Connect", "Conectar")).clicked() || enter {
-                        self.connect();
-                    }
-                });
-                ui.add_space(12.0);
-                match &self.connection {
-                    Connection::Connecting => {
-                        let url = &self.url;
-                        ui.label(tr!(lang, "Connecting to {url}…", "Conectando a {url}…"));
-                    }
-                    Connection::Down { message, retry_at } => {
-                        ui.label(
-                            RichText::new(lang.pick(
-                                "Cannot reach the server.",
-                                "No se puede llegar al servidor.",
-                            ))
-                            .color(palette::seat(0))
-                            .strong(),
-                        );
-                        ui.label(RichText::new(message).weak());
-                        let left = retry_at.saturating_duration_since(Instant::now()).as_secs() + 1;
-                        ui.label(tr!(
-                            lang,
-                            "Trying again in {left} s.",
-                            "Nuevo intento en {left} s."
-                        ));
-                        if ui.button(lang.pick("Retry now", "Reintentar ya")).clicked() {
-                            self.connect();
-                        }
-                        ui.add_space(8.0);
-                        ui.label(
-                            RichText::new(lang.pick(
-                                "Start a local server with: cargo run --release -p \
-                                 trinchera-service --bin trinchera-server",
-                                "Arranca un servidor local con: cargo run --release -p \
-                                 trinchera-service --bin trinchera-server",
-                            ))
-                            .weak(),
-                        );
-                    }
-                    Connection::Idle | Connection::Up => {}
-                }
-            });
-        });
-    }
 }
 
 impl eframe::App for App {
@@ -559,92 +472,7 @@ impl eframe::App for App {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         storage.set_string(SERVER_KEY, self.url.clone());
-        storage.set_string(LANG_KEY, self.lang.code().to_owned());
-        storage.set_string(LOOK_KEY, self.look.to_setting());
+        storage.set_string(LANG_KEY, self.settings.lang.code().to_owned());
+        storage.set_string(LOOK_KEY, self.settings.look.to_setting());
     }
-}
-
-/// "Ana (Rojo)" or "Rojo: free seat", for lists and headers.
-pub fn seat_line(lang: Lang, names: &Names<'_>, view: &pb::GameView, seat: i32) -> String {
-    match view.players.iter().find(|p| p.seat == seat) {
-        Some(p) if p.joined => {
-            let mut text = words::player(names, Some(view), seat);
-            if !p.bot.is_empty() {
-                text.push_str(&format!(" · bot ({})", p.bot));
-            }
-            text
-        }
-        _ => {
-            let seat = names.seat(seat);
-            tr!(lang, "{seat}: free seat", "{seat}: asiento libre")
-        }
-    }
-}
-
-/// The keyboard shortcuts, in a window over everything (F1).
-fn help_window(ctx: &egui::Context, lang: Lang, open: &mut bool) {
-    let rows: [(&str, &str, &str); 12] = [
-        ("F1", "this help", "esta ayuda"),
-        (
-            "F2",
-            "the rules of the open game",
-            "las reglas de la partida abierta",
-        ),
-        (
-            "F3",
-            "replay the open game so far",
-            "repasar la partida abierta",
-        ),
-        ("F4", "flip the board", "girar el tablero"),
-        ("F5", "refresh the lobby", "actualizar la sala"),
-        (
-            "F6",
-            "piece names or ranks on tiles",
-            "nombres o rangos en las fichas",
-        ),
-        (
-            "Esc",
-            "cancel the move being picked; close a replay",
-            "cancelar la jugada a medias; cerrar una repetición",
-        ),
-        (
-            "Left Right",
-            "step back and forward in a replay",
-            "retroceder y avanzar en una repetición",
-        ),
-        (
-            "Home / End",
-            "jump to a replay's start or end",
-            "saltar al inicio o al final de una repetición",
-        ),
-        (
-            "F L R",
-            "tanques: forward, turn left, turn right in a maneuver",
-            "tanques: avanzar, girar a la izquierda, a la derecha",
-        ),
-        (
-            "Enter",
-            "confirm a maneuver; play the move typed",
-            "confirmar una maniobra; jugar la jugada escrita",
-        ),
-        (
-            "Tab",
-            "move between buttons (Space presses one)",
-            "pasar de un botón a otro (Espacio lo pulsa)",
-        ),
-    ];
-    egui::Window::new(lang.pick("Keyboard shortcuts", "Atajos de teclado"))
-        .open(open)
-        .collapsible(false)
-        .resizable(false)
-        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
-        .show(ctx, |ui| {
-            egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
-                for (keys, en, es) in rows {
-                    ui.label(RichText::new(keys).monospace().strong());
-                    ui.label(lang.pick(en, es));
-                    ui.end_row();
-                }
-            });
-        });
 }

@@ -13,6 +13,9 @@ use trinchera_proto::v1 as pb;
 
 /// How long to wait before resuming a watch stream that broke.
 const RESUME_AFTER: Duration = Duration::from_secs(2);
+/// How often a connected server is asked whether it still serves, so that a server gone
+/// away shows without waiting for a click.
+const PROBE_EVERY: Duration = Duration::from_secs(2);
 
 /// Something the UI asks for.
 #[derive(Clone, Debug)]
@@ -83,18 +86,18 @@ pub enum Reply {
         /// Every hosted ruleset.
         rulesets: Vec<pb::Ruleset>,
     },
-    /// No server answered.
+    /// No server answered, or the connected one stopped answering.
     Unreachable {
         /// The address tried.
         url: String,
-        /// Why, in words.
-        message: String,
+        /// What the transport said.
+        detail: String,
     },
-    /// A page of games, and the games this machine holds a seat of.
+    /// A page of games, and the unfinished games this machine holds a seat of.
     Games {
         /// The page.
         games: Vec<pb::GameSummary>,
-        /// Game id and ruleset of every game with a token here.
+        /// Game id and ruleset of every unfinished game with a token here.
         mine: Vec<(String, String)>,
     },
     /// A game is open.
@@ -110,7 +113,7 @@ pub enum Reply {
     },
     /// A message of the open game's live stream.
     Watched(pb::WatchGameResponse),
-    /// The live stream broke; resuming.
+    /// The live stream broke, with what the transport said; resuming.
     StreamLost(String),
     /// An action was accepted.
     Accepted(pb::GameView),
@@ -146,6 +149,7 @@ impl Backend {
             store,
             server: None,
             watch: None,
+            probe: None,
         };
         std::thread::Builder::new()
             .name("trinchera-network".into())
@@ -185,12 +189,20 @@ impl Outbox {
     /// Reports a failed call: a lost server as such (the app reconnects), else the refusal.
     fn fail(&self, error: &ClientError) {
         self.send(match error {
-            ClientError::Unreachable { url, .. } => Reply::Unreachable {
+            ClientError::Unreachable { url, detail } => Reply::Unreachable {
                 url: url.clone(),
-                message: error.to_string(),
+                detail: detail.clone(),
             },
             _ => Reply::Failed(error.to_string()),
         });
+    }
+}
+
+/// What the transport said of a lost server; the whole error otherwise.
+fn detail(error: &ClientError) -> String {
+    match error {
+        ClientError::Unreachable { detail, .. } => detail.clone(),
+        _ => error.to_string(),
     }
 }
 
@@ -200,6 +212,7 @@ struct Worker {
     store: Store,
     server: Option<(String, Server)>,
     watch: Option<JoinHandle<()>>,
+    probe: Option<JoinHandle<()>>,
 }
 
 impl Worker {
@@ -239,28 +252,25 @@ impl Worker {
             Request::Connect(_) => {}
             Request::Games(filter) => {
                 tokio::spawn(async move {
-                    let mine = store.games(&url).map(|games| {
-                        games
-                            .into_iter()
-                            .filter(|(_, record)| !record.tokens.is_empty())
-                            .map(|(id, record)| (id, record.ruleset))
-                            .collect()
-                    });
-                    match (server.list(filter).await, mine) {
-                        (Ok(page), Ok(mine)) => out.send(Reply::Games {
-                            games: page.games,
-                            mine,
-                        }),
-                        (Err(error), _) | (_, Err(error)) => out.fail(&error),
+                    let listed = async {
+                        let page = server.list(filter).await?;
+                        let mine = unfinished(&server, &store, &url).await?;
+                        Ok::<_, ClientError>((page.games, mine))
+                    };
+                    match listed.await {
+                        Ok((games, mine)) => out.send(Reply::Games { games, mine }),
+                        Err(error) => out.fail(&error),
                     }
                 });
             }
             Request::Create(create) => {
-                let reply = server.create(create).await.and_then(|r| {
+                let created = async {
+                    let r = server.create(create).await?;
                     let view = r.view.ok_or(ClientError::Missing("view"))?;
                     keep_token(&store, &url, &view, r.seat, &r.player_token)?;
-                    Ok((Some(r.seat), Some(r.player_token), view, Vec::new()))
-                });
+                    open(&server, &store, &url, &view.game_id, false).await
+                };
+                let reply = created.await;
                 self.opened(reply);
             }
             Request::Join { game, name } => {
@@ -268,11 +278,14 @@ impl Worker {
                     game_id: game,
                     player_name: name,
                 };
-                let reply = server.join(join).await.and_then(|r| {
+                // Opened like any game, so the joiner's own "joined" is among the events.
+                let joined = async {
+                    let r = server.join(join).await?;
                     let view = r.view.ok_or(ClientError::Missing("view"))?;
                     keep_token(&store, &url, &view, r.seat, &r.player_token)?;
-                    Ok((Some(r.seat), Some(r.player_token), view, Vec::new()))
-                });
+                    open(&server, &store, &url, &view.game_id, false).await
+                };
+                let reply = joined.await;
                 self.opened(reply);
             }
             Request::Open { game, spectate } => {
@@ -337,6 +350,9 @@ impl Worker {
 
     async fn connect(&mut self, url: String) {
         self.stop_watching();
+        if let Some(probe) = self.probe.take() {
+            probe.abort();
+        }
         self.server = None;
         let connected = async {
             let server = Server::connect(&url).await?;
@@ -346,12 +362,17 @@ impl Worker {
         .await;
         match connected {
             Ok((server, rulesets)) => {
-                self.server = Some((url.clone(), server));
-                self.out.send(Reply::Connected { url, rulesets });
+                self.server = Some((url.clone(), server.clone()));
+                let out = self.out.clone();
+                self.out.send(Reply::Connected {
+                    url: url.clone(),
+                    rulesets,
+                });
+                self.probe = Some(tokio::spawn(probe(server, out, url)));
             }
             Err(error) => self.out.send(Reply::Unreachable {
                 url,
-                message: error.to_string(),
+                detail: detail(&error),
             }),
         }
     }
@@ -441,6 +462,49 @@ async fn open(
     ))
 }
 
+/// Asks the server every [`PROBE_EVERY`] whether it still serves; reports it unreachable
+/// once it does not answer, and stops.
+async fn probe(server: Server, out: Outbox, url: String) {
+    loop {
+        tokio::time::sleep(PROBE_EVERY).await;
+        if let Err(error) = server.health().await
+            && error.is_unreachable()
+        {
+            out.send(Reply::Unreachable {
+                url,
+                detail: detail(&error),
+            });
+            return;
+        }
+    }
+}
+
+/// The unfinished games this machine holds a seat of, by id with their ruleset. A game
+/// seen finished is marked so in the store and never asked about again; a game the server
+/// no longer has is left out.
+async fn unfinished(
+    server: &Server,
+    store: &Store,
+    url: &str,
+) -> Result<Vec<(String, String)>, ClientError> {
+    let mut mine = Vec::new();
+    for (id, record) in store.games(url)? {
+        if record.tokens.is_empty() || record.finished {
+            continue;
+        }
+        match server.view(&id, None).await {
+            Ok(view) if view.phase() == pb::Phase::Finished => store.remember_view(url, &view)?,
+            Ok(_) => mine.push((id, record.ruleset)),
+            Err(ClientError::Refused {
+                status: Code::NotFound,
+                ..
+            }) => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(mine)
+}
+
 /// Records a new seat's token in the shared store (the CLI can continue the game).
 fn keep_token(
     store: &Store,
@@ -488,7 +552,7 @@ async fn watch(
                     }
                     Ok(None) => break false,
                     Err(error) if error.is_unreachable() => {
-                        out.send(Reply::StreamLost(error.to_string()));
+                        out.send(Reply::StreamLost(detail(&error)));
                         break false;
                     }
                     Err(error) => {
@@ -498,7 +562,7 @@ async fn watch(
                 }
             },
             Err(error) if error.is_unreachable() => {
-                out.send(Reply::StreamLost(error.to_string()));
+                out.send(Reply::StreamLost(detail(&error)));
                 false
             }
             Err(error) => {

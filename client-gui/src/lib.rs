@@ -3,21 +3,31 @@
 //! A thin client of the public API: every board is drawn from `ListRulesets`, every action
 //! offered comes from `GameView.legal_moves`. The UI thread never waits on the network: the
 //! [`backend`] thread does every call and stream and wakes the UI when a reply arrives. App
-//! state is a plain struct ([`app::App`]); the view functions take data
-//! ([`board::board_ui`]), so tests render them headless with egui_kittest.
+//! state is a plain struct ([`app::App`]); each screen ([`connect`], [`lobby`], [`game`],
+//! [`replay`]) owns its state, draws itself and returns [`action::Action`]s that the app
+//! applies. The view functions take data ([`board::board_ui`]), so tests render them
+//! headless with egui_kittest.
 
+pub mod action;
 pub mod app;
 pub mod backend;
 pub mod board;
+pub mod connect;
+pub mod connection;
 pub mod game;
+pub mod help;
 pub mod i18n;
+pub mod layout;
 pub mod lobby;
 pub mod moves;
 pub mod palette;
 pub mod replay;
 pub mod rules;
+pub mod settings;
 pub mod setup;
 pub mod shelf;
 pub mod shelf_ui;
+pub mod status;
+pub mod top_bar;
 
 pub use app::{App, OpenAtStart, Options};

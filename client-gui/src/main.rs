@@ -4,8 +4,9 @@ use clap::Parser;
 use eframe::egui;
 use trinchera_client::Lang;
 use trinchera_client::Store;
-use trinchera_gui::app::{DEFAULT_SERVER, LANG_KEY, LOOK_KEY, SERVER_KEY};
+use trinchera_gui::app::DEFAULT_SERVER;
 use trinchera_gui::board::Look;
+use trinchera_gui::settings::{LANG_KEY, LOOK_KEY, SERVER_KEY};
 use trinchera_gui::{App, OpenAtStart, Options};
 
 /// The desktop client of a Trinchera game server.

@@ -9,12 +9,10 @@ use trinchera_client::verify::{self, Evidence, Report};
 use trinchera_client::{GameRecord, Names, words};
 use trinchera_proto::v1 as pb;
 
-use crate::app::App;
+use crate::action::Action;
 use crate::board::{BoardModel, Look, Scene, Selection, board_ui};
-use crate::game;
 use crate::i18n::{Lang, lang, tr};
-use crate::moves;
-use crate::palette;
+use crate::{moves, palette, status};
 
 /// Whose knowledge a replay's board shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +54,8 @@ pub struct Replay {
     /// Where it came from.
     pub source: Source,
     selection: Selection,
+    /// The step the move list was last scrolled to.
+    scrolled_to: Option<usize>,
 }
 
 impl Replay {
@@ -83,6 +83,7 @@ impl Replay {
             live,
             source,
             selection: Selection::default(),
+            scrolled_to: None,
         }
     }
 
@@ -140,25 +141,21 @@ impl Replay {
     pub fn go(&mut self, step: usize) {
         self.step = step.min(self.history.events.len().saturating_sub(1));
     }
-}
 
-/// Draws the replay of `app`.
-pub fn show(app: &mut App, ui: &mut Ui) {
-    let look = app.look;
-    let Some(replay) = app.replay.as_mut() else {
-        return;
-    };
-    let mut close = false;
-    keys(replay, ui);
-    Panel::right("replay side")
-        .resizable(true)
-        .default_size(400.0)
-        .show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| close = side(replay, ui));
+    /// Draws the replay, its panel beside the board.
+    pub fn ui(&mut self, ui: &mut Ui, look: Look) -> Vec<Action> {
+        let mut actions = Vec::new();
+        keys(self, ui);
+        let panel = Panel::right("replay side");
+        crate::layout::side_panel(panel, ui.available_width(), 400.0).show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                if side(self, ui) {
+                    actions.push(Action::CloseReplay);
+                }
+            });
         });
-    egui::CentralPanel::default().show(ui, |ui| board(replay, ui, look));
-    if close {
-        app.replay = None;
+        egui::CentralPanel::default().show(ui, |ui| board(self, ui, look));
+        actions
     }
 }
 
@@ -231,10 +228,9 @@ fn side(replay: &mut Replay, ui: &mut Ui) -> bool {
     } else {
         lang.pick("Close the replay", "Cerrar la repetición")
     };
-    let mut closing = ui.button(close).clicked();
-    if ui.input(|i| i.key_pressed(Key::Escape)) {
-        closing = true;
-    }
+    // Esc closes the replay unless the app took it for a window over it.
+    let closing = ui.button(close).clicked()
+        || ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, Key::Escape));
     if !replay.has_positions() {
         ui.label(
             RichText::new(lang.pick(
@@ -259,8 +255,8 @@ fn side(replay: &mut Replay, ui: &mut Ui) -> bool {
             _ => None,
         })
     });
-    game::status(ui, &names, &position, dice.as_ref());
-    game::captured(ui, &names, &position);
+    status::status(ui, &names, &position, dice.as_ref());
+    status::captured(ui, &names, &position);
     if let Some(fairness) = replay.fairness(lang) {
         ui.separator();
         fairness_panel(ui, lang, fairness);
@@ -391,34 +387,42 @@ fn fairness_panel(ui: &mut Ui, lang: Lang, fairness: &Result<Report, String>) {
     }
 }
 
-/// Every event, clickable.
+/// Every event, clickable, scrolled to show the step whenever it moves by other means.
 fn move_list(replay: &mut Replay, ui: &mut Ui, names: &Names<'_>) {
+    const HEIGHT: f32 = 320.0;
     let lang = lang(ui);
     ui.label(RichText::new(lang.pick("Moves", "Jugadas")).strong());
     let view = replay.history.view.clone().unwrap_or_default();
-    let row_height = ui.text_style_height(&egui::TextStyle::Body);
-    let mut picked = None;
-    egui::ScrollArea::vertical()
+    let row_height = ui.spacing().interact_size.y;
+    let mut list = egui::ScrollArea::vertical()
         .id_salt("replay moves")
-        .max_height(320.0)
-        .show_rows(ui, row_height, replay.history.events.len(), |ui, rows| {
-            for index in rows {
-                let event = &replay.history.events[index];
-                let text = format!(
-                    "{}. {}",
-                    event.version,
-                    words::event(lang, names, Some(&view), event)
-                );
-                let shown = index == replay.step;
-                if ui
-                    .add(egui::Button::selectable(shown, text).truncate())
-                    .clicked()
-                {
-                    picked = Some(index);
-                }
+        .max_height(HEIGHT);
+    if replay.scrolled_to != Some(replay.step) {
+        let row = (row_height + ui.spacing().item_spacing.y) * replay.step as f32;
+        list = list.vertical_scroll_offset((row - (HEIGHT - row_height) / 2.0).max(0.0));
+        replay.scrolled_to = Some(replay.step);
+    }
+    let mut picked = None;
+    list.show_rows(ui, row_height, replay.history.events.len(), |ui, rows| {
+        for index in rows {
+            let event = &replay.history.events[index];
+            let text = format!(
+                "{}. {}",
+                event.version,
+                words::event(lang, names, Some(&view), event)
+            );
+            let shown = index == replay.step;
+            if ui
+                .add(egui::Button::selectable(shown, text).truncate())
+                .clicked()
+            {
+                picked = Some(index);
             }
-        });
+        }
+    });
     if let Some(index) = picked {
+        // In sight already: no scrolling.
         replay.go(index);
+        replay.scrolled_to = Some(replay.step);
     }
 }

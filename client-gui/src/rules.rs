@@ -1,11 +1,13 @@
 //! Rules at hand: a window per ruleset with what the server describes of it — the game in
 //! a paragraph, the seats, every piece (rank, count, how it moves, what is special about
 //! it), the special squares of its board, how moves are written — and tanques' combat
-//! table. A newcomer learns a game without leaving the window.
+//! table, in the window's language ([`RulesetTexts`]). A newcomer learns a game without
+//! leaving the window.
 
 use std::collections::BTreeSet;
 
 use eframe::egui::{self, RichText, Ui};
+use trinchera_client::ruleset_texts::RulesetTexts;
 use trinchera_client::verify;
 use trinchera_proto::v1 as pb;
 
@@ -26,11 +28,12 @@ pub fn window(ctx: &egui::Context, lang: Lang, ruleset: &pb::Ruleset, open: &mut
 /// The rules of `ruleset`.
 pub fn contents(ui: &mut Ui, ruleset: &pb::Ruleset) {
     let lang = lang(ui);
-    ui.label(&ruleset.description);
+    let texts = RulesetTexts::new(lang, ruleset);
+    ui.label(texts.description());
     ui.add_space(6.0);
     ui.label(RichText::new(lang.pick("Sides", "Bandos")).strong());
     for seat in &ruleset.seats {
-        let (name, role) = (&seat.name, &seat.role);
+        let (name, role) = (&seat.name, texts.role(seat.seat));
         let first = if seat.seat == 0 {
             lang.pick(" (moves first)", " (empieza)")
         } else {
@@ -39,7 +42,7 @@ pub fn contents(ui: &mut Ui, ruleset: &pb::Ruleset) {
         ui.label(RichText::new(format!("{name}{first}: {role}")).color(palette::seat(seat.seat)));
     }
     ui.add_space(6.0);
-    pieces(ui, lang, ruleset);
+    pieces(ui, texts, ruleset);
     ui.add_space(6.0);
     terrain(ui, lang, ruleset);
     if ruleset.board.as_ref().map(pb::Board::shape) == Some(pb::BoardShape::Hex) {
@@ -48,11 +51,12 @@ pub fn contents(ui: &mut Ui, ruleset: &pb::Ruleset) {
     }
     ui.add_space(6.0);
     ui.label(RichText::new(lang.pick("Writing moves", "Cómo se escriben las jugadas")).strong());
-    ui.label(&ruleset.notation_help);
+    ui.label(texts.notation());
 }
 
 /// Every piece kind: name, code, rank, count, whether it moves, and its note.
-fn pieces(ui: &mut Ui, lang: Lang, ruleset: &pb::Ruleset) {
+fn pieces(ui: &mut Ui, texts: RulesetTexts<'_>, ruleset: &pb::Ruleset) {
+    let lang = lang(ui);
     ui.label(RichText::new(lang.pick("Pieces", "Piezas")).strong());
     if ruleset.piece_kinds.iter().any(|k| k.rank.is_some()) {
         ui.label(lang.pick(
@@ -77,9 +81,10 @@ fn pieces(ui: &mut Ui, lang: Lang, ruleset: &pb::Ruleset) {
             ui.label(RichText::new(&kind.name).strong());
             ui.label(RichText::new(facts.join(" · ")).weak());
         });
-        if !kind.note.is_empty() {
+        let note = texts.note(&kind.id);
+        if !note.is_empty() {
             ui.indent(("note", &kind.id), |ui| {
-                ui.add(egui::Label::new(&kind.note).wrap());
+                ui.add(egui::Label::new(note).wrap());
             });
         }
     }

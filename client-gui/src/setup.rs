@@ -1,30 +1,29 @@
-//! A setup being put together: the seat's tray of pieces by kind, and where each placed
-//! piece stands. The server checks the rules and lists every problem of a submission.
+//! The setup being edited on the board: the seat's [`Tray`] (shared with the CLI's setup
+//! files) and the kind in hand, which clicks on cells place.
 
-use std::collections::BTreeMap;
-
-use trinchera_client::{Lang, Names, tr};
+use trinchera_client::tray::Tray;
 use trinchera_proto::v1 as pb;
 
 /// The placements so far and the kind in hand.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Draft {
-    /// Kind id by cell.
-    placed: BTreeMap<(i32, i32), String>,
+    tray: Tray,
     /// The kind the next click places.
     pub kind: Option<String>,
 }
 
 impl Draft {
-    /// How many pieces of `kind` are still in the tray.
-    pub fn left(&self, zone: &pb::SetupZone, kind: &str) -> i32 {
-        let total = zone
-            .pieces
-            .iter()
-            .filter(|p| p.kind == kind)
-            .map(|p| p.count)
-            .sum::<i32>();
-        total - self.placed.values().filter(|k| *k == kind).count() as i32
+    /// An empty draft with the first kind of `zone` in hand.
+    pub fn new(zone: Option<&pb::SetupZone>) -> Draft {
+        Draft {
+            tray: Tray::default(),
+            kind: zone.and_then(|z| z.pieces.first()).map(|p| p.kind.clone()),
+        }
+    }
+
+    /// The placements.
+    pub fn tray(&self) -> &Tray {
+        &self.tray
     }
 
     /// A click on `cell`: takes a placed piece back into the hand, else places the kind in
@@ -33,124 +32,39 @@ impl Draft {
         if !zone.cells.contains(&cell) {
             return;
         }
-        let key = (cell.x, cell.y);
-        if let Some(kind) = self.placed.remove(&key) {
+        if let Some(kind) = self.tray.take(cell) {
             self.kind = Some(kind);
             return;
         }
         let Some(kind) = self.kind.clone() else {
             return;
         };
-        if self.left(zone, &kind) > 0 {
-            self.placed.insert(key, kind.clone());
-        }
-        if self.left(zone, &kind) <= 0 {
-            self.kind = zone
-                .pieces
-                .iter()
-                .find(|p| self.left(zone, &p.kind) > 0)
-                .map(|p| p.kind.clone());
+        self.tray.place(zone, cell, &kind);
+        if self.tray.left(zone, &kind) <= 0 {
+            self.take_next(zone);
         }
     }
 
     /// A kind dropped on `cell`: it replaces what stands there, if any is left in the tray.
     pub fn drop_on(&mut self, zone: &pb::SetupZone, cell: pb::Cell, kind: &str) {
-        if !zone.cells.contains(&cell) {
-            return;
-        }
-        let key = (cell.x, cell.y);
-        let before = self.placed.remove(&key);
-        if self.left(zone, kind) > 0 {
-            self.placed.insert(key, kind.to_owned());
-        } else if let Some(before) = before {
-            self.placed.insert(key, before);
-        }
+        self.tray.place(zone, cell, kind);
     }
 
     /// Empties the board back into the tray.
     pub fn clear(&mut self) {
-        self.placed.clear();
+        self.tray = Tray::default();
     }
 
     /// Replaces the placements with `placements` as they are (a loaded setup may not fit:
-    /// [`Draft::problems`] lists how); the hand takes the first kind left.
+    /// [`Tray::problems`] lists how); the hand takes the first kind left.
     pub fn load(&mut self, zone: &pb::SetupZone, placements: &[pb::Placement]) {
-        self.placed = placements
-            .iter()
-            .filter_map(|p| Some(((p.cell?.x, p.cell?.y), p.kind.clone())))
-            .collect();
-        self.kind = zone
-            .pieces
-            .iter()
-            .find(|p| self.left(zone, &p.kind) > 0)
-            .map(|p| p.kind.clone());
+        self.tray = Tray::of(placements);
+        self.take_next(zone);
     }
 
-    /// How the placements differ from the tray: kinds missing, too many, or not in it,
-    /// and pieces outside the zone. Empty when the setup is complete.
-    pub fn problems(&self, zone: &pb::SetupZone, names: &Names<'_>, lang: Lang) -> Vec<String> {
-        let mut problems = Vec::new();
-        for (&(x, y), kind) in &self.placed {
-            if !zone.cells.contains(&pb::Cell { x, y }) {
-                let at = names.label(Some(&pb::Cell { x, y }));
-                problems.push(tr!(
-                    lang,
-                    "{at} is outside your zone",
-                    "{at} está fuera de tu zona"
-                ));
-            }
-            if !zone.pieces.iter().any(|p| &p.kind == kind) {
-                let kind = names.kind_name(kind);
-                problems.push(tr!(
-                    lang,
-                    "{kind} is not in your tray",
-                    "{kind} no está en tu bandeja"
-                ));
-            }
-        }
-        for count in &zone.pieces {
-            let (left, kind) = (self.left(zone, &count.kind), names.kind_name(&count.kind));
-            if left > 0 {
-                problems.push(tr!(lang, "{left} {kind} missing", "faltan {left} {kind}"));
-            } else if left < 0 {
-                let extra = -left;
-                problems.push(tr!(
-                    lang,
-                    "{extra} {kind} too many",
-                    "sobran {extra} {kind}"
-                ));
-            }
-        }
-        problems
-    }
-
-    /// Whether every piece of the tray is placed.
-    pub fn complete(&self, zone: &pb::SetupZone) -> bool {
-        zone.pieces.iter().all(|p| self.left(zone, &p.kind) <= 0)
-    }
-
-    /// The placements to submit.
-    pub fn placements(&self) -> Vec<pb::Placement> {
-        self.placed
-            .iter()
-            .map(|(&(x, y), kind)| pb::Placement {
-                cell: Some(pb::Cell { x, y }),
-                kind: kind.clone(),
-            })
-            .collect()
-    }
-
-    /// The placed pieces as `seat` sees them, to draw on the board.
-    pub fn pieces(&self, seat: i32) -> Vec<pb::Piece> {
-        self.placed
-            .iter()
-            .map(|(&(x, y), kind)| pb::Piece {
-                cell: Some(pb::Cell { x, y }),
-                owner: seat,
-                kind: kind.clone(),
-                ..Default::default()
-            })
-            .collect()
+    /// Takes the first kind with pieces left into the hand.
+    fn take_next(&mut self, zone: &pb::SetupZone) {
+        self.kind = self.tray.first_left(zone).map(str::to_owned);
     }
 }
 
@@ -159,7 +73,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn placing_runs_the_tray_down_and_a_click_takes_a_piece_back() {
+    fn clicks_place_the_kind_in_hand_and_take_pieces_back() {
         let zone = pb::SetupZone {
             seat: 1,
             cells: vec![pb::Cell { x: 2, y: 4 }, pb::Cell { x: 3, y: 4 }],
@@ -169,24 +83,21 @@ mod tests {
                 count: 2,
             }],
         };
-        let mut draft = Draft {
-            kind: Some("oficial".into()),
-            ..Default::default()
-        };
+        let mut draft = Draft::new(Some(&zone));
         draft.click(&zone, pb::Cell { x: 2, y: 4 });
         draft.click(&zone, pb::Cell { x: 0, y: 0 });
-        assert_eq!(draft.left(&zone, "oficial"), 1);
+        assert_eq!(draft.tray().left(&zone, "oficial"), 1);
         draft.click(&zone, pb::Cell { x: 3, y: 4 });
-        assert!(draft.complete(&zone));
+        assert!(draft.tray().complete(&zone));
         assert_eq!(draft.kind, None);
         draft.click(&zone, pb::Cell { x: 2, y: 4 });
-        assert_eq!(draft.left(&zone, "oficial"), 1);
+        assert_eq!(draft.tray().left(&zone, "oficial"), 1);
         assert_eq!(draft.kind.as_deref(), Some("oficial"));
-        assert_eq!(draft.placements().len(), 1);
+        assert_eq!(draft.tray().placements().len(), 1);
         // Dropped on the free cell: placed; on a full tray: nothing changes.
         draft.drop_on(&zone, pb::Cell { x: 2, y: 4 }, "oficial");
-        assert!(draft.complete(&zone));
+        assert!(draft.tray().complete(&zone));
         draft.drop_on(&zone, pb::Cell { x: 0, y: 0 }, "oficial");
-        assert_eq!(draft.placements().len(), 2);
+        assert_eq!(draft.tray().placements().len(), 2);
     }
 }

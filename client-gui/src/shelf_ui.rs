@@ -5,9 +5,9 @@ use eframe::egui::{self, RichText, Ui};
 use trinchera_client::Names;
 use trinchera_client::setup_file::Zone;
 
-use crate::game::GameScreen;
-use crate::i18n::{lang, tr};
+use crate::i18n::{Lang, lang, tr};
 use crate::palette;
+use crate::setup::Draft;
 use crate::shelf::Shelf;
 
 /// What the saved-setups panel holds between frames.
@@ -25,28 +25,63 @@ pub struct ShelfState {
     pub loaded_problems: Vec<String>,
 }
 
-/// Loads setup-file `text` into the editor of `game`; its problems are listed, not fixed.
-fn load_text(game: &mut GameScreen, names: &Names<'_>, text: &str) -> Result<(), String> {
-    let (Some(seat), Some(zone)) = (game.seat, game.zone().cloned()) else {
-        return Err("no setup to edit".into());
-    };
-    let placements = Zone::of(names, seat).ok_or("no setup zone")?.read(text)?;
-    game.draft.load(&zone, &placements);
-    Ok(())
+/// The setup being edited, as the panel sees it.
+#[derive(Debug)]
+pub struct Editing<'a> {
+    /// The ruleset's names.
+    pub names: &'a Names<'a>,
+    /// The seat setting up.
+    pub seat: i32,
+    /// The game, named in exported files.
+    pub game: &'a str,
+    /// The setup.
+    pub draft: &'a mut Draft,
 }
 
-/// The setup being edited as a setup file of this game.
-fn text_of(game: &GameScreen, names: &Names<'_>) -> Option<String> {
-    let zone = Zone::of(names, game.seat?)?;
-    Some(zone.write(&game.draft.placements(), Some(&game.view.game_id)))
+impl Editing<'_> {
+    /// The seat's setup zone.
+    fn zone(&self) -> Option<Zone<'_>> {
+        Zone::of(self.names, self.seat)
+    }
+
+    /// Loads setup-file `text` into the editor; its problems are listed, not fixed.
+    fn load_text(&mut self, text: &str) -> Result<(), String> {
+        let (Some(cells), Some(zone)) = (self.zone(), self.names.zone(self.seat)) else {
+            return Err("no setup zone".into());
+        };
+        let placements = cells.read(text)?;
+        self.draft.load(zone, &placements);
+        Ok(())
+    }
+
+    /// The setup being edited as a setup file of this game.
+    fn text(&self) -> Option<String> {
+        let placements = self.draft.tray().placements();
+        Some(self.zone()?.write(&placements, Some(self.game)))
+    }
+
+    /// Mirrors the setup left to right as the seat sees it.
+    fn mirror(&mut self) {
+        if let (Some(cells), Some(zone)) = (self.zone(), self.names.zone(self.seat)) {
+            let mirrored = cells.mirrored(&self.draft.tray().placements());
+            self.draft.load(zone, &mirrored);
+        }
+    }
+
+    /// How the setup differs from a complete one, in `lang`.
+    fn problems(&self, lang: Lang) -> Vec<String> {
+        self.names
+            .zone(self.seat)
+            .map(|zone| self.draft.tray().problems(zone, self.names, lang))
+            .unwrap_or_default()
+    }
 }
 
 /// The saved-setups panel of the setup tray.
-pub fn show(game: &mut GameScreen, ui: &mut Ui, shelf: &Shelf) {
+pub fn show(ui: &mut Ui, state: &mut ShelfState, mut editing: Editing<'_>, shelf: &Shelf) {
     let lang = lang(ui);
-    let ruleset = game.ruleset.clone();
-    let names = Names::new(&ruleset);
-    let mut state = std::mem::take(&mut game.shelf);
+    let names = editing.names;
+    let ruleset = &names.ruleset.id;
     let mut outcome: Option<Result<String, String>> = None;
     // Whether the outcome is a setup loaded into the editor (its problems get listed).
     let mut loaded = false;
@@ -59,9 +94,9 @@ pub fn show(game: &mut GameScreen, ui: &mut Ui, shelf: &Shelf) {
                 ui.add(egui::TextEdit::singleline(&mut state.name).desired_width(140.0))
                     .labelled_by(label.id);
                 if ui.button(lang.pick("Save", "Guardar")).clicked() {
-                    outcome = Some(match text_of(game, &names) {
+                    outcome = Some(match editing.text() {
                         Some(text) => shelf
-                            .save(&ruleset.id, &state.name, &text)
+                            .save(ruleset, &state.name, &text)
                             .map(|name| {
                                 state.picked = Some(name.clone());
                                 tr!(lang, "Saved {name}.", "Guardada {name}.")
@@ -77,14 +112,11 @@ pub fn show(game: &mut GameScreen, ui: &mut Ui, shelf: &Shelf) {
                         "Cambia izquierda y derecha tal como ves el tablero",
                     ))
                     .clicked()
-                    && let (Some(seat), Some(zone)) = (game.seat, game.zone().cloned())
-                    && let Some(cells) = Zone::of(&names, seat)
                 {
-                    let mirrored = cells.mirrored(&game.draft.placements());
-                    game.draft.load(&zone, &mirrored);
+                    editing.mirror();
                 }
             });
-            let saved = shelf.names(&ruleset.id);
+            let saved = shelf.names(ruleset);
             if saved.is_empty() {
                 ui.label(
                     RichText::new(lang.pick(
@@ -107,14 +139,14 @@ pub fn show(game: &mut GameScreen, ui: &mut Ui, shelf: &Shelf) {
                         loaded = true;
                         outcome = Some(
                             shelf
-                                .read(&ruleset.id, &name)
+                                .read(ruleset, &name)
                                 .map_err(|e| e.to_string())
-                                .and_then(|text| load_text(game, &names, &text))
+                                .and_then(|text| editing.load_text(&text))
                                 .map(|()| tr!(lang, "Loaded {name}.", "Cargada {name}.")),
                         );
                     }
                     if ui.button(lang.pick("Duplicate", "Duplicar")).clicked() {
-                        outcome = Some(shelf.duplicate(&ruleset.id, &name).map_or_else(
+                        outcome = Some(shelf.duplicate(ruleset, &name).map_or_else(
                             |e| Err(e.to_string()),
                             |copy| {
                                 state.picked = Some(copy.clone());
@@ -129,7 +161,7 @@ pub fn show(game: &mut GameScreen, ui: &mut Ui, shelf: &Shelf) {
                         ))
                         .clicked()
                     {
-                        outcome = Some(shelf.rename(&ruleset.id, &name, &state.name).map_or_else(
+                        outcome = Some(shelf.rename(ruleset, &name, &state.name).map_or_else(
                             |e| Err(e.to_string()),
                             |new| {
                                 state.picked = Some(new.clone());
@@ -140,7 +172,7 @@ pub fn show(game: &mut GameScreen, ui: &mut Ui, shelf: &Shelf) {
                     if ui.button(lang.pick("Delete", "Borrar")).clicked() {
                         outcome = Some(
                             shelf
-                                .delete(&ruleset.id, &name)
+                                .delete(ruleset, &name)
                                 .map(|()| tr!(lang, "Deleted {name}.", "Borrada {name}."))
                                 .map_err(|e| e.to_string()),
                         );
@@ -170,7 +202,7 @@ pub fn show(game: &mut GameScreen, ui: &mut Ui, shelf: &Shelf) {
                     outcome = Some(
                         std::fs::read_to_string(&path)
                             .map_err(|e| format!("{path}: {e}"))
-                            .and_then(|text| load_text(game, &names, &text))
+                            .and_then(|text| editing.load_text(&text))
                             .map(|()| tr!(lang, "Imported {path}.", "Importado {path}.")),
                     );
                 }
@@ -185,7 +217,7 @@ pub fn show(game: &mut GameScreen, ui: &mut Ui, shelf: &Shelf) {
                     ))
                     .clicked()
                 {
-                    outcome = Some(match text_of(game, &names) {
+                    outcome = Some(match editing.text() {
                         Some(text) => std::fs::write(&path, text)
                             .map(|()| tr!(lang, "Exported to {path}.", "Exportada a {path}."))
                             .map_err(|e| format!("{path}: {e}")),
@@ -215,11 +247,8 @@ pub fn show(game: &mut GameScreen, ui: &mut Ui, shelf: &Shelf) {
             }
         });
     if let Some(outcome) = outcome {
-        if loaded
-            && outcome.is_ok()
-            && let Some(zone) = game.zone().cloned()
-        {
-            state.loaded_problems = game.draft.problems(&zone, &names, lang);
+        if loaded && outcome.is_ok() {
+            state.loaded_problems = editing.problems(lang);
         }
         state.note = Some(match outcome {
             Ok(text) => (true, text),
@@ -227,10 +256,7 @@ pub fn show(game: &mut GameScreen, ui: &mut Ui, shelf: &Shelf) {
         });
     }
     // Problems of a load are settled once the tray is placed in full.
-    if game.zone().is_some_and(|zone| {
-        game.draft.complete(zone) && game.draft.problems(zone, &names, lang).is_empty()
-    }) {
+    if editing.problems(lang).is_empty() {
         state.loaded_problems.clear();
     }
-    game.shelf = state;
 }

@@ -1,10 +1,11 @@
 //! What Trinchera's clients (`trinchera`, `trinchera-gui`) share, on top of the public
 //! contract (`trinchera-proto`) only: the [`connection`] with bearer auth, the per-game
 //! token [`store`] (so a game started in one client continues in the other), fairness
-//! [`verify`], the ruleset [`names`] index, board [`geometry`] in abstract positions, what
-//! [`actions`] do on the board, games in [`words`] (English or Spanish, [`lang`]),
-//! [`setup_file`]s, [`json`] documents, and [`sanitize`]: every string a server sends is
-//! made display-safe on arrival.
+//! [`verify`], the ruleset [`names`] index and [`ruleset_texts`] in both languages, board
+//! [`geometry`] in abstract positions, what [`actions`] do on the board, games in
+//! [`words`] (English or Spanish, [`lang`]), [`setup_file`]s and the setup [`tray`],
+//! [`json`] documents, and [`sanitize`]: every string a server sends is made display-safe
+//! on arrival.
 
 pub mod actions;
 pub mod connection;
@@ -14,9 +15,11 @@ pub mod json;
 pub mod lang;
 pub mod names;
 pub mod notation;
+pub mod ruleset_texts;
 pub mod sanitize;
 pub mod setup_file;
 pub mod store;
+pub mod tray;
 pub mod verify;
 pub mod words;
 

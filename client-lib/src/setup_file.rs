@@ -185,12 +185,7 @@ impl<'a> Zone<'a> {
 
     /// A random arrangement of the zone's pieces, for a template to edit.
     pub fn shuffled(&self, mut seed: u64) -> Vec<pb::Placement> {
-        let mut kinds: Vec<String> = self
-            .zone
-            .pieces
-            .iter()
-            .flat_map(|count| std::iter::repeat_n(count.kind.clone(), count.count.max(0) as usize))
-            .collect();
+        let mut kinds = crate::tray::pieces(self.zone);
         let mut cells: Vec<pb::Cell> = self.rows.iter().flat_map(|(_, c)| c).copied().collect();
         // Fisher–Yates with a xorshift generator: a template needs variety, not secrecy.
         for i in (1..cells.len()).rev() {

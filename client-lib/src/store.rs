@@ -36,13 +36,21 @@ pub struct GameRecord {
     /// The first dice commitment seen.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dice_commitment: Option<String>,
+    /// Whether a view of the game was seen finished (it stays finished).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub finished: bool,
 }
 
 impl GameRecord {
-    /// Adds the commitments of `view` not yet known; the first ones seen are kept, so a
-    /// commitment that changed during play shows up in `verify`. Returns whether it changed.
+    /// Adds the commitments of `view` not yet known (the first ones seen are kept, so a
+    /// commitment that changed during play shows up in `verify`) and whether the game is
+    /// over. Returns whether the record changed.
     pub fn remember(&mut self, view: &pb::GameView) -> bool {
         let mut changed = false;
+        if !self.finished && view.phase() == pb::Phase::Finished {
+            self.finished = true;
+            changed = true;
+        }
         if self.ruleset.is_empty() && !view.ruleset.is_empty() {
             self.ruleset.clone_from(&view.ruleset);
             changed = true;
@@ -118,6 +126,7 @@ impl StateFile {
                         for (seat, token) in record.tokens {
                             existing.tokens.entry(seat).or_insert(token);
                         }
+                        existing.finished |= record.finished;
                     }
                     None => {
                         known.insert(id, record);

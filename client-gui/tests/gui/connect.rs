@@ -1,7 +1,7 @@
 //! No server at the address: a clear message, a retry button, and the lobby once it is up.
 
 use egui_kittest::kittest::Queryable as _;
-use trinchera_gui::app::Connection;
+use trinchera_gui::connection::Connection;
 
 use crate::harness::{Server, Window};
 

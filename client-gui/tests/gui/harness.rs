@@ -93,7 +93,7 @@ impl Window {
         };
         let mut app = App::new(&harness.ctx, options);
         // Flashes would keep the harness repainting; the state is what the tests check.
-        app.reduce_motion = true;
+        app.settings.reduce_motion = true;
         *harness.state_mut() = Some(app);
         Window {
             harness,
@@ -105,7 +105,7 @@ impl Window {
     pub fn lobby(server: &Server) -> Window {
         let mut window = Window::open(&server.url, None);
         window.wait_for("the lobby", |app| {
-            app.connection == trinchera_gui::app::Connection::Up
+            app.connection == trinchera_gui::connection::Connection::Up
         });
         window
     }
@@ -164,6 +164,15 @@ impl Window {
     /// Clicks the widget labelled `label`.
     pub fn click(&mut self, label: &str) {
         self.harness.get_by_label(label).click();
+        self.harness.step();
+        self.harness.step();
+    }
+
+    /// Sets the text field labelled `label` to `text`, as a screen reader does.
+    pub fn type_into(&mut self, label: &str, text: &str) {
+        self.harness
+            .get_by_label(label)
+            .set_text_value_accesskit(text);
         self.harness.step();
         self.harness.step();
     }

@@ -38,7 +38,7 @@ fn switching_to_spanish_changes_the_lobby_the_game_and_the_rules() {
         app.game.as_ref().is_some_and(|g| g.my_turn())
     });
     assert!(me.shows("Te toca"));
-    let log = me.game().log_text(me.app().lang).join("\n");
+    let log = me.game().log_text(me.app().settings.lang).join("\n");
     assert!(log.contains("colocó sus piezas"), "{log}");
     me.click("Idioma");
     me.click("English");

@@ -11,8 +11,8 @@ use crate::harness::{Server, Window};
 /// The labels of the first listed step of `window`'s game, and its notation.
 fn first_step(window: &Window) -> (String, String, String) {
     let game = window.game();
-    let names = Names::new(&game.ruleset);
-    game.view
+    let names = Names::new(game.ruleset());
+    game.view()
         .legal_moves
         .iter()
         .find_map(|m| match m.r#move.as_ref()?.action.as_ref()? {
@@ -54,7 +54,7 @@ fn a_game_against_the_bot_is_set_up_at_random_and_played_by_clicking() {
     // One piece placed by clicking, then submitted: the server lists what is missing.
     let corner = {
         let game = me.game();
-        let names = Names::new(&game.ruleset);
+        let names = Names::new(game.ruleset());
         names.label(names.zone(0).and_then(|z| z.cells.first()))
     };
     me.click_cell(&corner);
@@ -65,7 +65,7 @@ fn a_game_against_the_bot_is_set_up_at_random_and_played_by_clicking() {
     );
     me.click("Submit setup");
     me.wait_for("the refusal", |app| {
-        app.game.as_ref().is_some_and(|g| !g.problems.is_empty())
+        app.game.as_ref().is_some_and(|g| !g.problems().is_empty())
     });
     assert!(me.shows("The server refused the setup:"));
     me.click("Random setup");
@@ -75,7 +75,7 @@ fn a_game_against_the_bot_is_set_up_at_random_and_played_by_clicking() {
     assert!(me.shows("Your turn"));
 
     let (from, to, notation) = first_step(&me);
-    let version = me.game().view.version;
+    let version = me.game().view().version;
     assert!(
         me.cell_label(&from).contains("your"),
         "{}",
@@ -86,7 +86,7 @@ fn a_game_against_the_bot_is_set_up_at_random_and_played_by_clicking() {
     me.wait_for("the bot's reply", |app| {
         app.game
             .as_ref()
-            .is_some_and(|g| g.view.version >= version + 2 && g.my_turn())
+            .is_some_and(|g| g.view().version >= version + 2 && g.my_turn())
     });
     let log = me.game().log_text(Default::default()).join("\n");
     assert!(log.contains(&format!("played {notation}")), "{log}");
@@ -103,9 +103,9 @@ fn two_windows_play_asalto_each_other_and_a_spectator_follows() {
     create(&mut rebels, "asalto", 0, Opponent::Human);
     assert!(rebels.shows(&format!(
         "Waiting for a player to join game {}",
-        rebels.game().view.game_id
+        rebels.game().view().game_id
     )));
-    let id = rebels.game().view.game_id.clone();
+    let id = rebels.game().view().game_id.clone();
 
     let mut officers = Window::lobby(&server);
     officers.wait_for("the waiting game", |app| {
@@ -117,7 +117,7 @@ fn two_windows_play_asalto_each_other_and_a_spectator_follows() {
     });
     let zone: Vec<String> = {
         let game = officers.game();
-        let names = Names::new(&game.ruleset);
+        let names = Names::new(game.ruleset());
         let zone = names.zone(1).expect("the officers set up");
         zone.cells
             .iter()
@@ -151,12 +151,12 @@ fn two_windows_play_asalto_each_other_and_a_spectator_follows() {
     spectator.wait_for("the game as a spectator", |app| {
         app.game
             .as_ref()
-            .is_some_and(|g| g.view.phase() == pb::Phase::Playing)
+            .is_some_and(|g| g.view().phase() == pb::Phase::Playing)
     });
     assert!(spectator.shows("You are watching as a spectator."));
 
     let (from, to, notation) = first_step(&rebels);
-    let version = rebels.game().view.version;
+    let version = rebels.game().view().version;
     rebels.click_cell(&from);
     rebels.click_cell(&to);
     officers.wait_for("the rebels' move", |app| {
@@ -166,7 +166,9 @@ fn two_windows_play_asalto_each_other_and_a_spectator_follows() {
     let log = officers.game().log_text(Default::default()).join("\n");
     assert!(log.contains(&format!("played {notation}")), "{log}");
     spectator.wait_for("the move, live", |app| {
-        app.game.as_ref().is_some_and(|g| g.view.version > version)
+        app.game
+            .as_ref()
+            .is_some_and(|g| g.view().version > version)
     });
     assert!(spectator.cell_label(&to).contains("Rebeldes's Rebelde"));
     assert!(spectator.shows("To move: Oficiales"));
@@ -182,8 +184,8 @@ fn tanques_enters_a_tank_by_clicking_an_entry_hex_and_a_facing() {
     });
     let entry = {
         let game = me.game();
-        let names = Names::new(&game.ruleset);
-        game.view
+        let names = Names::new(game.ruleset());
+        game.view()
             .legal_moves
             .iter()
             .find_map(|m| match m.r#move.as_ref()?.action.as_ref()? {
@@ -194,7 +196,7 @@ fn tanques_enters_a_tank_by_clicking_an_entry_hex_and_a_facing() {
     };
     assert!(me.cell_label(&entry).contains("entry of Rojo"));
     me.click_cell(&entry);
-    let version = me.game().view.version;
+    let version = me.game().view().version;
     let facing = [
         "East",
         "North-east",
@@ -208,7 +210,9 @@ fn tanques_enters_a_tank_by_clicking_an_entry_hex_and_a_facing() {
     .expect("a facing is offered");
     me.click(facing);
     me.wait_for("the tank on the board", |app| {
-        app.game.as_ref().is_some_and(|g| g.view.version > version)
+        app.game
+            .as_ref()
+            .is_some_and(|g| g.view().version > version)
     });
     assert!(
         me.cell_label(&entry).contains("your Tanque"),
@@ -256,7 +260,7 @@ fn a_game_started_in_the_cli_is_continued_from_the_lobby() {
     });
     gui.click(&format!("Continue game {id}"));
     gui.wait_for("the game", |app| app.game.is_some());
-    assert_eq!(gui.game().seat, Some(0));
+    assert_eq!(gui.game().seat(), Some(0));
     assert!(gui.shows("Set up your pieces"));
 }
 
@@ -285,13 +289,13 @@ fn a_live_clock_counts_down_for_the_seat_to_move() {
     assert!(me.shows_containing("or the game is called off"));
     assert!(me.shows("Rojo 10:00"), "no clock runs on a first turn");
     let (from, to, _) = first_step(&me);
-    let version = me.game().view.version;
+    let version = me.game().view().version;
     me.click_cell(&from);
     me.click_cell(&to);
     me.wait_for("the bot's reply", |app| {
         app.game
             .as_ref()
-            .is_some_and(|g| g.view.version >= version + 2 && g.my_turn())
+            .is_some_and(|g| g.view().version >= version + 2 && g.my_turn())
     });
     // From my second turn on my clock runs, down from 10:00.
     me.wait_for("my clock to run down", |app| {

@@ -48,23 +48,23 @@ fn a_finished_game_replays_step_by_step_from_either_side_and_is_fair() {
         app.game.as_ref().is_some_and(|g| g.my_turn())
     });
     // One move typed in notation, the bot's answer, then resignation.
-    let notation = me.game().view.legal_moves[0].notation.clone();
-    let version = me.game().view.version;
-    me.app_mut().game.as_mut().expect("game").typed = notation.to_uppercase();
+    let notation = me.game().view().legal_moves[0].notation.clone();
+    let version = me.game().view().version;
+    me.type_into("Type a move", &notation.to_uppercase());
     me.click("Play");
     me.wait_for("the bot's answer", |app| {
         app.game
             .as_ref()
-            .is_some_and(|g| g.view.version >= version + 2 && g.my_turn())
+            .is_some_and(|g| g.view().version >= version + 2 && g.my_turn())
     });
     me.click("Resign…");
     me.click("Yes, resign");
     me.wait_for("the end", |app| {
         app.game
             .as_ref()
-            .is_some_and(|g| g.view.phase() == pb::Phase::Finished)
+            .is_some_and(|g| g.view().phase() == pb::Phase::Finished)
     });
-    let game_id = me.game().view.game_id.clone();
+    let game_id = me.game().view().game_id.clone();
     me.click("Replay this game");
     me.wait_for("the replay", |app| app.replay.is_some());
     assert!(

@@ -24,15 +24,14 @@ fn new_game(window: &mut Window, seat: i32) {
 /// A complete layout of `seat`'s zone in the CLI's setup-file format.
 fn cli_file(window: &Window, seat: i32, seed: u64) -> String {
     let game = window.game();
-    let names = Names::new(&game.ruleset);
+    let names = Names::new(game.ruleset());
     let zone = Zone::of(&names, seat).expect("frente seats set up");
-    zone.write(&zone.shuffled(seed), Some(&game.view.game_id))
+    zone.write(&zone.shuffled(seed), Some(&game.view().game_id))
 }
 
 /// Types `text` into the saved-setups name field.
 fn name(window: &mut Window, text: &str) {
-    window.app_mut().game.as_mut().expect("game").shelf.name = text.into();
-    window.harness.step();
+    window.type_into("Name", text);
 }
 
 #[test]
@@ -44,22 +43,22 @@ fn three_setups_are_prepared_and_one_is_loaded_into_a_new_game_and_played() {
     let config = tempfile::tempdir().expect("temp dir");
     let file = config.path().join("rush.txt");
     std::fs::write(&file, cli_file(&me, 0, 7)).expect("writes");
-    me.app_mut().game.as_mut().expect("game").shelf.path = file.display().to_string();
+    me.type_into("File", &file.display().to_string());
     me.click("Import");
     assert!(me.shows_containing("Imported"), "the import is confirmed");
     let zone = me.game().zone().cloned().expect("zone");
     assert!(
-        me.game().draft.complete(&zone),
+        me.game().draft().tray().complete(&zone),
         "the file placed every piece"
     );
-    let imported = me.game().draft.placements();
+    let imported = me.game().draft().tray().placements();
     name(&mut me, "Rush");
     me.click("Save");
     me.click("Duplicate");
     assert!(me.shows("Rush (copy)"));
     name(&mut me, "Flipped");
     me.click("Mirror");
-    let mirrored = me.game().draft.placements();
+    let mirrored = me.game().draft().tray().placements();
     assert_ne!(mirrored, imported, "mirroring moved pieces");
     me.click("Save");
     let shelf = me.app().shelf.clone();
@@ -74,7 +73,7 @@ fn three_setups_are_prepared_and_one_is_loaded_into_a_new_game_and_played() {
     assert_eq!(shelf.names("frente"), ["Flipped", "Rush"]);
     // Exported back to the CLI's format, it reads as the same setup.
     let exported = config.path().join("export.txt");
-    me.app_mut().game.as_mut().expect("game").shelf.path = exported.display().to_string();
+    me.type_into("File", &exported.display().to_string());
     me.click("Export");
     let text = std::fs::read_to_string(&exported).expect("exported");
     assert!(text.contains("trinchera setup"), "{text}");
@@ -87,10 +86,14 @@ fn three_setups_are_prepared_and_one_is_loaded_into_a_new_game_and_played() {
     me.click("Load");
     assert!(me.shows_containing("Loaded Rush"));
     let zone = me.game().zone().cloned().expect("zone");
-    assert!(me.game().draft.complete(&zone), "every piece placed");
+    assert!(
+        me.game().draft().tray().complete(&zone),
+        "every piece placed"
+    );
     assert!(
         me.game()
-            .draft
+            .draft()
+            .tray()
             .placements()
             .iter()
             .all(|p| zone.cells.contains(&p.cell.expect("cell"))),
@@ -100,9 +103,9 @@ fn three_setups_are_prepared_and_one_is_loaded_into_a_new_game_and_played() {
     me.wait_for("my turn", |app| {
         app.game
             .as_ref()
-            .is_some_and(|g| g.view.phase() == trinchera_proto::v1::Phase::Playing)
+            .is_some_and(|g| g.view().phase() == trinchera_proto::v1::Phase::Playing)
     });
-    assert!(me.game().problems.is_empty());
+    assert!(me.game().problems().is_empty());
 }
 
 #[test]
@@ -122,7 +125,7 @@ fn a_file_that_does_not_fit_loads_with_its_problems_listed() {
         .join("\n");
     let path = dir.path().join("short.txt");
     std::fs::write(&path, &short).expect("writes");
-    me.app_mut().game.as_mut().expect("game").shelf.path = path.display().to_string();
+    me.type_into("File", &path.display().to_string());
     me.click("Import");
     assert!(me.shows("The loaded setup does not fit this game:"));
     assert!(
@@ -130,9 +133,9 @@ fn a_file_that_does_not_fit_loads_with_its_problems_listed() {
         "the missing piece is named"
     );
     // A syntax error names the line and changes nothing.
-    let before = me.game().draft.placements();
+    let before = me.game().draft().tray().placements();
     std::fs::write(&path, "4 S S\n").expect("writes");
     me.click("Import");
     assert!(me.shows_containing("line 1: row 4 of your zone has 10 cells"));
-    assert_eq!(me.game().draft.placements(), before);
+    assert_eq!(me.game().draft().tray().placements(), before);
 }

@@ -1,0 +1,317 @@
+//! The player's turn beside the board: what is picked so far and what may follow it (a
+//! chain's "Stop here", a tank's facings, maneuver letters, an attack's attackers, advance
+//! and casualty), huffs, "End phase", a move typed in notation, and every legal move.
+
+use eframe::egui::{self, Key, RichText, Ui};
+use trinchera_client::Names;
+use trinchera_client::ruleset_texts::RulesetTexts;
+use trinchera_proto::v1 as pb;
+
+use super::GameScreen;
+use crate::action::Action;
+use crate::i18n::{Lang, lang, tr};
+use crate::moves::{self, Pending};
+use crate::palette;
+
+/// A move typed in notation, for keyboard players.
+#[derive(Clone, Debug, Default)]
+pub struct Typed {
+    /// The text in the box.
+    pub text: String,
+    /// Whether the action on its way is the typed one (a refusal is shown beside it).
+    pub in_flight: bool,
+    /// The server's refusal of the last typed move, as it said it.
+    pub refusal: Option<String>,
+}
+
+/// What to do first, before anything is picked.
+fn hint(lang: Lang, game: &GameScreen) -> &'static str {
+    let tanks = match &game.view.status {
+        Some(pb::game_view::Status::Tanks(tanks)) => tanks.phase(),
+        _ => {
+            return lang.pick(
+                "Click one of your pieces to see where it may go.",
+                "Pulsa una de tus piezas para ver adónde puede ir.",
+            );
+        }
+    };
+    if tanks == pb::TankPhase::Movement {
+        lang.pick(
+            "Click a tank to maneuver it or an entry hex to bring one in; \"End phase\" moves \
+             on to your attacks.",
+            "Pulsa un tanque para maniobrarlo o un hexágono de entrada para meter uno; \
+             «Terminar fase» pasa a tus ataques.",
+        )
+    } else {
+        lang.pick(
+            "Click an enemy tank in front of your cannons to attack it; \"End phase\" when you \
+             are done attacking.",
+            "Pulsa un tanque enemigo delante de tus cañones para atacarlo; «Terminar fase» \
+             cuando acabes de atacar.",
+        )
+    }
+}
+
+/// Draws what the player may do now besides clicking the board.
+pub fn ui(game: &mut GameScreen, ui: &mut Ui, names: &Names<'_>, actions: &mut Vec<Action>) {
+    let legal = game.view.legal_moves.clone();
+    let mut play: Option<pb::Move> = None;
+    let lang = lang(ui);
+    ui.label(RichText::new(lang.pick("Your move", "Tu jugada")).strong());
+    match &game.pending {
+        Pending::Nothing => {
+            ui.label(hint(lang, game));
+        }
+        Pending::Piece { from, path } => {
+            let from = names.label(Some(from));
+            let mut text = tr!(lang, "Selected {from}", "Elegida {from}");
+            for landing in path {
+                text.push_str(&format!(" × {}", names.label(Some(landing))));
+            }
+            ui.label(text);
+            if let Some(stop) = game.pending.stop_here(&legal)
+                && ui.button(lang.pick("Stop here", "Parar aquí")).clicked()
+            {
+                play = Some(stop);
+            }
+        }
+        Pending::Enter { cell } => {
+            let cell = names.label(Some(cell));
+            ui.label(tr!(
+                lang,
+                "Enter a tank on {cell} facing:",
+                "Meter un tanque en {cell} mirando al:"
+            ));
+            ui.horizontal_wrapped(|ui| {
+                for (action, facing) in game.pending.entry_facings(&legal) {
+                    if ui.button(facing_name(lang, facing)).clicked() {
+                        play = Some(action);
+                    }
+                }
+            });
+        }
+        Pending::Maneuver { from, actions } => {
+            let from = names.label(Some(from));
+            let steps = if actions.is_empty() {
+                lang.pick("(none yet)", "(ninguna aún)").to_owned()
+            } else {
+                moves::letters(actions)
+            };
+            ui.label(tr!(
+                lang,
+                "Maneuver the tank on {from}: {steps}",
+                "Maniobra del tanque de {from}: {steps}"
+            ));
+            play = play.or_else(|| maneuver(game, ui, &legal));
+        }
+        Pending::Attack {
+            target, attackers, ..
+        } => {
+            let attackers: Vec<String> = attackers.iter().map(|c| names.label(Some(c))).collect();
+            let target = names.label(Some(target));
+            let with = if attackers.is_empty() {
+                lang.pick("nobody yet", "nadie aún").to_owned()
+            } else {
+                attackers.join(", ")
+            };
+            ui.label(tr!(
+                lang,
+                "Attack {target} with {with} (click tanks to add or remove them)",
+                "Atacar {target} con {with} (pulsa tanques para sumarlos o quitarlos)"
+            ));
+            attack_options(&mut game.pending, ui, names);
+            if let Some(action) = game.pending.attack(&legal)
+                && ui.button(lang.pick("Attack", "Atacar")).clicked()
+            {
+                play = Some(action);
+            }
+        }
+    }
+    for (action, officer) in moves::huffs(&legal) {
+        let officer = names.label(Some(&officer));
+        if ui
+            .button(tr!(
+                lang,
+                "Huff the officer on {officer}",
+                "Soplar al oficial de {officer}"
+            ))
+            .clicked()
+        {
+            play = Some(action);
+        }
+    }
+    if let Some(action) = moves::end_phase(&legal)
+        && ui.button(lang.pick("End phase", "Terminar fase")).clicked()
+    {
+        play = Some(action);
+    }
+    if game.pending != Pending::Nothing
+        && (ui.button(lang.pick("Cancel", "Cancelar")).clicked()
+            || ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, Key::Escape)))
+    {
+        game.pending = Pending::Nothing;
+    }
+    notation_box(game, ui, actions);
+    let count = legal.len();
+    egui::CollapsingHeader::new(tr!(
+        lang,
+        "All legal moves ({count})",
+        "Todas las jugadas legales ({count})"
+    ))
+    .id_salt("all moves")
+    .show(ui, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            for legal_move in &legal {
+                if ui.small_button(&legal_move.notation).clicked() {
+                    play = legal_move.r#move.clone();
+                }
+            }
+        });
+    });
+    if let Some(action) = play
+        && !game.in_flight
+        && let Some(request) = game.play(action)
+    {
+        actions.push(Action::Send(request));
+    }
+}
+
+/// The letters a maneuver may take next (buttons or F, L, R) and its confirmation (a
+/// button or Enter); the maneuver once confirmed.
+fn maneuver(game: &mut GameScreen, ui: &mut Ui, legal: &[pb::LegalMove]) -> Option<pb::Move> {
+    let lang = lang(ui);
+    let (next, complete) = game.pending.maneuver_options(legal)?;
+    let mut pushed = None;
+    ui.horizontal(|ui| {
+        for (step, text, key) in [
+            (
+                pb::TankAction::Forward,
+                lang.pick("Forward (F)", "Avanzar (F)"),
+                Key::F,
+            ),
+            (
+                pb::TankAction::TurnLeft,
+                lang.pick("Left (L)", "Izquierda (L)"),
+                Key::L,
+            ),
+            (
+                pb::TankAction::TurnRight,
+                lang.pick("Right (R)", "Derecha (R)"),
+                Key::R,
+            ),
+        ] {
+            let allowed = next.contains(&step);
+            let pressed = allowed && ui.input(|i| i.key_pressed(key));
+            if ui.add_enabled(allowed, egui::Button::new(text)).clicked() || pressed {
+                pushed = Some(step);
+            }
+        }
+    });
+    if let Some(step) = pushed {
+        game.pending.push_maneuver(step, legal);
+    }
+    let confirm = ui.input(|i| i.key_pressed(Key::Enter));
+    let action = complete?;
+    (ui.button(lang.pick("Confirm maneuver", "Confirmar maniobra"))
+        .clicked()
+        || confirm)
+        .then_some(action)
+}
+
+/// A move typed in notation; the server's refusal shown as it says it.
+fn notation_box(game: &mut GameScreen, ui: &mut Ui, actions: &mut Vec<Action>) {
+    let lang = lang(ui);
+    let help = RulesetTexts::new(lang, &game.ruleset).notation().to_owned();
+    let mut send = false;
+    ui.horizontal(|ui| {
+        let label = ui.label(lang.pick("Type a move", "Escribe una jugada"));
+        let edit = ui
+            .add(
+                egui::TextEdit::singleline(&mut game.typed.text)
+                    .id_salt("notation")
+                    .hint_text("a4-a5")
+                    .desired_width(150.0),
+            )
+            .labelled_by(label.id)
+            .on_hover_text(&help);
+        let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+        let ready = !game.typed.text.trim().is_empty() && !game.in_flight;
+        if (ui
+            .add_enabled(ready, egui::Button::new(lang.pick("Play", "Jugar")))
+            .clicked()
+            || enter)
+            && ready
+        {
+            send = true;
+        }
+    });
+    if send && let Some(request) = game.play_typed() {
+        actions.push(Action::Send(request));
+    }
+    if let Some(refusal) = &game.typed.refusal {
+        ui.label(
+            RichText::new(tr!(lang, "Refused: {refusal}", "Rechazada: {refusal}"))
+                .color(palette::seat(0)),
+        );
+    }
+}
+
+/// Advance and casualty of the attack being put together.
+fn attack_options(pending: &mut Pending, ui: &mut Ui, names: &Names<'_>) {
+    let Pending::Attack {
+        attackers,
+        advance,
+        casualty,
+        ..
+    } = pending
+    else {
+        return;
+    };
+    let lang = lang(ui);
+    let label = |cell: &Option<pb::Cell>, none: &str| {
+        cell.as_ref()
+            .map_or_else(|| none.to_owned(), |c| names.label(Some(c)))
+    };
+    for (choice, id, caption, none) in [
+        (
+            advance,
+            "advance",
+            lang.pick("If it succeeds, advance:", "Si triunfa, avanza:"),
+            lang.pick("nobody", "nadie"),
+        ),
+        (
+            casualty,
+            "casualty",
+            lang.pick("If it fails, lose:", "Si falla, se pierde:"),
+            lang.pick("the first attacker", "el primer atacante"),
+        ),
+    ] {
+        ui.horizontal(|ui| {
+            let caption = ui.label(caption);
+            egui::ComboBox::from_id_salt(id)
+                .selected_text(label(choice, none))
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(choice, None, none);
+                    for cell in attackers.iter() {
+                        ui.selectable_value(choice, Some(*cell), names.label(Some(cell)));
+                    }
+                })
+                .response
+                .labelled_by(caption.id);
+        });
+    }
+}
+
+/// A facing in words.
+fn facing_name(lang: Lang, facing: pb::Facing) -> &'static str {
+    let (en, es) = match facing {
+        pb::Facing::E => ("East", "Este"),
+        pb::Facing::Ne => ("North-east", "Noreste"),
+        pb::Facing::Nw => ("North-west", "Noroeste"),
+        pb::Facing::W => ("West", "Oeste"),
+        pb::Facing::Sw => ("South-west", "Suroeste"),
+        pb::Facing::Se => ("South-east", "Sureste"),
+        pb::Facing::Unspecified => ("?", "?"),
+    };
+    lang.pick(en, es)
+}

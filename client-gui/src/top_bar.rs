@@ -1,0 +1,124 @@
+//! The bar across the top of the window: the connection, the way back, the board look, the
+//! help and the language. In a narrow window everything but the connection folds into a
+//! "Menu", so nothing slides under anything else.
+
+use eframe::egui::{self, Panel, RichText, Ui};
+
+use crate::action::Action;
+use crate::connection::Connection;
+use crate::i18n::Lang;
+use crate::palette;
+use crate::settings::Settings;
+
+/// Below this width (in points) the bar folds its controls into a menu.
+const COMPACT_BELOW: f32 = 1100.0;
+
+/// What the bar shows besides the settings.
+#[derive(Clone, Copy, Debug)]
+pub struct Bar<'a> {
+    /// The connection.
+    pub connection: &'a Connection,
+    /// The server's address.
+    pub url: &'a str,
+    /// Whether a game is open (the way back is "Back to the lobby").
+    pub in_game: bool,
+    /// The last failure, until dismissed.
+    pub notice: Option<&'a str>,
+}
+
+/// Draws the bar; the settings change in place.
+pub fn show(ui: &mut Ui, settings: &mut Settings, bar: Bar<'_>) -> Vec<Action> {
+    let mut actions = Vec::new();
+    Panel::top("top").show(ui, |ui| {
+        let lang = settings.lang;
+        ui.horizontal(|ui| {
+            ui.heading(RichText::new("Trinchera").strong());
+            let compact = ui.available_width() < COMPACT_BELOW;
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if compact {
+                    ui.menu_button(lang.pick("Menu", "Menú"), |ui| {
+                        language_choice(ui, settings);
+                        ui.separator();
+                        controls(ui, settings, bar, &mut actions);
+                    });
+                } else {
+                    // Right to left: the language box first, then its caption before it.
+                    language_box(ui, settings);
+                    controls(ui, settings, bar, &mut actions);
+                }
+                // The connection takes the room that is left, from the left.
+                ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                    bar.connection.indicator(ui, lang, bar.url);
+                });
+            });
+        });
+        if let Some(notice) = bar.notice {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(RichText::new(notice).color(palette::LAST_MOVE));
+                if ui.small_button(lang.pick("Dismiss", "Cerrar")).clicked() {
+                    actions.push(Action::DismissNotice);
+                }
+            });
+        }
+    });
+    actions
+}
+
+/// The way back, the look of the board and the help: in the bar, or in its menu.
+fn controls(ui: &mut Ui, settings: &mut Settings, bar: Bar<'_>, actions: &mut Vec<Action>) {
+    let lang = settings.lang;
+    if ui.button(lang.pick("Help (F1)", "Ayuda (F1)")).clicked() {
+        actions.push(Action::ToggleHelp);
+    }
+    ui.checkbox(
+        &mut settings.reduce_motion,
+        lang.pick("Reduce motion", "Reducir animaciones"),
+    );
+    ui.checkbox(
+        &mut settings.look.names,
+        lang.pick("Names on tiles", "Nombres en las fichas"),
+    );
+    ui.checkbox(
+        &mut settings.look.flipped,
+        lang.pick("Flip board", "Girar tablero"),
+    );
+    if bar.in_game
+        && ui
+            .button(lang.pick("Back to the lobby", "Volver a la sala"))
+            .clicked()
+    {
+        actions.push(Action::Leave);
+    }
+    if bar.connection.is_up()
+        && !bar.in_game
+        && ui
+            .button(lang.pick("Change server", "Cambiar de servidor"))
+            .clicked()
+    {
+        actions.push(Action::ChangeServer);
+    }
+}
+
+/// The language as a drop-down box with its caption (the wide bar, right to left).
+fn language_box(ui: &mut Ui, settings: &mut Settings) {
+    let lang = settings.lang;
+    let combo = egui::ComboBox::from_id_salt("language")
+        .selected_text(lang.name())
+        .show_ui(ui, |ui| language_options(ui, settings))
+        .response;
+    let caption = ui.label(lang.pick("Language", "Idioma"));
+    combo.labelled_by(caption.id);
+}
+
+/// The language as a caption and a choice (the menu).
+fn language_choice(ui: &mut Ui, settings: &mut Settings) {
+    ui.label(settings.lang.pick("Language", "Idioma"));
+    language_options(ui, settings);
+}
+
+/// One choice per language.
+fn language_options(ui: &mut Ui, settings: &mut Settings) {
+    for choice in Lang::ALL {
+        ui.selectable_value(&mut settings.lang, choice, choice.name());
+    }
+}
