@@ -64,14 +64,29 @@ impl Connection {
         }
     }
 
-    /// Its dot and words in one line, cut to the width there is.
+    /// Its dot and words in one line, cut to the width there is (the top bar).
     pub fn indicator(&self, ui: &mut Ui, lang: Lang, url: &str) -> Response {
-        let (dot, text) = self.words(lang, url);
+        let (colour, text) = self.words(lang, url);
         ui.horizontal(|ui| {
-            let (spot, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
-            ui.painter().circle_filled(spot.center(), 5.0, dot);
+            dot(ui, colour);
             ui.add(egui::Label::new(text).truncate());
         })
         .response
     }
+
+    /// Its dot and words, wrapped to the width there is (beside a board).
+    pub fn notice(&self, ui: &mut Ui, lang: Lang, url: &str) -> Response {
+        let (colour, text) = self.words(lang, url);
+        ui.horizontal_top(|ui| {
+            dot(ui, colour);
+            ui.add(egui::Label::new(text).wrap());
+        })
+        .response
+    }
+}
+
+/// The coloured dot before the words.
+fn dot(ui: &mut Ui, colour: Color32) {
+    let (spot, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
+    ui.painter().circle_filled(spot.center(), 5.0, colour);
 }

@@ -56,7 +56,7 @@ pub fn ui(game: &mut GameScreen, ui: &mut Ui, around: &Surroundings<'_>) -> Vec<
     });
     if !around.connection.is_up() {
         // The top bar's words, again where the player looks while playing.
-        around.connection.indicator(ui, lang, around.url);
+        around.connection.notice(ui, lang, around.url);
     }
     status::status(ui, &names, &game.view, game.events.dice());
     ui.separator();

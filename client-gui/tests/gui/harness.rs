@@ -44,7 +44,17 @@ impl Server {
 
     /// Shuts the server down gracefully and starts it again on the same address and data.
     pub fn restart(&mut self) {
+        self.stop();
+        self.resume();
+    }
+
+    /// Shuts the server down gracefully.
+    pub fn stop(&mut self) {
         self.running = None;
+    }
+
+    /// Starts the stopped server again on the same address and data.
+    pub fn resume(&mut self) {
         let server = LocalServer::start(self.data.path(), self.address, Limits::for_tests())
             .expect("server");
         self.running = Some(server);
