@@ -26,9 +26,8 @@ const SHORTCUTS: [(&str, &str, &str); 12] = [
     ),
     (
         "Esc",
-        "close the help or the rules; else cancel the move being picked or close a replay",
-        "cerrar la ayuda o las reglas; si no, cancelar la jugada a medias o cerrar una \
-         repetición",
+        "close the help or the rules; else cancel a move or close a replay",
+        "cerrar la ayuda o las reglas; si no, cancelar una jugada o cerrar una repetición",
     ),
     (
         "Left Right",
@@ -68,7 +67,7 @@ pub fn window(ctx: &egui::Context, lang: Lang, open: &mut bool) {
             egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
                 for (keys, en, es) in SHORTCUTS {
                     ui.label(RichText::new(keys).monospace().strong());
-                    ui.add(egui::Label::new(lang.pick(en, es)).wrap());
+                    ui.label(lang.pick(en, es));
                     ui.end_row();
                 }
             });

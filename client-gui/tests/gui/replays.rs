@@ -10,6 +10,7 @@ use trinchera_gui::replay::Side;
 use trinchera_proto::v1 as pb;
 
 use crate::harness::{Server, Window, eventually};
+use trinchera_gui::OpenAtStart;
 
 /// A runtime for the test's own calls to the server.
 fn runtime() -> tokio::runtime::Runtime {
@@ -221,4 +222,55 @@ fn a_history_file_replays_and_one_altered_die_is_not_fair() {
             .as_deref()
             .is_some_and(|n| n.contains("is not a history file"))
     );
+}
+
+/// A frente game against the bot that its creator resigned at once: over, with a history.
+fn resigned_game(runtime: &tokio::runtime::Runtime, url: &str) -> String {
+    runtime.block_on(async {
+        let client = trinchera_client::Server::connect(url)
+            .await
+            .expect("connects");
+        let created = client
+            .create(pb::CreateGameRequest {
+                ruleset: "frente".into(),
+                bot: "random".into(),
+                ..Default::default()
+            })
+            .await
+            .expect("created");
+        client
+            .resign(&created.game_id, &created.player_token)
+            .await
+            .expect("resigned");
+        created.game_id
+    })
+}
+
+#[test]
+fn in_a_replay_f2_shows_the_rules_and_esc_closes_the_window_on_top_first() {
+    let server = Server::start();
+    let runtime = runtime();
+    let game = resigned_game(&runtime, &server.url);
+    let mut me = Window::open(&server.url, Some(OpenAtStart::Replay(game)));
+    me.wait_for("the replay", |app| app.replay.is_some());
+    let press = |me: &mut Window, key| {
+        me.harness.key_press(key);
+        me.harness.step();
+        me.harness.step();
+    };
+    press(&mut me, egui::Key::F2);
+    assert!(
+        me.shows("Pieces"),
+        "F2 shows the rules of the replayed game"
+    );
+    press(&mut me, egui::Key::F1);
+    assert!(me.shows("Keyboard shortcuts"));
+    press(&mut me, egui::Key::Escape);
+    assert!(!me.shows("Keyboard shortcuts"), "Esc closes the help first");
+    assert!(me.shows("Pieces") && me.app().replay.is_some());
+    press(&mut me, egui::Key::Escape);
+    assert!(!me.shows("Pieces"), "then the rules");
+    assert!(me.app().replay.is_some(), "the replay stays under them");
+    press(&mut me, egui::Key::Escape);
+    assert!(me.app().replay.is_none(), "then the replay");
 }
