@@ -67,6 +67,22 @@ pub struct CellModel {
     pub piece: Option<PieceModel>,
     /// Its highlight.
     pub mark: Option<Mark>,
+    /// The letters of its label, drawn inside it (hex boards: their letters count from the
+    /// left end of each row, so no edge can carry them).
+    pub caption: Option<String>,
+}
+
+/// A row's name, drawn beyond both ends of the row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RowLabel {
+    /// The screen row.
+    pub row: i32,
+    /// The screen column of the row's first cell.
+    pub first: i32,
+    /// The screen column of the row's last cell.
+    pub last: i32,
+    /// The name, e.g. "5".
+    pub text: String,
 }
 
 /// Everything [`board_ui`] draws: plain data, built from the ruleset and a view.
@@ -80,8 +96,8 @@ pub struct BoardModel {
     pub links: Vec<(pb::Cell, pb::Cell, pb::LinkKind)>,
     /// Column names along the top and bottom edges, by screen column.
     pub columns: Vec<(i32, String)>,
-    /// Row names along the side edges, by screen row and the column of the row's first cell.
-    pub rows: Vec<(i32, i32, String)>,
+    /// Row names along the side edges.
+    pub rows: Vec<RowLabel>,
     /// How strongly the last move flashes, from 1 (just played) to 0.
     pub flash: f32,
     /// How the player likes the board drawn.
@@ -184,6 +200,10 @@ impl BoardModel {
                 } else {
                     control.get(&key).copied().or(info.entry_seat)
                 };
+                let caption = (geometry.shape() == pb::BoardShape::Hex).then(|| {
+                    let letters = info.label.trim_end_matches(|c: char| c.is_ascii_digit());
+                    letters.to_owned()
+                });
                 Some(CellModel {
                     cell,
                     label: cell_label(lang, names, info, piece.as_ref(), tint, scene.viewer),
@@ -191,6 +211,7 @@ impl BoardModel {
                     tint,
                     piece,
                     mark: marks.get(&key).copied(),
+                    caption,
                 })
             })
             .collect();
@@ -200,24 +221,35 @@ impl BoardModel {
             .filter_map(|l| Some((l.a?, l.b?, l.kind())))
             .collect();
         let mut columns = Vec::new();
-        let mut rows: Vec<(i32, i32, String)> = Vec::new();
+        let mut rows = Vec::new();
         if geometry.shape() == pb::BoardShape::Hex {
-            let mut first: HashMap<i32, i32> = HashMap::new();
+            // Each row's first and last screen column.
+            let mut ends: HashMap<i32, (i32, i32)> = HashMap::new();
             for info in &board.cells {
                 let Some(cell) = info.cell else { continue };
-                let spot = geometry.spot(cell.x, cell.y);
-                let entry = first.entry(cell.y).or_insert(spot.column);
-                *entry = (*entry).min(spot.column);
+                let column = geometry.spot(cell.x, cell.y).column;
+                let (first, last) = ends.entry(cell.y).or_insert((column, column));
+                (*first, *last) = ((*first).min(column), (*last).max(column));
             }
-            for (r, column) in first {
-                rows.push((geometry.spot(0, r).row, column, names.row_label(r)));
+            for (y, (first, last)) in ends {
+                rows.push(RowLabel {
+                    row: geometry.spot(0, y).row,
+                    first,
+                    last,
+                    text: names.row_label(y),
+                });
             }
         } else {
             for x in 0..board.width {
                 columns.push((geometry.spot(x, 0).column, names.column_label(x)));
             }
             for y in 0..board.height {
-                rows.push((geometry.spot(0, y).row, 0, names.row_label(y)));
+                rows.push(RowLabel {
+                    row: geometry.spot(0, y).row,
+                    first: 0,
+                    last: geometry.extent().0 - 1,
+                    text: names.row_label(y),
+                });
             }
         }
         BoardModel {
@@ -478,27 +510,24 @@ pub fn board_ui(ui: &mut Ui, model: &BoardModel, selection: &mut Selection) -> R
         if let Some(piece) = &cell.piece {
             draw_piece(&painter, &layout, at, piece, model.look.names);
         }
+        if let Some(caption) = &cell.caption {
+            draw_caption(&painter, &layout, at, caption, cell.piece.is_some());
+        }
     }
 
-    for (row, column, label) in &model.rows {
-        let y = top_left.y + layout.origin.y + *row as f32 * layout.unit.y;
-        let (left, right) = if geometry.shape() == pb::BoardShape::Hex {
-            let x = top_left.x + layout.origin.x + (*column as f32 - 1.6) * layout.unit.x;
-            (x, None)
-        } else {
-            let left = top_left.x + layout.origin.x - layout.unit.x * 0.8;
-            let (columns, _) = geometry.extent();
-            let right = top_left.x
-                + layout.origin.x
-                + (columns as f32 - 1.0) * layout.unit.x
-                + layout.unit.x * 0.8;
-            (left, Some(right))
-        };
-        for x in std::iter::once(left).chain(right) {
+    // How far beyond a row's end cell its name stands, in columns.
+    let beyond = if geometry.shape() == pb::BoardShape::Hex {
+        1.6
+    } else {
+        0.8
+    };
+    for label in &model.rows {
+        let y = top_left.y + layout.origin.y + label.row as f32 * layout.unit.y;
+        for column in [label.first as f32 - beyond, label.last as f32 + beyond] {
             painter.text(
-                pos2(x, y),
+                pos2(top_left.x + layout.origin.x + column * layout.unit.x, y),
                 Align2::CENTER_CENTER,
-                label,
+                &label.text,
                 coordinate_font.clone(),
                 palette::COORDINATE,
             );
@@ -803,6 +832,23 @@ fn draw_piece(
             );
         }
     }
+}
+
+/// A cell's letters inside it: in the middle of an empty hex, small at the top of a hex
+/// with a tank (whose body fills the middle).
+fn draw_caption(painter: &egui::Painter, layout: &Layout, at: Pos2, caption: &str, under: bool) {
+    let (at, size) = if under {
+        (at - vec2(0.0, layout.size * 0.66), layout.size * 0.26)
+    } else {
+        (at, layout.size * 0.42)
+    };
+    painter.text(
+        at,
+        Align2::CENTER_CENTER,
+        caption,
+        FontId::proportional(size.max(7.0)),
+        palette::BOARD.gamma_multiply(0.55),
+    );
 }
 
 /// `text` cut to `max` characters with an ellipsis.

@@ -87,3 +87,43 @@ fn every_board_shape_is_drawn_with_its_landmarks() {
     };
     assert!(marked("tacticas") && !marked("asalto"));
 }
+
+#[test]
+fn tanques_hexes_carry_their_letters_and_rows_their_numbers_at_both_ends() {
+    let server = Server::start();
+    let window = Window::lobby(&server);
+    let tanques = window
+        .app()
+        .rulesets
+        .iter()
+        .find(|r| r.id == "tanques")
+        .expect("tanques is hosted")
+        .clone();
+    let names = Names::new(&tanques);
+    for viewer in [Some(0), Some(1)] {
+        let scene = Scene {
+            names: &names,
+            pieces: &[],
+            viewer,
+            status: None,
+            zone: None,
+            look: Default::default(),
+        };
+        let model = BoardModel::new(trinchera_client::Lang::En, scene, &HashMap::new());
+        // "g5" reads off its hex ("g") and either end of its row ("5").
+        for cell in &model.cells {
+            let label = names.label(Some(&cell.cell));
+            let letters = label.trim_end_matches(|c: char| c.is_ascii_digit());
+            assert_eq!(cell.caption.as_deref(), Some(letters), "{label}");
+            let row = model
+                .rows
+                .iter()
+                .find(|r| label.ends_with(&r.text) && label.len() == letters.len() + r.text.len())
+                .unwrap_or_else(|| panic!("no row label for {label}"));
+            let column = model.geometry.spot(cell.cell.x, cell.cell.y).column;
+            assert!(row.first <= column && column <= row.last, "{label}");
+        }
+        assert_eq!(model.rows.len(), 11);
+        assert!(model.rows.iter().all(|r| r.first < r.last));
+    }
+}
