@@ -61,7 +61,7 @@ fn main() -> std::process::ExitCode {
         viewport: egui::ViewportBuilder::default()
             .with_title("Trinchera")
             .with_inner_size([1280.0, 800.0])
-            .with_min_inner_size([800.0, 560.0]),
+            .with_min_inner_size([640.0, 480.0]),
         ..Default::default()
     };
     let result = eframe::run_native(

@@ -296,7 +296,7 @@ fn steps(replay: &mut Replay, ui: &mut Ui) {
     let count = replay.history.events.len();
     let last = count.saturating_sub(1);
     let mut step = replay.step;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if ui.button(lang.pick("|< Start", "|< Inicio")).clicked() {
             step = 0;
         }

@@ -89,7 +89,7 @@ pub fn show(ui: &mut Ui, state: &mut ShelfState, mut editing: Editing<'_>, shelf
         .id_salt("saved setups")
         .default_open(true)
         .show(ui, |ui| {
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 let label = ui.label(lang.pick("Name", "Nombre"));
                 ui.add(egui::TextEdit::singleline(&mut state.name).desired_width(140.0))
                     .labelled_by(label.id);
@@ -180,7 +180,7 @@ pub fn show(ui: &mut Ui, state: &mut ShelfState, mut editing: Editing<'_>, shelf
                     }
                 });
             }
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 let label = ui.label(lang.pick("File", "Archivo"));
                 ui.add(
                     egui::TextEdit::singleline(&mut state.path)

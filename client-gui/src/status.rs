@@ -51,7 +51,7 @@ pub fn status(ui: &mut Ui, names: &Names<'_>, view: &pb::GameView, dice: Option<
                 ))
                 .strong(),
             );
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.label(lang.pick("Urban hexes held:", "Hexágonos urbanos en poder:"));
                 for seat in [0, 1] {
                     let count = s.control.iter().filter(|c| c.seat == Some(seat)).count();
@@ -61,7 +61,7 @@ pub fn status(ui: &mut Ui, names: &Names<'_>, view: &pb::GameView, dice: Option<
                     );
                 }
             });
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.label(lang.pick("In reserve:", "En reserva:"));
                 for seat in [0, 1] {
                     let count = view

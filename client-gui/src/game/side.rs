@@ -41,7 +41,7 @@ pub fn ui(game: &mut GameScreen, ui: &mut Ui, around: &Surroundings<'_>) -> Vec<
     }
     let view = &game.view;
     let begun = matches!(view.phase(), pb::Phase::Playing | pb::Phase::Finished);
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let review = if view.phase() == pb::Phase::Finished {
             lang.pick("Replay this game", "Repetir esta partida")
         } else {
@@ -184,7 +184,7 @@ fn resign(game: &mut GameScreen, ui: &mut Ui, actions: &mut Vec<Action>) {
         ))
         .color(palette::seat(0)),
     );
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if ui
             .button(lang.pick("Yes, resign", "Sí, abandonar"))
             .clicked()

@@ -182,7 +182,7 @@ fn maneuver(game: &mut GameScreen, ui: &mut Ui, legal: &[pb::LegalMove]) -> Opti
     let lang = lang(ui);
     let (next, complete) = game.pending.maneuver_options(legal)?;
     let mut pushed = None;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         for (step, text, key) in [
             (
                 pb::TankAction::Forward,
@@ -223,7 +223,7 @@ fn notation_box(game: &mut GameScreen, ui: &mut Ui, actions: &mut Vec<Action>) {
     let lang = lang(ui);
     let help = RulesetTexts::new(lang, &game.ruleset).notation().to_owned();
     let mut send = false;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let label = ui.label(lang.pick("Type a move", "Escribe una jugada"));
         let edit = ui
             .add(
@@ -286,7 +286,7 @@ fn attack_options(pending: &mut Pending, ui: &mut Ui, names: &Names<'_>) {
             lang.pick("the first attacker", "el primer atacante"),
         ),
     ] {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let caption = ui.label(caption);
             egui::ComboBox::from_id_salt(id)
                 .selected_text(label(choice, none))

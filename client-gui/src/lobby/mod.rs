@@ -174,17 +174,14 @@ impl Lobby {
                 continue;
             }
             ui.heading(lang.pick(en, es));
-            egui::Grid::new(en)
-                .striped(true)
-                .num_columns(3)
-                .show(ui, |ui| {
-                    for game in games {
-                        if let Some(ruleset) = rulesets.iter().find(|r| r.id == game.ruleset) {
-                            actions.extend(self.game_row(ui, ruleset, game));
-                            ui.end_row();
-                        }
-                    }
-                });
+            for game in games {
+                if let Some(ruleset) = rulesets.iter().find(|r| r.id == game.ruleset) {
+                    egui::Frame::group(ui.style()).show(ui, |ui| {
+                        ui.set_width(ui.available_width());
+                        actions.extend(self.game_entry(ui, ruleset, game));
+                    });
+                }
+            }
             ui.add_space(8.0);
         }
         if self.games.is_empty() {
@@ -301,23 +298,26 @@ impl Lobby {
         .inner
     }
 
-    /// One game of the list: what it is, who plays, and what may be done with it.
-    fn game_row(&self, ui: &mut Ui, ruleset: &pb::Ruleset, game: &pb::GameSummary) -> Vec<Action> {
+    /// One game of the list: what it is, who plays, and what may be done with it, each on
+    /// a line that wraps in a narrow window.
+    fn game_entry(
+        &self,
+        ui: &mut Ui,
+        ruleset: &pb::Ruleset,
+        game: &pb::GameSummary,
+    ) -> Vec<Action> {
         let lang = lang(ui);
         let names = Names::new(ruleset);
         let mut actions = Vec::new();
         let (name, id) = (&game.name, &game.game_id);
-        ui.vertical(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label(
                 RichText::new(tr!(lang, "{name} · game {id}", "{name} · partida {id}")).strong(),
             );
-            ui.label(format!(
-                "{} · {}",
-                ruleset.name,
-                words::time_control(lang, game.time_control.as_ref()).0
-            ));
+            let clock = words::time_control(lang, game.time_control.as_ref()).0;
+            ui.label(RichText::new(format!("{} · {clock}", ruleset.name)).weak());
         });
-        ui.vertical(|ui| {
+        ui.horizontal_wrapped(|ui| {
             for player in &game.players {
                 let text = if player.joined {
                     let bot = if player.bot.is_empty() { "" } else { " (bot)" };
@@ -331,13 +331,12 @@ impl Lobby {
             if let Some(result) = &game.result
                 && game.phase() == pb::Phase::Finished
             {
-                ui.add(egui::Label::new(words::result(lang, &names, result)).wrap());
+                ui.label(words::result(lang, &names, result));
             }
         });
         let mine = self.mine.iter().any(|(g, _)| g == id);
         let phase = game.phase();
-        // One button a line: Spanish labels are long.
-        ui.vertical(|ui| {
+        ui.horizontal_wrapped(|ui| {
             if phase == pb::Phase::Waiting
                 && !mine
                 && ui
@@ -356,7 +355,7 @@ impl Lobby {
                 {
                     actions.push(Action::Open {
                         game: id.clone(),
-                        spectate: !mine,
+                        spectate: true,
                     });
                 }
                 if ui

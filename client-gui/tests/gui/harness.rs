@@ -84,16 +84,27 @@ impl Window {
 
     /// Like [`Window::open`], with the token store in `config`.
     pub fn with_config(url: &str, open: Option<OpenAtStart>, config: TempDir) -> Window {
-        let mut harness = Harness::builder()
-            .with_size(egui::vec2(1280.0, 800.0))
-            .build_ui_state(
-                |ui, app: &mut Option<App>| {
-                    if let Some(app) = app {
-                        app.show(ui);
-                    }
-                },
-                None,
-            );
+        Window::sized(url, open, config, egui::vec2(1280.0, 800.0))
+    }
+
+    /// A window of `size` showing the lobby of `server`.
+    pub fn lobby_sized(server: &Server, size: egui::Vec2) -> Window {
+        let config = tempfile::tempdir().expect("temp dir");
+        let mut window = Window::sized(&server.url, None, config, size);
+        window.wait_for("the lobby", |app| app.connection.is_up());
+        window
+    }
+
+    /// Like [`Window::with_config`], `size` points large.
+    fn sized(url: &str, open: Option<OpenAtStart>, config: TempDir, size: egui::Vec2) -> Window {
+        let mut harness = Harness::builder().with_size(size).build_ui_state(
+            |ui, app: &mut Option<App>| {
+                if let Some(app) = app {
+                    app.show(ui);
+                }
+            },
+            None,
+        );
         let options = Options {
             server: url.to_owned(),
             open,
@@ -114,9 +125,7 @@ impl Window {
     /// A window on `server` showing the lobby.
     pub fn lobby(server: &Server) -> Window {
         let mut window = Window::open(&server.url, None);
-        window.wait_for("the lobby", |app| {
-            app.connection == trinchera_gui::connection::Connection::Up
-        });
+        window.wait_for("the lobby", |app| app.connection.is_up());
         window
     }
 

@@ -6,6 +6,7 @@ mod connect;
 mod harness;
 mod language;
 mod live;
+mod narrow;
 mod play;
 mod replays;
 mod setups;
