@@ -328,10 +328,10 @@ impl App {
                     .unwrap_or_default();
                 self.replay = Some(Replay::new(ruleset, *history, seen, live, Source::Game(id)));
             }
-            Reply::Failed(message) => {
-                let typed = self.game.as_mut().is_some_and(|game| game.failed(&message));
+            Reply::Failed(failure) => {
+                let typed = self.game.as_mut().is_some_and(|game| game.failed(&failure));
                 if !typed {
-                    self.notice = Some(message);
+                    self.notice = Some(failure.words(self.settings.lang));
                 }
             }
         }

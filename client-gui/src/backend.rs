@@ -11,6 +11,8 @@ use tokio::task::JoinHandle;
 use trinchera_client::{ClientError, Code, GameRecord, Server, Store};
 use trinchera_proto::v1 as pb;
 
+use crate::failure::Failure;
+
 /// How long to wait before resuming a watch stream that broke.
 const RESUME_AFTER: Duration = Duration::from_secs(2);
 /// How often a connected server is asked whether it still serves, so that a server gone
@@ -120,7 +122,7 @@ pub enum Reply {
     /// A setup was refused with these problems.
     SetupRefused(Vec<String>),
     /// A request was refused or failed.
-    Failed(String),
+    Failed(Failure),
     /// A game's history with its positions, and the commitments this machine saw.
     Replay {
         /// The history.
@@ -193,7 +195,7 @@ impl Outbox {
                 url: url.clone(),
                 detail: detail.clone(),
             },
-            _ => Reply::Failed(error.to_string()),
+            _ => Reply::Failed(Failure::of(error)),
         });
     }
 }
@@ -223,9 +225,8 @@ impl Worker {
         {
             Ok(runtime) => runtime,
             Err(e) => {
-                self.out.send(Reply::Failed(format!(
-                    "cannot start the network runtime: {e}"
-                )));
+                self.out
+                    .send(Reply::Failed(Failure::NoRuntime(e.to_string())));
                 return;
             }
         };
@@ -242,8 +243,7 @@ impl Worker {
             return;
         }
         let Some((url, server)) = self.server.clone() else {
-            self.out
-                .send(Reply::Failed("not connected to a server".into()));
+            self.out.send(Reply::Failed(Failure::NotConnected));
             return;
         };
         let out = self.out.clone();

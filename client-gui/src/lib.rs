@@ -14,6 +14,7 @@ pub mod backend;
 pub mod board;
 pub mod connect;
 pub mod connection;
+pub mod failure;
 pub mod game;
 pub mod help;
 pub mod i18n;

@@ -5,6 +5,8 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::i18n::Lang;
+
 /// The saved setups of this machine.
 #[derive(Clone, Debug)]
 pub struct Shelf {
@@ -28,6 +30,24 @@ pub enum ShelfError {
         /// What failed.
         source: io::Error,
     },
+}
+
+impl ShelfError {
+    /// The error in `lang` (English is its `Display`).
+    pub fn words(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (_, Lang::En) => self.to_string(),
+            (ShelfError::BadName(name), Lang::Es) => {
+                format!("{name:?} no vale como nombre: usa letras, cifras, espacios, '-' o '_'")
+            }
+            (ShelfError::Taken(name), Lang::Es) => {
+                format!("ya hay una colocación llamada {name:?}")
+            }
+            (ShelfError::Io { path, source }, Lang::Es) => {
+                format!("{}: {source}", path.display())
+            }
+        }
+    }
 }
 
 /// A setup name that is safe as a file name: trimmed, not empty, no path characters.

@@ -45,19 +45,20 @@ impl Editing<'_> {
     }
 
     /// Loads setup-file `text` into the editor; its problems are listed, not fixed.
-    fn load_text(&mut self, text: &str) -> Result<(), String> {
+    fn load_text(&mut self, text: &str, lang: Lang) -> Result<(), String> {
         let (Some(cells), Some(zone)) = (self.zone(), self.names.zone(self.seat)) else {
-            return Err("no setup zone".into());
+            return Err(no_zone(lang));
         };
-        let placements = cells.read(text)?;
+        let placements = cells.read(text).map_err(|e| e.words(lang))?;
         self.draft.load(zone, &placements);
         Ok(())
     }
 
     /// The setup being edited as a setup file of this game.
-    fn text(&self) -> Option<String> {
+    fn text(&self, lang: Lang) -> Result<String, String> {
         let placements = self.draft.tray().placements();
-        Some(self.zone()?.write(&placements, Some(self.game)))
+        let zone = self.zone().ok_or_else(|| no_zone(lang))?;
+        Ok(zone.write(&placements, Some(self.game)))
     }
 
     /// Mirrors the setup left to right as the seat sees it.
@@ -74,6 +75,22 @@ impl Editing<'_> {
             .zone(self.seat)
             .map(|zone| self.draft.tray().problems(zone, self.names, lang))
             .unwrap_or_default()
+    }
+}
+
+/// Why nothing can be loaded or saved: the seat places no pieces.
+fn no_zone(lang: Lang) -> String {
+    lang.pick("your seat has no setup", "tu asiento no coloca piezas")
+        .to_owned()
+}
+
+/// A file that could not be read (`writing`: written), in `lang`.
+fn file_error(lang: Lang, path: &str, writing: bool, error: &std::io::Error) -> String {
+    match (writing, lang) {
+        (false, Lang::En) => format!("cannot read {path}: {error}"),
+        (false, Lang::Es) => format!("no se puede leer {path}: {error}"),
+        (true, Lang::En) => format!("cannot write {path}: {error}"),
+        (true, Lang::Es) => format!("no se puede escribir {path}: {error}"),
     }
 }
 
@@ -94,16 +111,15 @@ pub fn show(ui: &mut Ui, state: &mut ShelfState, mut editing: Editing<'_>, shelf
                 ui.add(egui::TextEdit::singleline(&mut state.name).desired_width(140.0))
                     .labelled_by(label.id);
                 if ui.button(lang.pick("Save", "Guardar")).clicked() {
-                    outcome = Some(match editing.text() {
-                        Some(text) => shelf
+                    outcome = Some(editing.text(lang).and_then(|text| {
+                        shelf
                             .save(ruleset, &state.name, &text)
                             .map(|name| {
                                 state.picked = Some(name.clone());
                                 tr!(lang, "Saved {name}.", "Guardada {name}.")
                             })
-                            .map_err(|e| e.to_string()),
-                        None => Err("no setup".into()),
-                    });
+                            .map_err(|e| e.words(lang))
+                    }));
                 }
                 if ui
                     .button(lang.pick("Mirror", "Reflejar"))
@@ -140,14 +156,14 @@ pub fn show(ui: &mut Ui, state: &mut ShelfState, mut editing: Editing<'_>, shelf
                         outcome = Some(
                             shelf
                                 .read(ruleset, &name)
-                                .map_err(|e| e.to_string())
-                                .and_then(|text| editing.load_text(&text))
+                                .map_err(|e| e.words(lang))
+                                .and_then(|text| editing.load_text(&text, lang))
                                 .map(|()| tr!(lang, "Loaded {name}.", "Cargada {name}.")),
                         );
                     }
                     if ui.button(lang.pick("Duplicate", "Duplicar")).clicked() {
                         outcome = Some(shelf.duplicate(ruleset, &name).map_or_else(
-                            |e| Err(e.to_string()),
+                            |e| Err(e.words(lang)),
                             |copy| {
                                 state.picked = Some(copy.clone());
                                 Ok(tr!(lang, "Copied as {copy}.", "Copiada como {copy}."))
@@ -162,7 +178,7 @@ pub fn show(ui: &mut Ui, state: &mut ShelfState, mut editing: Editing<'_>, shelf
                         .clicked()
                     {
                         outcome = Some(shelf.rename(ruleset, &name, &state.name).map_or_else(
-                            |e| Err(e.to_string()),
+                            |e| Err(e.words(lang)),
                             |new| {
                                 state.picked = Some(new.clone());
                                 Ok(tr!(lang, "Renamed to {new}.", "Renombrada a {new}."))
@@ -174,7 +190,7 @@ pub fn show(ui: &mut Ui, state: &mut ShelfState, mut editing: Editing<'_>, shelf
                             shelf
                                 .delete(ruleset, &name)
                                 .map(|()| tr!(lang, "Deleted {name}.", "Borrada {name}."))
-                                .map_err(|e| e.to_string()),
+                                .map_err(|e| e.words(lang)),
                         );
                         state.picked = None;
                     }
@@ -201,8 +217,8 @@ pub fn show(ui: &mut Ui, state: &mut ShelfState, mut editing: Editing<'_>, shelf
                     loaded = true;
                     outcome = Some(
                         std::fs::read_to_string(&path)
-                            .map_err(|e| format!("{path}: {e}"))
-                            .and_then(|text| editing.load_text(&text))
+                            .map_err(|e| file_error(lang, &path, false, &e))
+                            .and_then(|text| editing.load_text(&text, lang))
                             .map(|()| tr!(lang, "Imported {path}.", "Importado {path}.")),
                     );
                 }
@@ -217,12 +233,11 @@ pub fn show(ui: &mut Ui, state: &mut ShelfState, mut editing: Editing<'_>, shelf
                     ))
                     .clicked()
                 {
-                    outcome = Some(match editing.text() {
-                        Some(text) => std::fs::write(&path, text)
+                    outcome = Some(editing.text(lang).and_then(|text| {
+                        std::fs::write(&path, text)
                             .map(|()| tr!(lang, "Exported to {path}.", "Exportada a {path}."))
-                            .map_err(|e| format!("{path}: {e}")),
-                        None => Err("no setup".into()),
-                    });
+                            .map_err(|e| file_error(lang, &path, true, &e))
+                    }));
                 }
             });
             if let Some((ok, note)) = &state.note {

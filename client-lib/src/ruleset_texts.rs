@@ -307,12 +307,24 @@ impl<'a> RulesetTexts<'a> {
     }
 }
 
-/// A bot level's name and description in `lang`.
-pub fn bot_level(lang: Lang, level: &pb::BotLevel) -> (&str, &str) {
-    let spanish = BOT_LEVELS.iter().find(|(name, _, _)| *name == level.name);
-    match lang.pick(None, spanish) {
-        Some(&(_, name, about)) => (name, about),
-        None => (&level.name, &level.description),
+/// The Spanish name and description of the bot level `name`, if it is known here.
+fn spanish_bot(name: &str) -> Option<&'static (&'static str, &'static str, &'static str)> {
+    BOT_LEVELS.iter().find(|(level, _, _)| *level == name)
+}
+
+/// The name of the bot level `name` in `lang`, e.g. "fácil" for "easy".
+pub fn bot_name(lang: Lang, name: &str) -> &str {
+    match lang.pick(None, spanish_bot(name)) {
+        Some(&(_, spanish, _)) => spanish,
+        None => name,
+    }
+}
+
+/// What the bot `level` does, in `lang`.
+pub fn bot_about(lang: Lang, level: &pb::BotLevel) -> &str {
+    match lang.pick(None, spanish_bot(&level.name)) {
+        Some(&(_, _, about)) => about,
+        None => &level.description,
     }
 }
 
@@ -368,12 +380,17 @@ mod tests {
             name: "easy".into(),
             description: "a beginner's opponent".into(),
         };
-        assert_eq!(bot_level(Lang::Es, &easy).0, "fácil");
+        assert_eq!(bot_name(Lang::Es, &easy.name), "fácil");
+        assert!(bot_about(Lang::Es, &easy).starts_with("un rival"));
+        assert_eq!(bot_about(Lang::En, &easy), "a beginner's opponent");
         let odd = pb::BotLevel {
             name: "odd".into(),
             description: "odd one".into(),
         };
-        assert_eq!(bot_level(Lang::Es, &odd), ("odd", "odd one"));
+        assert_eq!(
+            (bot_name(Lang::Es, &odd.name), bot_about(Lang::Es, &odd)),
+            ("odd", "odd one")
+        );
     }
 
     #[test]

@@ -18,7 +18,96 @@ use std::collections::{BTreeSet, HashMap};
 
 use trinchera_proto::v1 as pb;
 
+use crate::lang::Lang;
 use crate::names::Names;
+
+/// What is wrong with a setup file, and on which line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LayoutError {
+    /// A line starts with something that is not a row of the zone.
+    #[error(
+        "line {line}: {row:?} is not a row of your setup zone (rows: {rows}); each line \
+         starts with its row number"
+    )]
+    NotARow {
+        /// The line number, from 1.
+        line: usize,
+        /// What the line starts with.
+        row: String,
+        /// The zone's rows, comma-separated.
+        rows: String,
+    },
+    /// A row has two lines.
+    #[error("line {line}: row {row} appears twice")]
+    Twice {
+        /// The line number, from 1.
+        line: usize,
+        /// The row.
+        row: String,
+    },
+    /// A line gives more or fewer codes than its row has cells.
+    #[error("line {line}: row {row} of your zone has {cells} cells, the line gives {given}")]
+    Width {
+        /// The line number, from 1.
+        line: usize,
+        /// The row.
+        row: String,
+        /// The row's cells.
+        cells: usize,
+        /// The codes the line gives.
+        given: usize,
+    },
+    /// A code that names no piece kind.
+    #[error("line {line}: {code:?} is not a piece code (codes: {codes}; '.' is empty)")]
+    NotACode {
+        /// The line number, from 1.
+        line: usize,
+        /// The code.
+        code: String,
+        /// The ruleset's codes, space-separated.
+        codes: String,
+    },
+    /// Rows without a line.
+    #[error("the layout has no line for row(s) {rows}")]
+    Missing {
+        /// The rows, comma-separated.
+        rows: String,
+    },
+}
+
+impl LayoutError {
+    /// The error in `lang` (English is its `Display`).
+    pub fn words(&self, lang: Lang) -> String {
+        if lang == Lang::En {
+            return self.to_string();
+        }
+        match self {
+            LayoutError::NotARow { line, row, rows } => format!(
+                "línea {line}: {row:?} no es una fila de tu zona (filas: {rows}); cada línea \
+                 empieza por su número de fila"
+            ),
+            LayoutError::Twice { line, row } => {
+                format!("línea {line}: la fila {row} aparece dos veces")
+            }
+            LayoutError::Width {
+                line,
+                row,
+                cells,
+                given,
+            } => format!(
+                "línea {line}: la fila {row} de tu zona tiene {cells} casillas y la línea da \
+                 {given}"
+            ),
+            LayoutError::NotACode { line, code, codes } => format!(
+                "línea {line}: {code:?} no es un código de pieza (códigos: {codes}; '.' es \
+                 vacía)"
+            ),
+            LayoutError::Missing { rows } => {
+                format!("falta la línea de la(s) fila(s) {rows}")
+            }
+        }
+    }
+}
 
 /// The cells of a seat's zone by row, as the seat sees them: the farthest row first, each
 /// row from the seat's left.
@@ -208,7 +297,7 @@ impl<'a> Zone<'a> {
     /// Reads a layout of this zone or, when its rows are the other seat's and the zones
     /// have the same shape, of the other seat's zone from that seat's side; the errors
     /// name the line and what is wrong.
-    pub fn read(&self, text: &str) -> Result<Vec<pb::Placement>, String> {
+    pub fn read(&self, text: &str) -> Result<Vec<pb::Placement>, LayoutError> {
         let own = self.read_rows(text);
         if own.is_ok() {
             return own;
@@ -221,7 +310,7 @@ impl<'a> Zone<'a> {
     }
 
     /// Reads a layout of exactly this zone.
-    fn read_rows(&self, text: &str) -> Result<Vec<pb::Placement>, String> {
+    fn read_rows(&self, text: &str) -> Result<Vec<pb::Placement>, LayoutError> {
         let names = self.names;
         let row_of: HashMap<String, usize> = (0..self.rows.len())
             .map(|i| (self.row_name(self.rows[i].0), i))
@@ -238,23 +327,27 @@ impl<'a> Zone<'a> {
             let mut tokens = line.split_whitespace();
             let row = tokens.next().unwrap_or_default();
             let Some(&index) = row_of.get(row) else {
-                return Err(format!(
-                    "line {number}: {row:?} is not a row of your setup zone (rows: {}); \
-                     each line starts with its row number",
-                    all_rows.join(", ")
-                ));
+                return Err(LayoutError::NotARow {
+                    line: number,
+                    row: row.to_owned(),
+                    rows: all_rows.join(", "),
+                });
             };
             if !seen.insert(index) {
-                return Err(format!("line {number}: row {row} appears twice"));
+                return Err(LayoutError::Twice {
+                    line: number,
+                    row: row.to_owned(),
+                });
             }
             let cells = &self.rows[index].1;
             let codes: Vec<&str> = tokens.collect();
             if codes.len() != cells.len() {
-                return Err(format!(
-                    "line {number}: row {row} of your zone has {} cells, the line gives {}",
-                    cells.len(),
-                    codes.len()
-                ));
+                return Err(LayoutError::Width {
+                    line: number,
+                    row: row.to_owned(),
+                    cells: cells.len(),
+                    given: codes.len(),
+                });
             }
             for (code, cell) in codes.into_iter().zip(cells) {
                 if code == "." {
@@ -267,10 +360,11 @@ impl<'a> Zone<'a> {
                         .iter()
                         .map(|k| k.code.as_str())
                         .collect();
-                    format!(
-                        "line {number}: {code:?} is not a piece code (codes: {}; '.' is empty)",
-                        known.join(" ")
-                    )
+                    LayoutError::NotACode {
+                        line: number,
+                        code: code.to_owned(),
+                        codes: known.join(" "),
+                    }
                 })?;
                 placements.push(pb::Placement {
                     cell: Some(*cell),
@@ -283,10 +377,9 @@ impl<'a> Zone<'a> {
             .map(|i| all_rows[i].as_str())
             .collect();
         if !missing.is_empty() {
-            return Err(format!(
-                "the layout has no line for row(s) {}",
-                missing.join(", ")
-            ));
+            return Err(LayoutError::Missing {
+                rows: missing.join(", "),
+            });
         }
         Ok(placements)
     }
@@ -439,8 +532,13 @@ mod tests {
             ("2 S S B\n", "no line for row(s) 1"),
         ];
         for (text, expected) in cases {
-            let error = zone.read(text).expect_err(text);
+            let error = zone.read(text).expect_err(text).to_string();
             assert!(error.contains(expected), "{error}");
         }
+        let error = zone.read("2 S S\n").expect_err("short");
+        assert_eq!(
+            error.words(Lang::Es),
+            "línea 1: la fila 2 de tu zona tiene 3 casillas y la línea da 2"
+        );
     }
 }

@@ -24,6 +24,7 @@ use crate::action::Action;
 use crate::backend::Request;
 use crate::board::{BoardModel, Scene, Selection, board_ui};
 use crate::connection::Connection;
+use crate::failure::Failure;
 use crate::i18n::{Lang, lang};
 use crate::moves::{self, Pending};
 use crate::settings::Settings;
@@ -200,10 +201,10 @@ impl GameScreen {
 
     /// A request failed: a typed move's refusal stays beside the box; `false` if the
     /// failure is not the typed move's.
-    pub fn failed(&mut self, message: &str) -> bool {
+    pub fn failed(&mut self, failure: &Failure) -> bool {
         self.in_flight = false;
         if std::mem::take(&mut self.typed.in_flight) {
-            self.typed.refusal = Some(message.to_owned());
+            self.typed.refusal = Some(failure.clone());
             return true;
         }
         false

@@ -4,7 +4,7 @@
 //! resigning.
 
 use eframe::egui::{RichText, Ui};
-use trinchera_client::{Names, words};
+use trinchera_client::{Names, ruleset_texts, words};
 use trinchera_proto::v1 as pb;
 
 use super::{GameScreen, Surroundings, clocks, tray, turn};
@@ -111,7 +111,8 @@ fn seat_line(lang: Lang, names: &Names<'_>, view: &pb::GameView, seat: i32) -> S
         Some(p) if p.joined => {
             let mut text = words::player(names, Some(view), seat);
             if !p.bot.is_empty() {
-                text.push_str(&format!(" · bot ({})", p.bot));
+                let level = ruleset_texts::bot_name(lang, &p.bot);
+                text.push_str(&format!(" · bot ({level})"));
             }
             text
         }

@@ -9,6 +9,7 @@ use trinchera_proto::v1 as pb;
 
 use super::GameScreen;
 use crate::action::Action;
+use crate::failure::Failure;
 use crate::i18n::{Lang, lang, tr};
 use crate::moves::{self, Pending};
 use crate::palette;
@@ -20,8 +21,8 @@ pub struct Typed {
     pub text: String,
     /// Whether the action on its way is the typed one (a refusal is shown beside it).
     pub in_flight: bool,
-    /// The server's refusal of the last typed move, as it said it.
-    pub refusal: Option<String>,
+    /// The server's refusal of the last typed move.
+    pub refusal: Option<Failure>,
 }
 
 /// What to do first, before anything is picked.
@@ -218,7 +219,8 @@ fn maneuver(game: &mut GameScreen, ui: &mut Ui, legal: &[pb::LegalMove]) -> Opti
         .then_some(action)
 }
 
-/// A move typed in notation; the server's refusal shown as it says it.
+/// A move typed in notation; the server's refusal shown in the window's language, with the
+/// server's own words.
 fn notation_box(game: &mut GameScreen, ui: &mut Ui, actions: &mut Vec<Action>) {
     let lang = lang(ui);
     let help = RulesetTexts::new(lang, &game.ruleset).notation().to_owned();
@@ -249,6 +251,7 @@ fn notation_box(game: &mut GameScreen, ui: &mut Ui, actions: &mut Vec<Action>) {
         actions.push(Action::Send(request));
     }
     if let Some(refusal) = &game.typed.refusal {
+        let refusal = refusal.words(lang);
         ui.label(
             RichText::new(tr!(lang, "Refused: {refusal}", "Rechazada: {refusal}"))
                 .color(palette::seat(0)),

@@ -100,11 +100,7 @@ impl CreateForm {
                 .pick("against a person", "contra una persona")
                 .to_owned(),
             Opponent::Bot(level) => {
-                let level = ruleset
-                    .bot_levels
-                    .iter()
-                    .find(|l| l.name == *level)
-                    .map_or(level.as_str(), |l| ruleset_texts::bot_level(lang, l).0);
+                let level = ruleset_texts::bot_name(lang, level);
                 tr!(lang, "against the bot ({level})", "contra el bot ({level})")
             }
         };
@@ -163,7 +159,8 @@ impl CreateForm {
                     lang.pick("A person who joins", "Una persona que se una"),
                 );
                 for level in &ruleset.bot_levels {
-                    let (name, about) = ruleset_texts::bot_level(lang, level);
+                    let name = ruleset_texts::bot_name(lang, &level.name);
+                    let about = ruleset_texts::bot_about(lang, level);
                     ui.radio_value(
                         &mut self.opponent,
                         Opponent::Bot(level.name.clone()),

@@ -61,6 +61,35 @@ impl Server {
     }
 }
 
+impl Server {
+    /// A frente game against the bot that its creator resigned at once: over, with a
+    /// history.
+    pub fn resigned_game(&self) -> String {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        runtime.block_on(async {
+            let client = trinchera_client::Server::connect(&self.url)
+                .await
+                .expect("connects");
+            let created = client
+                .create(trinchera_proto::v1::CreateGameRequest {
+                    ruleset: "frente".into(),
+                    bot: "random".into(),
+                    ..Default::default()
+                })
+                .await
+                .expect("created");
+            client
+                .resign(&created.game_id, &created.player_token)
+                .await
+                .expect("resigned");
+            created.game_id
+        })
+    }
+}
+
 /// Waits for `done` to hold, giving up after [`PATIENCE`] (a hang, not a slow machine).
 pub fn eventually(what: &str, mut done: impl FnMut() -> bool) {
     let start = Instant::now();

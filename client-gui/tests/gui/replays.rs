@@ -224,33 +224,10 @@ fn a_history_file_replays_and_one_altered_die_is_not_fair() {
     );
 }
 
-/// A frente game against the bot that its creator resigned at once: over, with a history.
-fn resigned_game(runtime: &tokio::runtime::Runtime, url: &str) -> String {
-    runtime.block_on(async {
-        let client = trinchera_client::Server::connect(url)
-            .await
-            .expect("connects");
-        let created = client
-            .create(pb::CreateGameRequest {
-                ruleset: "frente".into(),
-                bot: "random".into(),
-                ..Default::default()
-            })
-            .await
-            .expect("created");
-        client
-            .resign(&created.game_id, &created.player_token)
-            .await
-            .expect("resigned");
-        created.game_id
-    })
-}
-
 #[test]
 fn in_a_replay_f2_shows_the_rules_and_esc_closes_the_window_on_top_first() {
     let server = Server::start();
-    let runtime = runtime();
-    let game = resigned_game(&runtime, &server.url);
+    let game = server.resigned_game();
     let mut me = Window::open(&server.url, Some(OpenAtStart::Replay(game)));
     me.wait_for("the replay", |app| app.replay.is_some());
     let press = |me: &mut Window, key| {
