@@ -308,6 +308,11 @@ impl App {
                     game.accepted(view);
                 }
             }
+            Reply::Suggested(placements) => {
+                if let Some(game) = &mut self.game {
+                    game.suggested(&placements);
+                }
+            }
             Reply::SetupRefused(problems) => {
                 if let Some(game) = &mut self.game {
                     game.refused_setup(problems);

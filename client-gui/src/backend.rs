@@ -43,6 +43,15 @@ pub enum Request {
         /// Watch even if a seat is held here.
         spectate: bool,
     },
+    /// A setup made by the server for the seat, around the pieces of `keep`, not submitted.
+    Suggest {
+        /// The game.
+        game: String,
+        /// The seat's token.
+        token: String,
+        /// The pieces placed that stay where they are.
+        keep: Vec<pb::Placement>,
+    },
     /// Submit a setup.
     Setup {
         /// The seat's token.
@@ -121,6 +130,8 @@ pub enum Reply {
     Accepted(pb::GameView),
     /// A setup was refused with these problems.
     SetupRefused(Vec<String>),
+    /// A setup the server made for the seat, to adjust and submit.
+    Suggested(Vec<pb::Placement>),
     /// A request was refused or failed.
     Failed(Failure),
     /// A game's history with its positions, and the commitments this machine saw.
@@ -291,6 +302,14 @@ impl Worker {
             Request::Open { game, spectate } => {
                 let reply = open(&server, &store, &url, &game, spectate).await;
                 self.opened(reply);
+            }
+            Request::Suggest { game, token, keep } => {
+                tokio::spawn(async move {
+                    match server.suggest_setup(&game, &token, keep).await {
+                        Ok(placements) => out.send(Reply::Suggested(placements)),
+                        Err(error) => out.fail(&error),
+                    }
+                });
             }
             Request::Setup { token, request } => {
                 tokio::spawn(async move {

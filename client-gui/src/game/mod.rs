@@ -192,6 +192,14 @@ impl GameScreen {
         }
     }
 
+    /// A setup the server made arrived: it goes on the board to adjust.
+    pub fn suggested(&mut self, placements: &[pb::Placement]) {
+        self.in_flight = false;
+        if let Some(zone) = self.zone().cloned() {
+            self.setup.draft.load(&zone, placements);
+        }
+    }
+
     /// A setup was refused with these problems.
     pub fn refused_setup(&mut self, problems: Vec<String>) {
         self.in_flight = false;
@@ -295,20 +303,31 @@ impl GameScreen {
         })
     }
 
-    /// The request that submits a setup (`random`: the server makes one).
-    fn submit(&mut self, random: bool) -> Option<Request> {
+    /// The request that submits the setup on the board.
+    fn submit(&mut self) -> Option<Request> {
         let token = self.token.clone()?;
         self.in_flight = true;
         Some(Request::Setup {
             token,
             request: pb::SubmitSetupRequest {
                 game_id: self.view.game_id.clone(),
-                placements: if random {
-                    Vec::new()
-                } else {
-                    self.setup.draft.tray().placements()
-                },
-                random,
+                placements: self.setup.draft.tray().placements(),
+                random: false,
+            },
+        })
+    }
+
+    /// The request for a setup made by the server, around the pieces placed if `keep`.
+    fn suggest(&mut self, keep: bool) -> Option<Request> {
+        let token = self.token.clone()?;
+        self.in_flight = true;
+        Some(Request::Suggest {
+            game: self.view.game_id.clone(),
+            token,
+            keep: if keep {
+                self.setup.draft.tray().placements()
+            } else {
+                Vec::new()
             },
         })
     }

@@ -32,6 +32,8 @@ pub struct SetupEditor {
     refused: Option<Refused>,
     /// The saved-setups panel.
     pub shelf: ShelfState,
+    /// Whether "Random setup" keeps the pieces placed.
+    pub keep: bool,
 }
 
 impl SetupEditor {
@@ -77,7 +79,7 @@ pub fn ui(game: &mut GameScreen, ui: &mut Ui, shelf: &Shelf, actions: &mut Vec<A
                 egui::Button::new(lang.pick("Submit setup", "Enviar colocación")),
             )
             .clicked()
-            && let Some(request) = game.submit(false)
+            && let Some(request) = game.submit()
         {
             actions.push(Action::Send(request));
         }
@@ -87,11 +89,11 @@ pub fn ui(game: &mut GameScreen, ui: &mut Ui, shelf: &Shelf, actions: &mut Vec<A
                 egui::Button::new(lang.pick("Random setup", "Colocación al azar")),
             )
             .on_hover_text(lang.pick(
-                "The server places your pieces at random",
-                "El servidor coloca tus piezas al azar",
+                "The server fills the board as its bots set up; adjust it, then submit",
+                "El servidor llena el tablero como colocan sus bots; ajústalo y envía",
             ))
             .clicked()
-            && let Some(request) = game.submit(true)
+            && let Some(request) = game.suggest(game.setup.keep)
         {
             actions.push(Action::Send(request));
         }
@@ -99,6 +101,13 @@ pub fn ui(game: &mut GameScreen, ui: &mut Ui, shelf: &Shelf, actions: &mut Vec<A
             game.setup.draft.clear();
         }
     });
+    ui.checkbox(
+        &mut game.setup.keep,
+        lang.pick(
+            "Random setup keeps the pieces placed",
+            "La colocación al azar conserva las piezas colocadas",
+        ),
+    );
     ui.label(
         RichText::new(lang.pick(
             "Pick a kind and click cells of your zone, or drag a kind onto a cell; click a \

@@ -209,6 +209,18 @@ impl Window {
         }
     }
 
+    /// Fills the board with the server's random setup ("Random setup", labelled `random`
+    /// in the window's language) and submits it (`submit`).
+    pub fn set_up_at_random(&mut self, random: &str, submit: &str) {
+        self.click(random);
+        self.wait_for("the random setup on the board", |app| {
+            app.game
+                .as_ref()
+                .is_some_and(|g| g.zone().is_some_and(|zone| g.draft().tray().complete(zone)))
+        });
+        self.click(submit);
+    }
+
     /// Clicks the widget labelled `label`.
     pub fn click(&mut self, label: &str) {
         self.harness.get_by_label(label).click();

@@ -35,7 +35,7 @@ fn switching_to_spanish_changes_the_lobby_the_game_and_the_rules() {
     assert!(me.shows("Colocaciones guardadas"));
     me.click("Reglas");
     assert!(me.shows("Piezas"), "the rules window is in Spanish");
-    me.click("Colocación al azar");
+    me.set_up_at_random("Colocación al azar", "Enviar colocación");
     me.wait_for("my turn", |app| {
         app.game.as_ref().is_some_and(|g| g.my_turn())
     });

@@ -68,7 +68,7 @@ fn a_game_against_the_bot_is_set_up_at_random_and_played_by_clicking() {
         app.game.as_ref().is_some_and(|g| !g.problems().is_empty())
     });
     assert!(me.shows("The server refused the setup:"));
-    me.click("Random setup");
+    me.set_up_at_random("Random setup", "Submit setup");
     me.wait_for("my turn", |app| {
         app.game.as_ref().is_some_and(|g| g.my_turn())
     });
@@ -281,7 +281,7 @@ fn a_live_clock_counts_down_for_the_seat_to_move() {
         me.shows_containing("or made at random"),
         "the setup limit shows"
     );
-    me.click("Random setup");
+    me.set_up_at_random("Random setup", "Submit setup");
     // My first turn runs on no clock, but within the first-move limit.
     me.wait_for("my turn", |app| {
         app.game.as_ref().is_some_and(|g| g.my_turn())

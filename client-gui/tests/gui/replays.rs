@@ -44,7 +44,7 @@ fn a_finished_game_replays_step_by_step_from_either_side_and_is_fair() {
     me.wait_for("the setup", |app| {
         app.game.as_ref().is_some_and(|g| g.setting_up())
     });
-    me.click("Random setup");
+    me.set_up_at_random("Random setup", "Submit setup");
     me.wait_for("my turn", |app| {
         app.game.as_ref().is_some_and(|g| g.my_turn())
     });

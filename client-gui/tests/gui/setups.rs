@@ -1,6 +1,8 @@
-//! Saved setups: prepared in one game, loaded into another and submitted; CLI setup files
+//! Setups: the server's random setup filled in around the pieces kept, then submitted;
+//! saved setups prepared in one game, loaded into another and submitted; CLI setup files
 //! imported and exported; a file that does not fit loads with its problems listed.
 
+use egui_kittest::kittest::Queryable as _;
 use trinchera_client::Names;
 use trinchera_client::setup_file::Zone;
 use trinchera_gui::lobby::{ClockChoice, Opponent};
@@ -138,4 +140,52 @@ fn a_file_that_does_not_fit_loads_with_its_problems_listed() {
     me.click("Import");
     assert!(me.shows_containing("line 1: row 4 of your zone has 10 cells"));
     assert_eq!(me.game().draft().tray().placements(), before);
+}
+
+/// Whether the board holds a complete setup of the viewer's tray.
+fn complete(app: &trinchera_gui::App) -> bool {
+    app.game
+        .as_ref()
+        .is_some_and(|g| g.zone().is_some_and(|zone| g.draft().tray().complete(zone)))
+}
+
+#[test]
+fn random_setup_fills_the_board_around_the_pieces_kept_and_submit_sends_it() {
+    let server = Server::start();
+    let mut me = Window::lobby(&server);
+    new_game(&mut me, 0);
+    // The flag on the front row, where the server's setups never put it.
+    let front = trinchera_proto::v1::Cell { x: 4, y: 3 };
+    me.harness
+        .get_by(|node| node.label().is_some_and(|l| l.starts_with("Estandarte ")))
+        .click();
+    me.harness.step();
+    me.click_cell("e4");
+    assert_eq!(me.game().draft().tray().at(front), Some("estandarte"));
+
+    me.click("Random setup keeps the pieces placed");
+    me.click("Random setup");
+    me.wait_for("the setup around the flag", complete);
+    assert_eq!(
+        me.game().draft().tray().at(front),
+        Some("estandarte"),
+        "the flag is kept where it was"
+    );
+    assert!(me.game().setting_up(), "nothing is submitted yet");
+
+    me.click("Random setup keeps the pieces placed");
+    me.click("Random setup");
+    me.wait_for("a setup of the server's own", |app| {
+        complete(app)
+            && app
+                .game
+                .as_ref()
+                .is_some_and(|g| g.draft().tray().at(front) != Some("estandarte"))
+    });
+    me.click("Submit setup");
+    me.wait_for("the game to start", |app| {
+        app.game
+            .as_ref()
+            .is_some_and(|g| g.view().phase() == trinchera_proto::v1::Phase::Playing)
+    });
 }
