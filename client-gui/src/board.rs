@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 
 use eframe::egui::{
-    self, Align2, Color32, CornerRadius, FontId, Pos2, Rect, Response, Sense, Shape, Stroke,
-    StrokeKind, Ui, Vec2, pos2, vec2,
+    self, Align2, Color32, CornerRadius, FontId, Pos2, Rect, Response, RichText, Sense, Shape,
+    Stroke, StrokeKind, Ui, Vec2, pos2, vec2,
 };
 use trinchera_client::{Geometry, Names};
 use trinchera_proto::v1 as pb;
@@ -313,7 +313,12 @@ fn cell_label(
                 ""
             };
             if piece.own {
-                tr!(lang, "your {kind}{moved}{spent}", "tu {kind}{moved}{spent}")
+                let known = if piece.revealed && names.hidden_setups() {
+                    lang.pick(", known to your opponent", ", conocida por tu rival")
+                } else {
+                    ""
+                };
+                tr!(lang, "your {kind}{known}{spent}", "tu {kind}{known}{spent}")
             } else {
                 let seat = names.seat(piece.owner);
                 tr!(
@@ -464,6 +469,9 @@ pub struct Selection {
 pub fn board_ui(ui: &mut Ui, model: &BoardModel, selection: &mut Selection) -> Response {
     let available = ui.available_size().max(vec2(120.0, 120.0));
     let (layout, size) = Layout::fit(model, available);
+    // A piece dragged from the tray is drawn at this size.
+    ui.ctx()
+        .data_mut(|data| data.insert_temp(tile_size_id(), layout.size));
     let (rect, mut response) = ui.allocate_exact_size(size, Sense::hover());
     let top_left = rect.min;
     let painter = ui.painter_at(rect.expand(2.0));
@@ -851,6 +859,103 @@ fn draw_caption(painter: &egui::Painter, layout: &Layout, at: Pos2, caption: &st
     );
 }
 
+/// Where the board keeps the size of its tiles for [`dragged_piece`].
+fn tile_size_id() -> egui::Id {
+    egui::Id::unique("board tile size")
+}
+
+/// A tile of `kind`, a piece of `owner`'s, under the pointer while it is dragged from the
+/// setup tray, as large as the board's (labelled for screen readers and tests: "Espía,
+/// dragged").
+pub fn dragged_piece(ui: &Ui, names: &Names<'_>, kind: &str, owner: i32) {
+    let Some(pointer) = ui.ctx().pointer_interact_pos() else {
+        return;
+    };
+    let lang = crate::i18n::lang(ui);
+    let known = names.kind(kind);
+    let piece = PieceModel {
+        owner,
+        own: true,
+        name: Some(names.kind_name(kind)),
+        code: known.map(|k| k.code.clone()),
+        rank: known.and_then(|k| k.rank),
+        moved: false,
+        revealed: false,
+        facing: None,
+        spent: false,
+    };
+    let size = ui
+        .ctx()
+        .data(|data| data.get_temp(tile_size_id()))
+        .unwrap_or(27.0_f32);
+    let tile = Layout {
+        origin: Pos2::ZERO,
+        unit: Vec2::splat(size * 1.7),
+        size,
+        shape: pb::BoardShape::Square,
+    };
+    egui::Area::new(egui::Id::unique("dragged piece"))
+        .order(egui::Order::Tooltip)
+        .interactable(false)
+        .fixed_pos(pointer - tile.unit / 2.0)
+        .show(ui.ctx(), |ui| {
+            let (rect, response) = ui.allocate_exact_size(tile.unit, Sense::hover());
+            draw_piece(ui.painter(), &tile, rect.center(), &piece, false);
+            let name = piece.name.clone().unwrap_or_default();
+            let label = tr!(lang, "{name}, dragged", "{name}, arrastrada");
+            response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, &label));
+        });
+}
+
+/// What the marks on the tiles of a hidden army mean, each beside a small tile that shows
+/// it: the ring on a piece of `viewer`'s, and the dot on an enemy piece.
+pub fn legend(ui: &mut Ui, viewer: i32) {
+    let lang = crate::i18n::lang(ui);
+    let known = PieceModel {
+        owner: viewer,
+        own: true,
+        name: Some(String::new()),
+        code: None,
+        rank: None,
+        moved: false,
+        revealed: true,
+        facing: None,
+        spent: false,
+    };
+    let moved = PieceModel {
+        owner: 1 - viewer,
+        own: false,
+        name: None,
+        moved: true,
+        revealed: false,
+        ..known.clone()
+    };
+    let tile = Layout {
+        origin: Pos2::ZERO,
+        unit: Vec2::splat(24.0),
+        size: 12.0,
+        shape: pb::BoardShape::Square,
+    };
+    for (piece, en, es) in [
+        (
+            known,
+            "ring: your piece, known to your opponent",
+            "anillo: tu pieza, conocida por tu rival",
+        ),
+        (
+            moved,
+            "dot: a hidden enemy piece that has moved",
+            "punto: una pieza enemiga oculta que se ha movido",
+        ),
+    ] {
+        ui.horizontal(|ui| {
+            let (rect, _) = ui.allocate_exact_size(tile.unit, Sense::hover());
+            draw_piece(ui.painter(), &tile, rect.center(), &piece, false);
+            ui.label(RichText::new(lang.pick(en, es)).small());
+        });
+    }
+}
+
 /// `text` cut to `max` characters with an ellipsis.
 fn short(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
@@ -968,6 +1073,37 @@ mod tests {
             let labels: Vec<&str> = model.cells.iter().map(|c| c.label.as_str()).collect();
             assert_eq!(labels, expected);
         }
+    }
+
+    #[test]
+    fn an_own_piece_the_opponent_knows_says_so_in_a_hidden_army_game() {
+        let mut ruleset = ruleset();
+        ruleset.setup_zones = vec![pb::SetupZone {
+            seat: 0,
+            hidden: true,
+            ..Default::default()
+        }];
+        let names = Names::new(&ruleset);
+        let pieces = [pb::Piece {
+            cell: Some(pb::Cell { x: 0, y: 0 }),
+            owner: 0,
+            kind: "capitan".into(),
+            revealed: true,
+            ..Default::default()
+        }];
+        let scene = Scene {
+            names: &names,
+            pieces: &pieces,
+            viewer: Some(0),
+            status: None,
+            zone: None,
+            look: Default::default(),
+        };
+        let model = BoardModel::new(Lang::En, scene, &HashMap::new());
+        assert_eq!(
+            model.cells[0].label,
+            "a1, your Capitán, known to your opponent"
+        );
     }
 
     #[test]

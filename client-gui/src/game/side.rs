@@ -66,6 +66,12 @@ pub fn ui(game: &mut GameScreen, ui: &mut Ui, around: &Surroundings<'_>) -> Vec<
         turn::ui(game, ui, &names, &mut actions);
     }
     status::captured(ui, &names, &game.view);
+    if let Some(seat) = game.seat
+        && names.hidden_setups()
+        && !game.setting_up()
+    {
+        crate::board::legend(ui, seat);
+    }
     ui.separator();
     game.events.ui(ui, &names, &game.view);
     ui.separator();

@@ -9,7 +9,7 @@ use trinchera_client::tray::Tray;
 
 use super::GameScreen;
 use crate::action::Action;
-use crate::board::DraggedKind;
+use crate::board::{self, DraggedKind};
 use crate::i18n::lang;
 use crate::palette;
 use crate::setup::Draft;
@@ -164,6 +164,9 @@ fn kinds(draft: &mut Draft, ui: &mut Ui, names: &Names<'_>, zone: &trinchera_pro
             // Click to take the kind in hand, or drag it onto a cell.
             let response = ui.add_enabled(left > 0, button.sense(egui::Sense::click_and_drag()));
             response.dnd_set_drag_payload(DraggedKind(count.kind.clone()));
+            if response.dragged() {
+                board::dragged_piece(ui, names, &count.kind, zone.seat);
+            }
             if response.clicked() {
                 draft.kind = Some(count.kind.clone());
             }

@@ -25,9 +25,9 @@ pub struct Typed {
     pub refusal: Option<Failure>,
 }
 
-/// What to do first, before anything is picked.
-fn hint(lang: Lang, game: &GameScreen) -> &'static str {
-    let tanks = match &game.view.status {
+/// What to do first, before anything is picked, in a game of `status`.
+fn hint(lang: Lang, status: Option<&pb::game_view::Status>) -> &'static str {
+    let tanks = match status {
         Some(pb::game_view::Status::Tanks(tanks)) => tanks.phase(),
         _ => {
             return lang.pick(
@@ -61,7 +61,7 @@ pub fn ui(game: &mut GameScreen, ui: &mut Ui, names: &Names<'_>, actions: &mut V
     ui.label(RichText::new(lang.pick("Your move", "Tu jugada")).strong());
     match &game.pending {
         Pending::Nothing => {
-            ui.label(hint(lang, game));
+            ui.label(hint(lang, game.view.status.as_ref()));
         }
         Pending::Piece { from, path } => {
             let from = names.label(Some(from));
@@ -317,4 +317,27 @@ fn facing_name(lang: Lang, facing: pb::Facing) -> &'static str {
         pb::Facing::Unspecified => ("?", "?"),
     };
     lang.pick(en, es)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_hint_follows_the_tanques_phase() {
+        let tanks = |phase: pb::TankPhase| {
+            pb::game_view::Status::Tanks(pb::TanksStatus {
+                phase: phase as i32,
+                ..Default::default()
+            })
+        };
+        let movement = tanks(pb::TankPhase::Movement);
+        assert!(hint(Lang::En, Some(&movement)).starts_with("Click a tank to maneuver it"));
+        for phase in [pb::TankPhase::Attack, pb::TankPhase::Final] {
+            let attack = tanks(phase);
+            assert!(hint(Lang::En, Some(&attack)).starts_with("Click an enemy tank"));
+            assert!(hint(Lang::Es, Some(&attack)).starts_with("Pulsa un tanque enemigo"));
+        }
+        assert!(hint(Lang::En, None).starts_with("Click one of your pieces"));
+    }
 }

@@ -279,6 +279,21 @@ impl Window {
             .unwrap_or_default()
     }
 
+    /// How long after the last frame the window asked to be drawn again (`Duration::MAX`:
+    /// not until something happens).
+    pub fn repaint_delay(&self) -> Duration {
+        self.harness
+            .output()
+            .viewport_output
+            .get(&egui::ViewportId::ROOT)
+            .map_or(Duration::MAX, |viewport| viewport.repaint_delay)
+    }
+
+    /// Where the widget labelled `label` is.
+    pub fn rect(&self, label: &str) -> egui::Rect {
+        self.harness.get_by_label(label).rect()
+    }
+
     /// Whether some widget is labelled exactly `label`.
     pub fn shows(&self, label: &str) -> bool {
         self.harness.query_by_label(label).is_some()

@@ -19,7 +19,7 @@ fn at_640_by_480_the_top_bar_is_a_menu_and_the_board_stays_usable() {
         app.game.as_ref().is_some_and(|g| g.setting_up())
     });
     assert!(!me.shows("Flip board"), "the controls are folded away");
-    let menu = me.harness.get_by_label("Menu").rect();
+    let menu = me.rect("Menu");
     let connection = me
         .harness
         .query_all_by_label_contains("connected to")
@@ -28,7 +28,7 @@ fn at_640_by_480_the_top_bar_is_a_menu_and_the_board_stays_usable() {
         .rect();
     assert!(!menu.intersects(connection), "{menu:?} and {connection:?}");
     let window = egui::Rect::from_min_size(egui::Pos2::ZERO, SMALLEST);
-    let panel = me.harness.get_by_label("Set up your pieces").rect();
+    let panel = me.rect("Set up your pieces");
     let cells: Vec<egui::Rect> = me
         .harness
         .query_all_by(|node| {

@@ -73,6 +73,16 @@ fn a_game_against_the_bot_is_set_up_at_random_and_played_by_clicking() {
         app.game.as_ref().is_some_and(|g| g.my_turn())
     });
     assert!(me.shows("Your turn"));
+    assert!(
+        me.shows("ring: your piece, known to your opponent"),
+        "the marks on hidden armies are explained"
+    );
+    me.harness.step();
+    assert_eq!(
+        me.repaint_delay(),
+        std::time::Duration::MAX,
+        "a game without a clock waits for input"
+    );
 
     let (from, to, notation) = first_step(&me);
     let version = me.game().view().version;
@@ -111,10 +121,13 @@ fn two_windows_play_asalto_each_other_and_a_spectator_follows() {
     officers.wait_for("the waiting game", |app| {
         app.lobby.games.iter().any(|g| g.game_id == id)
     });
+    officers.type_into("Your name", "Beto");
     officers.click(&format!("Join game {id}"));
     officers.wait_for("the officers' setup", |app| {
         app.game.as_ref().is_some_and(|g| g.setting_up())
     });
+    let log = officers.game().log_text(Default::default()).join("\n");
+    assert!(log.contains("Beto (Oficiales) joined."), "{log}");
     let zone: Vec<String> = {
         let game = officers.game();
         let names = Names::new(game.ruleset());
@@ -130,11 +143,18 @@ fn two_windows_play_asalto_each_other_and_a_spectator_follows() {
     officers.click("Oficial ×2");
     officers.click_cell(&zone[0]);
     assert!(officers.cell_label(&zone[0]).contains("your Oficial"));
+    let submit = officers.rect("Submit setup");
     officers.drag_to_cell("Oficial ×1", &zone[1]);
     assert!(
         officers.cell_label(&zone[1]).contains("your Oficial"),
         "{}",
         officers.cell_label(&zone[1])
+    );
+    assert!(officers.shows("Every piece is placed: submit when ready."));
+    assert_eq!(
+        officers.rect("Submit setup"),
+        submit,
+        "the button stays under the pointer"
     );
     officers.click("Submit setup");
 
@@ -306,4 +326,66 @@ fn a_live_clock_counts_down_for_the_seat_to_move() {
         me.shows_containing("Rojo 9:5"),
         "the clock face counts down"
     );
+    // The next frame comes when the face changes: within a second, not at once.
+    me.harness.step();
+    let delay = me.repaint_delay();
+    assert!(
+        delay > std::time::Duration::ZERO && delay <= std::time::Duration::from_secs(1),
+        "{delay:?}"
+    );
+    // The form keeps the clock for the next game, and says so beside its button.
+    me.click("Back to the lobby");
+    me.wait_for("the lobby", |app| app.game.is_none());
+    assert!(me.shows_containing("against the bot (random) · clock 10+5"));
+}
+
+#[test]
+fn finished_games_are_not_offered_to_continue() {
+    let server = Server::start();
+    let config = tempfile::tempdir().expect("temp dir");
+    let store = trinchera_client::Store::at(config.path());
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    // Two games held here, as `trinchera new` leaves them; the second is resigned.
+    let [going, over] = [false, true].map(|resign| {
+        let created = runtime
+            .block_on(async {
+                let client = trinchera_client::Server::connect(&server.url).await?;
+                let created = client
+                    .create(pb::CreateGameRequest {
+                        ruleset: "clasico".into(),
+                        bot: "random".into(),
+                        ..Default::default()
+                    })
+                    .await?;
+                if resign {
+                    client
+                        .resign(&created.game_id, &created.player_token)
+                        .await?;
+                }
+                Ok::<_, trinchera_client::ClientError>(created)
+            })
+            .expect("created");
+        store
+            .update(&server.url, &created.game_id, |record| {
+                record
+                    .tokens
+                    .insert(created.seat, created.player_token.clone());
+                record.ruleset = "clasico".into();
+                true
+            })
+            .expect("stored");
+        created.game_id
+    });
+    let mut gui = Window::with_config(&server.url, None, config);
+    gui.wait_for("the lobby with the games", |app| {
+        app.lobby.games.iter().any(|g| g.game_id == over)
+    });
+    assert!(gui.shows(&format!("Continue game {going}")));
+    assert!(!gui.shows(&format!("Continue game {over}")), "it is over");
+    assert!(gui.shows(&format!("Replay game {over}")));
+    let record = store.game(&server.url, &over).expect("reads");
+    assert!(record.is_some_and(|r| r.finished), "remembered as over");
 }

@@ -9,6 +9,8 @@ use trinchera_gui::lobby::{ClockChoice, Opponent};
 use trinchera_gui::replay::Side;
 use trinchera_proto::v1 as pb;
 
+use egui_kittest::kittest::Queryable as _;
+
 use crate::harness::{Server, Window, eventually};
 use trinchera_gui::OpenAtStart;
 
@@ -133,13 +135,10 @@ fn a_finished_game_replays_step_by_step_from_either_side_and_is_fair() {
     });
 }
 
-#[test]
-fn a_history_file_replays_and_one_altered_die_is_not_fair() {
-    let server = Server::start();
-    let runtime = runtime();
-    // Two bots play tanques to the end: dice are rolled in the attacks.
+/// A tanques game two random bots played to its end.
+fn played_by_bots(runtime: &tokio::runtime::Runtime, url: &str) -> String {
     let game = runtime.block_on(async {
-        let client = trinchera_client::Server::connect(&server.url)
+        let client = trinchera_client::Server::connect(url)
             .await
             .expect("connects");
         let created = client
@@ -155,8 +154,27 @@ fn a_history_file_replays_and_one_altered_die_is_not_fair() {
     });
     eventually("the bots' game to end", || {
         std::thread::sleep(Duration::from_millis(50));
-        history(&runtime, &server.url, &game).reveal.is_some()
+        history(runtime, url, &game).reveal.is_some()
     });
+    game
+}
+
+#[test]
+fn a_history_file_replays_and_one_altered_die_is_not_fair() {
+    let server = Server::start();
+    let runtime = runtime();
+    // Two bots play tanques to the end: dice are rolled in the attacks (random bots may
+    // never attack; then another game).
+    let game = std::iter::repeat_with(|| played_by_bots(&runtime, &server.url))
+        .take(5)
+        .find(|game| {
+            history(&runtime, &server.url, game)
+                .events
+                .iter()
+                .flat_map(|e| &e.effects)
+                .any(|e| matches!(e.effect, Some(pb::effect::Effect::Dice(_))))
+        })
+        .expect("the bots attacked in one of five games");
     let (history, ruleset) = runtime.block_on(async {
         let client = trinchera_client::Server::connect(&server.url)
             .await
@@ -182,7 +200,7 @@ fn a_history_file_replays_and_one_altered_die_is_not_fair() {
             Some(pb::effect::Effect::Dice(dice)) => Some(dice),
             _ => None,
         })
-        .expect("the bots attacked at least once");
+        .expect("a die was rolled");
     die.roll = die.roll % 6 + 1;
     let altered = write("altered.json", &altered);
 
@@ -250,4 +268,32 @@ fn in_a_replay_f2_shows_the_rules_and_esc_closes_the_window_on_top_first() {
     assert!(me.app().replay.is_some(), "the replay stays under them");
     press(&mut me, egui::Key::Escape);
     assert!(me.app().replay.is_none(), "then the replay");
+}
+
+#[test]
+fn the_move_list_scrolls_to_the_step_shown() {
+    let server = Server::start();
+    let runtime = runtime();
+    let game = played_by_bots(&runtime, &server.url);
+    let versions: Vec<u64> = history(&runtime, &server.url, &game)
+        .events
+        .iter()
+        .map(|e| e.version)
+        .collect();
+    assert!(versions.len() > 40, "longer than the list is high");
+    let row = |me: &Window, version: u64| {
+        let number = format!("{version}. ");
+        me.harness
+            .query_by(|node| node.label().is_some_and(|l| l.starts_with(&number)))
+            .is_some()
+    };
+    let (first, last) = (versions[0], versions[versions.len() - 1]);
+    let mut me = Window::open(&server.url, Some(OpenAtStart::Replay(game)));
+    me.wait_for("the replay", |app| app.replay.is_some());
+    // It opens at the end, and so does the list.
+    assert!(row(&me, last) && !row(&me, first));
+    me.harness.key_press(egui::Key::Home);
+    me.harness.step();
+    me.harness.step();
+    assert!(row(&me, first) && !row(&me, last));
 }

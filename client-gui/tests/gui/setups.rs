@@ -189,3 +189,34 @@ fn random_setup_fills_the_board_around_the_pieces_kept_and_submit_sends_it() {
             .is_some_and(|g| g.view().phase() == trinchera_proto::v1::Phase::Playing)
     });
 }
+
+#[test]
+fn a_piece_dragged_from_the_tray_shows_under_the_pointer() {
+    let server = Server::start();
+    let mut me = Window::lobby(&server);
+    new_game(&mut me, 0);
+    let from = me.rect("Espía 1 ×1").center();
+    let to = me
+        .harness
+        .get_by(|node| node.label().is_some_and(|l| l.starts_with("e4, ")))
+        .rect()
+        .center();
+    me.harness.hover_at(from);
+    me.harness.step();
+    me.harness.drag_at(from);
+    me.harness.step();
+    let halfway = from.lerp(to, 0.5);
+    me.harness.hover_at(halfway);
+    me.harness.step();
+    me.harness.step();
+    let dragged = me.rect("Espía, dragged");
+    assert!(
+        dragged.contains(halfway),
+        "{dragged:?} is not under {halfway:?}"
+    );
+    me.harness.drop_at(to);
+    me.harness.step();
+    me.harness.step();
+    assert!(!me.shows("Espía, dragged"), "gone once dropped");
+    assert!(me.cell_label("e4").contains("your Espía"));
+}
