@@ -12,7 +12,7 @@ use crate::render::{self, Drawing, Paint};
 use crate::words;
 use trinchera_client::setup_file::Zone;
 use trinchera_client::verify::{self, Evidence};
-use trinchera_client::{Lang, Names};
+use trinchera_client::{ClientError, Lang, Names};
 use trinchera_client::{actions, json};
 
 /// `rulesets`: every hosted ruleset in one line each.
@@ -533,7 +533,7 @@ pub fn moves_text(names: &Names<'_>, view: &pb::GameView, only: Option<pb::Cell>
             text.push_str(&format!(
                 " → {} {}",
                 names.label(Some(&end)),
-                facing_word(facing)
+                trinchera_client::words::facing_code(facing)
             ));
         }
         match groups.iter_mut().find(|(cell, _)| *cell == origin) {
@@ -563,19 +563,6 @@ pub fn moves_text(names: &Names<'_>, view: &pb::GameView, only: Option<pb::Cell>
         }
     }
     text
-}
-
-/// A facing as the notation writes it.
-fn facing_word(facing: pb::Facing) -> &'static str {
-    match facing {
-        pb::Facing::E => "E",
-        pb::Facing::Ne => "NE",
-        pb::Facing::Nw => "NW",
-        pb::Facing::W => "W",
-        pb::Facing::Sw => "SW",
-        pb::Facing::Se => "SE",
-        pb::Facing::Unspecified => "?",
-    }
 }
 
 /// `moves`.
@@ -738,10 +725,11 @@ pub async fn watch(ctx: &Ctx, game: &str, after: Option<u64>) -> Result<(), CliE
         // The stream ended before the game did (e.g. the server restarted): resume.
         retries += 1;
         if retries > 3 {
-            return Err(CliError::Unreachable {
+            return Err(ClientError::Unreachable {
                 url: ctx.url.clone(),
                 detail: "the watch stream keeps ending".into(),
-            });
+            }
+            .into());
         }
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     }

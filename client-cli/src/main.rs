@@ -107,10 +107,7 @@ fn main() -> ExitCode {
                 println!("{}", error.to_json());
             }
             eprintln!("trinchera: {error}");
-            if let CliError::Refused {
-                reason: Some(reason),
-                ..
-            } = &error
+            if let Some((_, Some(reason))) = error.refusal()
                 && !json
             {
                 eprintln!("(server reason: {reason})");

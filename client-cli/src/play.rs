@@ -93,7 +93,7 @@ pub async fn play(ctx: &Ctx, args: &PlayArgs) -> Result<(), CliError> {
     let game = session.game.clone();
     tokio::select! {
         played = session.run(&mut input) => {
-            if let Err(CliError::Unreachable { .. }) = played {
+            if let Err(CliError::Client(ClientError::Unreachable { .. })) = played {
                 // The game goes on at the server; say how to get back to it.
                 eprintln!("{}", leaving(&game));
             }
@@ -287,7 +287,7 @@ impl Session<'_> {
                     print!("{text}");
                     continue;
                 }
-                Err(error @ (CliError::Usage(_) | CliError::File { .. })) => {
+                Err(error @ (CliError::Usage(_) | CliError::Client(ClientError::File { .. }))) => {
                     println!("{error}");
                     continue;
                 }
@@ -359,7 +359,7 @@ impl Session<'_> {
                             self.view = reply.view.unwrap_or_default();
                             return Ok(true);
                         }
-                        Err(CliError::Refused { message, .. }) => {
+                        Err(CliError::Client(ClientError::Refused { message, .. })) => {
                             println!("Refused: {message} (`moves` lists the legal ones)");
                         }
                         Err(error) => return Err(error),

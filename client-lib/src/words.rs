@@ -3,6 +3,7 @@
 
 use trinchera_proto::v1 as pb;
 
+use crate::clock::low_ms;
 use crate::lang::Lang;
 use crate::names::Names;
 use crate::tr;
@@ -293,31 +294,55 @@ pub fn clock_face(ms: u64) -> String {
     }
 }
 
-/// A time control in words, with the remaining time under which a player is warned: "10+5"
-/// (a tenth of the initial time, between 10 s and a minute) or "3 days a move" (an hour).
+/// A time control in words, with the remaining time under which a player is warned
+/// ([`low_ms`]): "10+5" or "3 days a move".
 pub fn time_control(lang: Lang, control: Option<&pb::TimeControl>) -> (String, u64) {
     use pb::time_control::Control;
-    match control.and_then(|c| c.control.as_ref()) {
-        Some(Control::Live(live)) => (
-            format!("{}+{}", live.initial_seconds / 60, live.increment_seconds),
-            (u64::from(live.initial_seconds) * 100).clamp(10_000, 60_000),
-        ),
+    let words = match control.and_then(|c| c.control.as_ref()) {
+        Some(Control::Live(live)) => {
+            format!("{}+{}", live.initial_seconds / 60, live.increment_seconds)
+        }
         Some(Control::Correspondence(days)) => {
             let (days, plural) = (
                 days.days_per_move,
                 if days.days_per_move == 1 { "" } else { "s" },
             );
-            (
-                tr!(
-                    lang,
-                    "{days} day{plural} a move",
-                    "{days} día{plural} por jugada"
-                ),
-                3_600_000,
+            tr!(
+                lang,
+                "{days} day{plural} a move",
+                "{days} día{plural} por jugada"
             )
         }
-        None => (lang.pick("no clock", "sin reloj").to_owned(), 0),
+        None => lang.pick("no clock", "sin reloj").to_owned(),
+    };
+    (words, low_ms(control))
+}
+
+/// A tank's facing as notation writes it: "NE".
+pub fn facing_code(facing: pb::Facing) -> &'static str {
+    match facing {
+        pb::Facing::E => "E",
+        pb::Facing::Ne => "NE",
+        pb::Facing::Nw => "NW",
+        pb::Facing::W => "W",
+        pb::Facing::Sw => "SW",
+        pb::Facing::Se => "SE",
+        pb::Facing::Unspecified => "?",
     }
+}
+
+/// A tank's facing in words: "North-east".
+pub fn facing_name(lang: Lang, facing: pb::Facing) -> &'static str {
+    let (en, es) = match facing {
+        pb::Facing::E => ("East", "Este"),
+        pb::Facing::Ne => ("North-east", "Noreste"),
+        pb::Facing::Nw => ("North-west", "Noroeste"),
+        pb::Facing::W => ("West", "Oeste"),
+        pb::Facing::Sw => ("South-west", "Suroeste"),
+        pb::Facing::Se => ("South-east", "Sureste"),
+        pb::Facing::Unspecified => ("?", "?"),
+    };
+    lang.pick(en, es)
 }
 
 #[cfg(test)]
