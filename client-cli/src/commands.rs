@@ -8,116 +8,12 @@ use trinchera_proto::v1 as pb;
 use crate::cli::{NewArgs, PhaseArg, SetupHow};
 use crate::context::Ctx;
 use crate::error::CliError;
-use crate::render::{self, Drawing, Paint};
+use crate::render::Paint;
 use crate::words;
 use trinchera_client::setup_file::Zone;
 use trinchera_client::verify::{self, Evidence};
 use trinchera_client::{ClientError, Lang, Names};
 use trinchera_client::{actions, json};
-
-/// `rulesets`: every hosted ruleset in one line each.
-pub async fn rulesets(ctx: &Ctx) -> Result<(), CliError> {
-    let list = ctx.server().await?.rulesets().await?;
-    if ctx.json {
-        return ctx.print_message(&list);
-    }
-    for ruleset in &list.rulesets {
-        let seats: Vec<&str> = ruleset.seats.iter().map(|s| s.name.as_str()).collect();
-        // Padded before painting: escape codes take no columns.
-        println!(
-            "{} {:<28} {:<14} {}",
-            ctx.style.paint(&format!("{:<10}", ruleset.id), Paint::Bold),
-            ruleset.name,
-            board_size(ruleset),
-            seats.join(" vs ")
-        );
-    }
-    println!("\n`trinchera rulesets show ID` describes one and draws its board.");
-    Ok(())
-}
-
-/// "square 10×10", "hex 91 cells", "cross 33 points".
-fn board_size(ruleset: &pb::Ruleset) -> String {
-    let Some(board) = &ruleset.board else {
-        return String::new();
-    };
-    match board.shape() {
-        pb::BoardShape::Hex => format!("hex, {} hexes", board.cells.len()),
-        pb::BoardShape::Cross => format!("cross, {} points", board.cells.len()),
-        pb::BoardShape::Square | pb::BoardShape::Unspecified => {
-            format!("square {}×{}", board.width, board.height)
-        }
-    }
-}
-
-/// `rulesets show ID`: the full description with the empty board and setup zones.
-pub async fn ruleset_show(ctx: &Ctx, id: &str) -> Result<(), CliError> {
-    let ruleset = ctx.server().await?.ruleset(id).await?;
-    if ctx.json {
-        return ctx.print_message(&ruleset);
-    }
-    let names = Names::new(&ruleset);
-    let style = ctx.style;
-    println!(
-        "{}",
-        style.paint(&format!("{} ({})", ruleset.name, ruleset.id), Paint::Bold)
-    );
-    println!("{}\n", ruleset.description);
-    for seat in &ruleset.seats {
-        println!(
-            "Seat {}: {} — {}",
-            seat.seat,
-            style.paint(&seat.name, Paint::Seat(seat.seat)),
-            seat.role
-        );
-    }
-    println!();
-    let drawing = Drawing {
-        names: &names,
-        view: None,
-        no_flip: true,
-    };
-    print!("{}", render::board(&drawing, style));
-    println!("\nPieces (code, name, rank, count, moves):");
-    for kind in &ruleset.piece_kinds {
-        let owner = kind
-            .seat
-            .map(|seat| format!(" [{}]", names.seat(seat)))
-            .unwrap_or_default();
-        println!(
-            "  {:<2} {:<24} {:>5} ×{:<2} {}{owner}{}",
-            kind.code,
-            kind.name,
-            kind.rank
-                .map(|r| r.to_string())
-                .unwrap_or_else(|| "-".into()),
-            kind.count,
-            if kind.movable { "moves" } else { "immovable" },
-            if kind.note.is_empty() {
-                String::new()
-            } else {
-                format!(" — {}", kind.note)
-            }
-        );
-    }
-    for zone in &ruleset.setup_zones {
-        println!(
-            "\n{} sets up on {} cells{}.",
-            names.seat(zone.seat),
-            zone.cells.len(),
-            if zone.hidden {
-                ", in secret"
-            } else {
-                ", in the open"
-            }
-        );
-    }
-    if ruleset.setup_zones.is_empty() {
-        println!("\nNo setup: play starts when both seats are taken.");
-    }
-    println!("\nNotation: {}", ruleset.notation_help);
-    Ok(())
-}
 
 /// Stores the token of a seat just taken.
 fn keep_token(

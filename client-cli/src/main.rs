@@ -15,6 +15,7 @@ mod error;
 mod play;
 mod prompt;
 mod render;
+mod rulesets;
 mod words;
 
 /// mimalloc, as in the server: `trinchera bench` shares the machine with the server it
@@ -130,10 +131,10 @@ async fn run(cli: Cli) -> Result<(), CliError> {
     }
     let ctx = Ctx::new(&cli)?;
     match &cli.command {
-        Command::Rulesets { show: None } => commands::rulesets(&ctx).await,
+        Command::Rulesets { show: None } => rulesets::rulesets(&ctx).await,
         Command::Rulesets {
             show: Some(RulesetsCommand::Show { id }),
-        } => commands::ruleset_show(&ctx, id).await,
+        } => rulesets::ruleset_show(&ctx, id).await,
         Command::New(args) => commands::new(&ctx, args).await,
         Command::Join { game, name } => commands::join(&ctx, game, name.as_deref()).await,
         Command::Games {

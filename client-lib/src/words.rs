@@ -127,7 +127,7 @@ pub fn event(
         if let Some(effect) = &effect.effect {
             let after = &event.effects[index + 1..];
             text.push(' ');
-            text.push_str(&self::effect(lang, names, effect, event.seat, after));
+            text.push_str(&self::effect(lang, names, view, effect, event.seat, after));
         }
     }
     if event.started {
@@ -145,10 +145,30 @@ fn piece(names: &Names<'_>, kind: &str, seat: Option<i32>) -> String {
     }
 }
 
+/// The piece with id `id` as a sentence begins with it: "Tanque (Azul)", "A hidden piece
+/// (Azul)", or "The piece" when `view` does not show it.
+fn removed_piece(lang: Lang, names: &Names<'_>, view: Option<&pb::GameView>, id: u32) -> String {
+    let found = view.and_then(|view| {
+        view.pieces
+            .iter()
+            .chain(&view.captured)
+            .find(|piece| piece.id == id)
+    });
+    match found {
+        Some(piece) if piece.kind.is_empty() => {
+            let hidden = lang.pick("A hidden piece", "Una pieza oculta");
+            format!("{hidden} ({})", names.seat(piece.owner))
+        }
+        Some(piece) => self::piece(names, &piece.kind, Some(piece.owner)),
+        None => lang.pick("The piece", "La pieza").to_owned(),
+    }
+}
+
 /// One consequence of an event in words.
 fn effect(
     lang: Lang,
     names: &Names<'_>,
+    view: Option<&pb::GameView>,
     effect: &pb::effect::Effect,
     mover: Option<i32>,
     after: &[pb::Effect],
@@ -188,26 +208,40 @@ fn effect(
             )
         }
         Effect::Removal(removal) => {
-            let why = match removal.cause() {
-                pb::RemovalCause::Castle => (
-                    "after three turns in the castle",
-                    "tras tres turnos en el castillo",
-                ),
-                pb::RemovalCause::Jumped => ("jumped over", "saltada"),
-                pb::RemovalCause::Huffed => ("huffed", "soplada"),
-                pb::RemovalCause::Destroyed => ("destroyed", "destruida"),
-                pb::RemovalCause::Unspecified => ("removed", "retirada"),
-            };
-            let why = lang.pick(why.0, why.1);
+            let who = removed_piece(lang, names, view, removal.piece_id);
             let at = names.label(removal.at.as_ref());
-            tr!(
-                lang,
-                "The piece on {at} was removed ({why}).",
-                "La pieza de {at} fue retirada ({why})."
-            )
+            // Spanish without a participle: piece names have either gender.
+            match removal.cause() {
+                pb::RemovalCause::Destroyed => tr!(
+                    lang,
+                    "{who} on {at} was destroyed.",
+                    "{who} en {at} cae en combate."
+                ),
+                pb::RemovalCause::Jumped => tr!(
+                    lang,
+                    "{who} on {at} was jumped and taken.",
+                    "{who} en {at} sale del juego por un salto."
+                ),
+                pb::RemovalCause::Huffed => tr!(
+                    lang,
+                    "{who} on {at} was huffed.",
+                    "{who} en {at} sale del juego por un soplido."
+                ),
+                pb::RemovalCause::Castle => tr!(
+                    lang,
+                    "{who} on {at} was removed after three turns in the castle.",
+                    "{who} en {at} sale del juego tras tres turnos en el castillo."
+                ),
+                pb::RemovalCause::Unspecified => tr!(
+                    lang,
+                    "{who} on {at} was removed.",
+                    "{who} en {at} sale del juego."
+                ),
+            }
         }
         Effect::Dice(dice) => {
-            let (index, roll, column) = (dice.index, dice.roll, dice.column);
+            // Players count dice from 1; `index` is the derivation's k, from 0.
+            let (die, roll, column) = (dice.index + 1, dice.roll, dice.column);
             let plural = if column == 1 { "" } else { "s" };
             let then = if dice.attacker_wins {
                 lang.pick("target is destroyed", "objetivo es destruido")
@@ -216,8 +250,8 @@ fn effect(
             };
             tr!(
                 lang,
-                "Die {index} rolled {roll} with {column} attacker{plural}: the {then}.",
-                "El dado {index} sacó {roll} con {column} atacante{plural}: el {then}."
+                "Die {die} rolled {roll} with {column} attacker{plural}: the {then}.",
+                "El dado {die} sacó {roll} con {column} atacante{plural}: el {then}."
             )
         }
         Effect::Control(change) => {
@@ -457,6 +491,65 @@ mod tests {
         assert_eq!(
             super::event(Lang::Es, &names, None, &event),
             "Rojo jugó e4xe5. Capitán (Rojo) atacó a Bomba (Azul) en e5: cayó el atacante."
+        );
+    }
+
+    #[test]
+    fn tank_attacks_count_dice_from_one_and_name_the_tank_lost() {
+        let mut ruleset = army();
+        ruleset.piece_kinds = vec![pb::PieceKind {
+            id: "tanque".into(),
+            name: "Tanque".into(),
+            ..Default::default()
+        }];
+        let names = Names::new(&ruleset);
+        let view = pb::GameView {
+            captured: vec![pb::Piece {
+                id: 14,
+                owner: 1,
+                kind: "tanque".into(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let effects = [
+            pb::effect::Effect::Dice(pb::DiceRoll {
+                index: 0,
+                roll: 5,
+                column: 2,
+                attacker_wins: true,
+            }),
+            pb::effect::Effect::Removal(pb::Removal {
+                piece_id: 14,
+                at: Some(pb::Cell { x: 4, y: 4 }),
+                cause: pb::RemovalCause::Destroyed as i32,
+            }),
+        ];
+        let event = pb::Event {
+            r#type: pb::EventType::Move as i32,
+            seat: Some(0),
+            notation: "attack e5 from d5 d6".into(),
+            effects: effects
+                .into_iter()
+                .map(|effect| pb::Effect {
+                    effect: Some(effect),
+                })
+                .collect(),
+            ..Default::default()
+        };
+        assert_eq!(
+            super::event(Lang::En, &names, Some(&view), &event),
+            "Rojo played attack e5 from d5 d6. Die 1 rolled 5 with 2 attackers: the target is \
+             destroyed. Tanque (Azul) on e5 was destroyed."
+        );
+        assert!(
+            super::event(Lang::Es, &names, Some(&view), &event)
+                .ends_with("El dado 1 sacó 5 con 2 atacantes: el objetivo es destruido. Tanque (Azul) en e5 cae en combate."),
+        );
+        // Without the piece in sight the sentence still reads.
+        assert!(
+            super::event(Lang::En, &names, None, &event)
+                .ends_with("The piece on e5 was destroyed.")
         );
     }
 }

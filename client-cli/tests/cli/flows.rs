@@ -30,7 +30,7 @@ fn play_reads_commands_and_moves_from_stdin() {
     let out = &run.stdout;
     for expected in [
         "you play Rojo (seat 0)",
-        "# Setup of Rojo (seat 0) for frente, from Rojo's side of the board.",
+        "# Setup of Rojo (seat 0) for frente, seen from the side of Rojo.",
         "Your move: ",
         "moves (or ?)   list your legal moves",
         "a4-a5",
