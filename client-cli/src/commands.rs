@@ -407,7 +407,7 @@ pub async fn show(ctx: &Ctx, game: &str) -> Result<(), CliError> {
 }
 
 /// The legal moves grouped by the piece or tank that makes them (entries by entry hex,
-/// attacks by target), each maneuver with the hex it ends on and the way it then faces;
+/// attacks by target) in board order, each maneuver with the hex it ends on and the way it then faces;
 /// with `only`, just the moves of the piece on that cell.
 pub fn moves_text(names: &Names<'_>, view: &pb::GameView, only: Option<pb::Cell>) -> String {
     let mut groups: Vec<(Option<pb::Cell>, Vec<String>)> = Vec::new();
@@ -437,6 +437,9 @@ pub fn moves_text(names: &Names<'_>, view: &pb::GameView, only: Option<pb::Cell>
             None => groups.push((origin, vec![text])),
         }
     }
+    // Board order: by row, then column, as the labels read (a1 b1 … a2); moves of no
+    // piece (`end`) last.
+    groups.sort_by_key(|(origin, _)| (origin.is_none(), origin.map(|cell| (cell.y, cell.x))));
     if groups.is_empty() {
         return match only {
             Some(cell) => format!("No legal move starts on {}.\n", names.label(Some(&cell))),

@@ -376,6 +376,10 @@ fn moves_typed_in_upper_case_are_played() {
         "{} typed upper case: {played:?}",
         first.to_uppercase()
     );
+    // A typo is echoed in one case, not half lowered.
+    let typo = game.players[1].run(&["move", &game.id, "E4-E5X"]);
+    assert_eq!(typo.code, 3, "{typo:?}");
+    assert!(typo.stderr.contains("\"e4-e5x\""), "{typo:?}");
 }
 
 #[test]
