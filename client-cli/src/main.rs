@@ -13,7 +13,6 @@ mod commands;
 mod context;
 mod error;
 mod play;
-mod prompt;
 mod render;
 mod rulesets;
 mod words;

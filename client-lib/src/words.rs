@@ -334,7 +334,13 @@ pub fn time_control(lang: Lang, control: Option<&pb::TimeControl>) -> (String, u
     use pb::time_control::Control;
     let words = match control.and_then(|c| c.control.as_ref()) {
         Some(Control::Live(live)) => {
-            format!("{}+{}", live.initial_seconds / 60, live.increment_seconds)
+            let (initial, increment) = (live.initial_seconds, live.increment_seconds);
+            // Whole minutes as players write them ("10+5"); other times as a clock face.
+            if initial % 60 == 0 {
+                format!("{}+{increment}", initial / 60)
+            } else {
+                format!("{}+{increment}", clock_face(u64::from(initial) * 1000))
+            }
         }
         Some(Control::Correspondence(days)) => {
             let (days, plural) = (
@@ -424,6 +430,14 @@ mod tests {
         assert_eq!(clock_face(581_000), "9:41");
         assert_eq!(clock_face(3_723_000), "1:02:03");
         assert_eq!(clock_face(2 * 86_400_000 + 3 * 3_600_000), "2d 03h");
+        let live = |initial_seconds, increment_seconds| pb::TimeControl {
+            control: Some(pb::time_control::Control::Live(pb::LiveControl {
+                initial_seconds,
+                increment_seconds,
+            })),
+        };
+        assert_eq!(time_control(Lang::En, Some(&live(600, 5))).0, "10+5");
+        assert_eq!(time_control(Lang::En, Some(&live(12, 0))).0, "0:12+0");
     }
 
     #[test]
