@@ -9,6 +9,7 @@ use crate::cli::{NewArgs, PhaseArg, SetupHow};
 use crate::context::Ctx;
 use crate::error::CliError;
 use crate::render::Paint;
+use crate::table;
 use crate::words;
 use trinchera_client::setup_file::Zone;
 use trinchera_client::verify::{self, Evidence};
@@ -258,23 +259,8 @@ pub async fn games(
             ]
         })
         .collect();
-    // Each column as wide as its widest entry (names are counted in characters).
-    let width = |column: usize| {
-        rows.iter()
-            .map(|row| row[column].chars().count())
-            .max()
-            .unwrap_or(0)
-    };
-    let widths = [width(0), width(1), width(2), width(3)];
-    for row in &rows {
-        let mut line = String::new();
-        for (cell, width) in row.iter().zip(widths) {
-            let pad = width - cell.chars().count();
-            line.push_str(cell);
-            line.push_str(&" ".repeat(pad + 2));
-        }
-        line.push_str(&row[4]);
-        println!("{}", line.trim_end());
+    for row in table::padded(&rows) {
+        println!("{}", row.join("  ").trim_end());
     }
     if !all.next_page_token.is_empty() {
         println!("(more: raise --limit)");

@@ -15,6 +15,7 @@ mod error;
 mod play;
 mod render;
 mod rulesets;
+mod table;
 mod words;
 
 /// mimalloc, as in the server: `trinchera bench` shares the machine with the server it

@@ -8,6 +8,7 @@ use trinchera_proto::v1 as pb;
 use crate::context::Ctx;
 use crate::error::CliError;
 use crate::render::{self, Drawing, Paint};
+use crate::table;
 
 /// The combat table's columns: one to four or more attackers.
 const ATTACKER_COLUMNS: [i32; 4] = [1, 2, 3, 4];
@@ -31,18 +32,11 @@ pub async fn rulesets(ctx: &Ctx) -> Result<(), CliError> {
             ]
         })
         .collect();
-    let width = |column: usize| {
-        rows.iter()
-            .map(|row| row[column].chars().count())
-            .max()
-            .unwrap_or(0)
-    };
-    let (id, name, size) = (width(0), width(1), width(2));
-    for [ruleset, title, board, seats] in &rows {
+    for [ruleset, title, board, seats] in table::padded(&rows) {
         // Padded before painting: escape codes take no columns.
         println!(
-            "{}  {title:<name$}  {board:<size$}  {seats}",
-            ctx.style.paint(&format!("{ruleset:<id$}"), Paint::Bold),
+            "{}  {title}  {board}  {seats}",
+            ctx.style.paint(&ruleset, Paint::Bold)
         );
     }
     println!("\n`trinchera rulesets show ID` describes one and draws its board.");

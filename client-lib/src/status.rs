@@ -247,11 +247,13 @@ mod tests {
     fn losses_are_counted_by_kind() {
         let ruleset = asalto();
         let names = Names::new(&ruleset);
-        let mut view = pb::GameView::default();
-        view.captured = vec![captured(1, "oficial")];
-        view.captured
-            .extend((0..16).map(|_| captured(0, "rebelde")));
-        view.captured.push(captured(0, ""));
+        let mut captured_pieces = vec![captured(1, "oficial")];
+        captured_pieces.extend((0..16).map(|_| captured(0, "rebelde")));
+        captured_pieces.push(captured(0, ""));
+        let mut view = pb::GameView {
+            captured: captured_pieces,
+            ..Default::default()
+        };
         assert_eq!(
             lost(Lang::En, &names, &view, 0).as_deref(),
             Some("Rebeldes lost: Rebelde ×16, a hidden piece")

@@ -211,33 +211,18 @@ fn effect(
             let who = removed_piece(lang, names, view, removal.piece_id);
             let at = names.label(removal.at.as_ref());
             // Spanish without a participle: piece names have either gender.
-            match removal.cause() {
-                pb::RemovalCause::Destroyed => tr!(
-                    lang,
-                    "{who} on {at} was destroyed.",
-                    "{who} en {at} cae en combate."
+            let (en, es) = match removal.cause() {
+                pb::RemovalCause::Destroyed => ("was destroyed", "cae en combate"),
+                pb::RemovalCause::Jumped => ("was jumped and taken", "sale del juego por un salto"),
+                pb::RemovalCause::Huffed => ("was huffed", "sale del juego por un soplido"),
+                pb::RemovalCause::Castle => (
+                    "was removed after three turns in the castle",
+                    "sale del juego tras tres turnos en el castillo",
                 ),
-                pb::RemovalCause::Jumped => tr!(
-                    lang,
-                    "{who} on {at} was jumped and taken.",
-                    "{who} en {at} sale del juego por un salto."
-                ),
-                pb::RemovalCause::Huffed => tr!(
-                    lang,
-                    "{who} on {at} was huffed.",
-                    "{who} en {at} sale del juego por un soplido."
-                ),
-                pb::RemovalCause::Castle => tr!(
-                    lang,
-                    "{who} on {at} was removed after three turns in the castle.",
-                    "{who} en {at} sale del juego tras tres turnos en el castillo."
-                ),
-                pb::RemovalCause::Unspecified => tr!(
-                    lang,
-                    "{who} on {at} was removed.",
-                    "{who} en {at} sale del juego."
-                ),
-            }
+                pb::RemovalCause::Unspecified => ("was removed", "sale del juego"),
+            };
+            let what = lang.pick(en, es);
+            tr!(lang, "{who} on {at} {what}.", "{who} en {at} {what}.")
         }
         Effect::Dice(dice) => {
             // Players count dice from 1; `index` is the derivation's k, from 0.
