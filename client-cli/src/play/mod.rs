@@ -63,9 +63,9 @@ pub async fn play(ctx: &Ctx, args: &PlayArgs) -> Result<(), CliError> {
     let mut session = Session::start(ctx, token, view, ruleset, seat).await?;
     let ending = tokio::select! {
         ending = session.run() => ending,
-        // Ctrl-C from outside the prompt (on a terminal the prompt reads it as a key)
-        // leaves like `quit`.
-        _ = tokio::signal::ctrl_c() => Ok(Ending::Left),
+        // A signal (on a terminal the prompt reads Ctrl-C as a key) leaves like `quit`,
+        // with the terminal restored.
+        () = stop_requested() => Ok(Ending::Left),
     };
     // The terminal is itself again before the last words.
     drop(session);
@@ -82,6 +82,27 @@ pub async fn play(ctx: &Ctx, args: &PlayArgs) -> Result<(), CliError> {
         }
         Err(error) => Err(error),
     }
+}
+
+/// Resolves when the process is asked to stop: SIGINT, or SIGTERM on Unix.
+async fn stop_requested() {
+    let interrupted = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut terminate) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                () = interrupted => {}
+                _ = terminate.recv() => {}
+            }
+            return;
+        }
+    }
+    interrupted.await;
 }
 
 /// What a player who leaves a running game reads.
