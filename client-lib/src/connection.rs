@@ -208,22 +208,88 @@ impl Server {
         self.answer(reply)
     }
 
-    /// The history of a game; with `positions`, also the game after every event.
+    /// The history of a game; with `positions`, also the game after every event (read from
+    /// the `ReplayGame` stream: see [`Server::replay`]).
     pub async fn history(
         &self,
         game: &str,
         token: Option<&str>,
         positions: bool,
     ) -> Result<pb::GetHistoryResponse, ClientError> {
+        if positions {
+            return self.replay(game, token).await;
+        }
         let request = authed(
             pb::GetHistoryRequest {
                 game_id: game.to_owned(),
-                positions,
+                ..Default::default()
             },
             token,
         )?;
         let reply = self.client.clone().get_history(request).await;
         self.answer(reply)
+    }
+
+    /// The whole replay of a game (`ReplayGame`) as one history: every event with the game
+    /// after it, the caller's view now and, after the end, the reveal. The server sends the
+    /// names once; each position gets them back here, so that a position reads like a view.
+    pub async fn replay(
+        &self,
+        game: &str,
+        token: Option<&str>,
+    ) -> Result<pb::GetHistoryResponse, ClientError> {
+        let request = authed(
+            pb::ReplayGameRequest {
+                game_id: game.to_owned(),
+                after_version: None,
+            },
+            token,
+        )?;
+        let reply = self.client.clone().replay_game(request).await;
+        let mut stream = reply.map_err(|status| self.error(status))?.into_inner();
+        let mut history = pb::GetHistoryResponse::default();
+        let mut start = None;
+        while let Some(message) = stream.message().await.map_err(|s| self.error(s))? {
+            match message.item {
+                Some(pb::replay_game_response::Item::Start(opening)) => start = Some(opening),
+                Some(pb::replay_game_response::Item::Step(step)) => {
+                    history.events.extend(step.event);
+                    history.positions.extend(step.position);
+                }
+                None => {}
+            }
+        }
+        let start = start.ok_or(ClientError::Missing("start of the replay"))?;
+        for position in &mut history.positions {
+            position.name.clone_from(&start.name);
+            for (player, named) in position.players.iter_mut().zip(&start.players) {
+                player.name.clone_from(&named.name);
+            }
+        }
+        history.ruleset = start.ruleset;
+        history.view = start.view;
+        history.reveal = start.reveal;
+        history.clean();
+        Ok(history)
+    }
+
+    /// A setup for the caller's seat made by the server (not submitted), around the pieces
+    /// of `keep`, which stay where they are.
+    pub async fn suggest_setup(
+        &self,
+        game: &str,
+        token: &str,
+        keep: Vec<pb::Placement>,
+    ) -> Result<Vec<pb::Placement>, ClientError> {
+        let request = authed(
+            pb::SuggestSetupRequest {
+                game_id: game.to_owned(),
+                keep,
+            },
+            Some(token),
+        )?;
+        let reply = self.client.clone().suggest_setup(request).await;
+        Ok(self.answer(reply)?.placements)
     }
 
     /// A live stream of the game's events after `after_version` (a snapshot first if unset).

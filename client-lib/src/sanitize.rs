@@ -190,6 +190,7 @@ clean! {
     ResignResponse { nested: view; }
     WatchGameResponse { nested: event, view; }
     GetHistoryResponse { line: ruleset; nested: events, reveal, view, positions; }
+    SuggestSetupResponse { nested: placements; }
     FairnessReveal { line: dice_seed; nested: setups; }
     SetupReveal { line: salt, canonical_setup, commitment; nested: placements; }
     Placement { line: kind; }

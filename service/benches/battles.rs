@@ -35,22 +35,22 @@ const DEFENDERS: [&str; 12] = [
 ];
 
 /// `setup` with a piece of kind `kind` moved onto `cell` (swapped with what stood there).
-fn with_kind_at(mut setup: Setup, cell: &str, kind: KindId, state: &GameState) -> Setup {
-    let cell = state.description().cell_by_label(cell).expect("a cell");
-    let there = setup
-        .pieces
+fn with_kind_at(setup: Setup, cell: &str, kind: KindId, state: &GameState) -> Setup {
+    let description = state.description();
+    let cell = description.cell_by_label(cell).expect("a cell");
+    let mut pieces = setup.pieces().to_vec();
+    let there = pieces
         .iter()
         .position(|&(c, _)| c == cell)
         .expect("in the zone");
-    let other = setup
-        .pieces
+    let other = pieces
         .iter()
         .position(|&(_, k)| k == kind)
         .expect("the army has it");
-    let (a, b) = (setup.pieces[there].1, setup.pieces[other].1);
-    setup.pieces[there].1 = b;
-    setup.pieces[other].1 = a;
-    setup
+    let (a, b) = (pieces[there].1, pieces[other].1);
+    pieces[there].1 = b;
+    pieces[other].1 = a;
+    Setup::from_pieces(description, setup.seat(), &pieces).expect("still valid")
 }
 
 /// A game where seat 0 is to play `a6xa7` against a piece of kind `defender`.

@@ -11,7 +11,7 @@ use trinchera_rules::Viewer;
 use trinchera_service::grpc::convert;
 use trinchera_service::ids::GameId;
 use trinchera_service::records::EventRecord;
-use trinchera_service::state::GameState;
+use trinchera_service::state::{GameState, PositionPage};
 
 mod common;
 
@@ -20,11 +20,17 @@ use common::RULESETS;
 /// Actions played after the setups (fewer if the game ends first).
 const ACTIONS: usize = 300;
 
+/// Every position in one page.
+const EVERY: Option<PositionPage> = Some(PositionPage {
+    after: 0,
+    limit: usize::MAX,
+});
+
 fn main() {
     for ruleset in RULESETS {
         let log = log(ruleset);
         let history =
-            GameState::history(GameId(1), &log, Viewer::Spectator, true, false).expect("replays");
+            GameState::history(GameId(1), &log, Viewer::Spectator, EVERY, false).expect("replays");
         let bytes = convert::history(&history).encoded_len();
         println!(
             "{ruleset}: {} events, reply with positions {} KiB ({} bytes per event)",
@@ -45,7 +51,7 @@ fn log(ruleset: &str) -> Vec<EventRecord> {
 fn replay(bencher: Bencher, ruleset: &str) {
     let log = log(ruleset);
     bencher.bench(|| {
-        GameState::history(GameId(1), &log, Viewer::Spectator, true, false).expect("replays")
+        GameState::history(GameId(1), &log, Viewer::Spectator, EVERY, false).expect("replays")
     });
 }
 
@@ -54,7 +60,7 @@ fn reply(bencher: Bencher, ruleset: &str) {
     let log = log(ruleset);
     bencher.bench(|| {
         let history =
-            GameState::history(GameId(1), &log, Viewer::Spectator, true, false).expect("replays");
+            GameState::history(GameId(1), &log, Viewer::Spectator, EVERY, false).expect("replays");
         convert::history(&history).encode_to_vec()
     });
 }

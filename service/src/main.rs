@@ -90,6 +90,22 @@ struct Config {
     /// calls. Default: one less than the machine's cores, at least one.
     #[arg(long, env = "TRINCHERA_BOT_THREADS", default_value_t = BotPace::default_threads())]
     bot_threads: usize,
+    /// Most unfinished games between two bots (CreateGame with creator_bot) the server holds.
+    #[arg(long, env = "TRINCHERA_MAX_EXHIBITIONS", default_value_t = Limits::default().max_exhibitions)]
+    max_exhibitions: usize,
+    /// Most unfinished games between two bots that clients from one address may have
+    /// created (counted since the server started).
+    #[arg(long, env = "TRINCHERA_MAX_EXHIBITIONS_PER_PEER", default_value_t = Limits::default().max_exhibitions_per_peer)]
+    max_exhibitions_per_peer: usize,
+    /// Most replays (ReplayGame streams, GetHistory calls) running at once.
+    #[arg(long, env = "TRINCHERA_MAX_REPLAYS", default_value_t = Limits::default().max_replays)]
+    max_replays: usize,
+    /// Most replays running at once for one client address.
+    #[arg(long, env = "TRINCHERA_MAX_REPLAYS_PER_PEER", default_value_t = Limits::default().max_replays_per_peer)]
+    max_replays_per_peer: usize,
+    /// Most positions in one GetHistory reply (the rest come in further pages).
+    #[arg(long, env = "TRINCHERA_HISTORY_PAGE", value_parser = clap::value_parser!(u64).range(1..), default_value_t = Limits::default().history_page as u64)]
+    history_page: u64,
     /// Database page cache, in MiB.
     #[arg(long, env = "TRINCHERA_CACHE_MIB", default_value_t = 64)]
     cache_mib: u64,
@@ -179,6 +195,11 @@ impl Config {
             waiting_expiry: hours(self.waiting_expiry_hours, "--waiting-expiry-hours")?,
             setup_expiry: hours(self.setup_expiry_hours, "--setup-expiry-hours")?,
             abandon_after: hours(self.abandon_days * 24.0, "--abandon-days")?,
+            max_exhibitions: self.max_exhibitions,
+            max_exhibitions_per_peer: self.max_exhibitions_per_peer,
+            max_replays: self.max_replays,
+            max_replays_per_peer: self.max_replays_per_peer,
+            history_page: self.history_page as usize,
             rates,
             bots: BotPace {
                 think: Duration::from_millis(self.bot_think_ms),

@@ -185,9 +185,26 @@ pub struct SummaryRecord {
     /// The time control, for listings.
     #[prost(message, optional, tag = "10")]
     pub time_control: Option<TimeControlRecord>,
+    /// The bot level of each seat the server plays, by seat; empty for a person. Summaries
+    /// written before this field have none: then a player name of the bots' form tells.
+    #[prost(string, repeated, tag = "11")]
+    pub bots: Vec<String>,
 }
 
 impl SummaryRecord {
+    /// How many seats the server's bots play.
+    pub fn bot_seats(&self) -> usize {
+        if self.bots.is_empty() {
+            let bot_name = crate::state::BOT_NAME_PREFIX;
+            self.players
+                .iter()
+                .filter(|name| name.starts_with(bot_name))
+                .count()
+        } else {
+            self.bots.iter().filter(|level| !level.is_empty()).count()
+        }
+    }
+
     /// When the game entered its phase.
     pub fn phase_since_ms(&self) -> u64 {
         if self.since_ms == 0 {

@@ -250,8 +250,20 @@ pub struct History {
     pub reveal: Option<Reveal>,
     /// What the viewer sees now.
     pub seen: Seen,
-    /// When asked for: the game after each event (see [`GameState::history`]).
+    /// When asked for: a page of positions, the game after each event from the page's
+    /// start (see [`GameState::history`]).
     pub positions: Vec<Seen>,
+    /// Where the next page of positions starts, when more follow.
+    pub next_positions_after: Option<u64>,
+}
+
+/// A page of positions of a history: those after event `after + 1`, at most `limit`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PositionPage {
+    /// The version after which the page starts.
+    pub after: u64,
+    /// Positions at most.
+    pub limit: usize,
 }
 
 /// A log that cannot be replayed: corrupt or written by an incompatible build.
@@ -367,39 +379,43 @@ impl GameState {
         log: &[EventRecord],
         mut each: impl FnMut(&GameState, &GameEvent),
     ) -> Result<GameState, ReplayError> {
-        let fail = |version: u64, problem: String| ReplayError {
+        let mut replay = Replay::new(id, log);
+        while let Some(step) = replay.step() {
+            let (state, event) = step?;
+            each(state, &event);
+        }
+        replay.into_state()
+    }
+
+    /// The game that the first log entry, `record`, creates.
+    fn from_creation(
+        id: GameId,
+        record: &EventRecord,
+    ) -> Result<(GameState, GameEvent), ReplayError> {
+        let fail = |problem: String| ReplayError {
             game: id,
-            version,
+            version: 1,
             problem,
         };
-        let Some((first, rest)) = log.split_first() else {
-            return Err(fail(1, "the log is empty".into()));
-        };
-        let seat_of = |record: &EventRecord, version: u64| {
-            record
-                .seat
-                .and_then(|s| Seat::from_index(s as usize))
-                .ok_or_else(|| fail(version, "no valid seat".into()))
-        };
-        let Some(Entry::Created(created)) = &first.entry else {
-            return Err(fail(1, "the log does not start with the creation".into()));
+        let Some(Entry::Created(created)) = &record.entry else {
+            return Err(fail("the log does not start with the creation".into()));
         };
         let seed = Seed(
             created
                 .seed
                 .as_slice()
                 .try_into()
-                .map_err(|_| fail(1, "the seed is not 32 bytes".into()))?,
+                .map_err(|_| fail("the seed is not 32 bytes".into()))?,
         );
         let creator = created.creator.clone().unwrap_or_default();
-        let token = token_hash(&creator.token_hash).ok_or_else(|| fail(1, "bad token".into()))?;
+        let token = token_hash(&creator.token_hash).ok_or_else(|| fail("bad token".into()))?;
         let creator = Creator {
-            seat: seat_of(first, 1)?,
-            bot: bot_level(&creator.bot).map_err(|e| fail(1, e))?,
+            seat: record_seat(record).ok_or_else(|| fail("no valid seat".into()))?,
+            bot: bot_level(&creator.bot).map_err(fail)?,
             name: creator.name,
             token,
         };
-        let (mut state, created, _) = GameState::create(
+        let (state, event, _) = GameState::create(
             id,
             &created.ruleset,
             created.name.clone(),
@@ -408,79 +424,89 @@ impl GameState {
             created.created_ms,
             control_of(created.time_control.as_ref()),
         )
-        .map_err(|e| fail(1, e.to_string()))?;
-        each(&state, &created);
-        for (record, version) in rest.iter().zip(2..) {
-            let seat = seat_of(record, version)?;
-            let moment = Moment::of(record);
-            let event = match &record.entry {
-                Some(Entry::Joined(joined)) => {
-                    let token = token_hash(&joined.token_hash)
-                        .ok_or_else(|| fail(version, "bad token".into()))?;
-                    let bot = bot_level(&joined.bot).map_err(|e| fail(version, e))?;
-                    state
-                        .join(seat, joined.name.clone(), token, bot, moment)
-                        .map(|(e, _)| e)
-                }
-                Some(Entry::Setup(setup)) => {
-                    let description = state.game.description();
-                    let salt = setup
-                        .salt
-                        .as_slice()
-                        .try_into()
-                        .map_err(|_| fail(version, "the salt is not 16 bytes".into()))?;
-                    Setup::parse_canonical(description, &setup.canonical)
-                        .and_then(|placements| Setup::validate(description, seat, &placements))
-                        .map_err(|e| setup_error(description, e))
-                        .and_then(|setup| state.submit_setup(setup, salt, moment).map(|(e, _)| e))
-                }
-                Some(Entry::Move(notation)) => state
-                    .game
-                    .parse_notation(notation)
-                    .map_err(|e| ApiError::invalid(Reason::BadNotation, e.to_string()))
-                    .and_then(|action| state.play(seat, &action, moment).map(|(e, _)| e)),
-                Some(Entry::Resigned(_)) => state.resign(seat, moment).map(|(e, _)| e),
-                Some(Entry::Aborted(_)) => state.abort(moment).map(|(e, _)| e),
-                Some(Entry::TimedOut(_)) => state.time_out(seat, moment).map(|(e, _)| e),
-                Some(Entry::Claimed(_)) => state.claim(seat, moment).map(|(e, _)| e),
-                Some(Entry::Created(_)) | None => {
-                    Err(ApiError::invalid(Reason::BadRequest, "unexpected entry"))
-                }
+        .map_err(|e| fail(e.to_string()))?;
+        Ok((state, event))
+    }
+
+    /// Applies log entry `record`, the next one, as it was applied when it was written.
+    fn apply_record(&mut self, record: &EventRecord) -> Result<GameEvent, ReplayError> {
+        let (game, version) = (self.id, self.version + 1);
+        let fail = |problem: String| ReplayError {
+            game,
+            version,
+            problem,
+        };
+        let seat = record_seat(record).ok_or_else(|| fail("no valid seat".into()))?;
+        let moment = Moment::of(record);
+        let applied = match &record.entry {
+            Some(Entry::Joined(joined)) => {
+                let token =
+                    token_hash(&joined.token_hash).ok_or_else(|| fail("bad token".into()))?;
+                let bot = bot_level(&joined.bot).map_err(fail)?;
+                self.join(seat, joined.name.clone(), token, bot, moment)
             }
-            .map_err(|e| fail(version, e.to_string()))?;
-            each(&state, &event);
-        }
-        Ok(state)
+            Some(Entry::Setup(setup)) => {
+                let description = self.game.description();
+                let salt = setup
+                    .salt
+                    .as_slice()
+                    .try_into()
+                    .map_err(|_| fail("the salt is not 16 bytes".into()))?;
+                Setup::parse_canonical(description, &setup.canonical)
+                    .and_then(|placements| Setup::validate(description, seat, &placements))
+                    .map_err(|e| setup_error(description, e))
+                    .and_then(|setup| self.submit_setup(setup, salt, moment))
+            }
+            Some(Entry::Move(notation)) => self
+                .game
+                .parse_notation(notation)
+                .map_err(|e| ApiError::invalid(Reason::BadNotation, e.to_string()))
+                .and_then(|action| self.play(seat, &action, moment)),
+            Some(Entry::Resigned(_)) => self.resign(seat, moment),
+            Some(Entry::Aborted(_)) => self.abort(moment),
+            Some(Entry::TimedOut(_)) => self.time_out(seat, moment),
+            Some(Entry::Claimed(_)) => self.claim(seat, moment),
+            Some(Entry::Created(_)) | None => {
+                Err(ApiError::invalid(Reason::BadRequest, "unexpected entry"))
+            }
+        };
+        applied
+            .map(|(event, _)| event)
+            .map_err(|e| fail(e.to_string()))
     }
 
     /// Rebuilds game `id` from its log and returns its history as `viewer` may read it;
-    /// with `positions`, also the game after every event: as `viewer` saw it then while the
-    /// game runs, with everything revealed once it is over (`over`: the reveal is public).
+    /// with `page`, also one page of positions (see [`ReplaySteps`]). `over`: the game is
+    /// over, so the reveal is public.
     pub fn history(
         id: GameId,
         log: &[EventRecord],
         viewer: Viewer,
-        positions: bool,
+        page: Option<PositionPage>,
         over: bool,
     ) -> Result<History, ReplayError> {
         let mut events = Vec::with_capacity(log.len());
-        let mut steps = Vec::with_capacity(if positions { log.len() } else { 0 });
-        let sight = if over {
-            Sight::Everything
-        } else {
-            Sight::Of(viewer)
-        };
+        let mut positions = Vec::new();
+        let mut next_positions_after = None;
+        let sight = ReplaySteps::<&[EventRecord]>::sight(viewer, over);
         let state = GameState::replay(id, log, |state, event| {
             events.push(event.clone());
-            if positions {
-                steps.push(state.seen_past(viewer, sight));
+            let Some(page) = page else { return };
+            if event.version <= page.after {
+                return;
+            }
+            if positions.len() < page.limit {
+                positions.push(state.seen_past(viewer, sight));
+            } else if next_positions_after.is_none() {
+                next_positions_after = Some(event.version - 1);
             }
         })?;
         Ok(History {
             events,
             reveal: state.reveal(),
             seen: state.seen(viewer),
-            positions: steps,
+            positions,
+            next_positions_after,
         })
     }
 
@@ -544,6 +570,11 @@ impl GameState {
         }
     }
 
+    /// Whether the game waits for `seat`'s setup.
+    pub fn awaits_setup(&self, seat: Seat) -> bool {
+        self.phase() == GamePhase::Setup && self.game.awaits_setup(seat)
+    }
+
     /// The ruleset's description.
     pub fn description(&self) -> &'static Description {
         self.game.description()
@@ -576,6 +607,17 @@ impl GameState {
             since_ms: now_ms,
             speed: self.clocks.control.speed().number(),
             time_control: control_record(self.clocks.control),
+            bots: self
+                .meta
+                .seats
+                .0
+                .iter()
+                .map(|s| {
+                    s.bot
+                        .map(|level| level.name().to_owned())
+                        .unwrap_or_default()
+                })
+                .collect(),
         }
     }
 
@@ -600,6 +642,7 @@ impl GameState {
         moment: Moment,
     ) -> (GameEvent, EventRecord) {
         let moved = matches!(kind, EventKind::Move { .. });
+        let flagged = matches!(kind, EventKind::TimedOut(_)).then_some(seat);
         self.version += 1;
         let event = GameEvent {
             version: self.version,
@@ -609,12 +652,18 @@ impl GameState {
         };
         self.last_event = Some(event.clone());
         let phase = self.phase();
-        let to_move = self.game.to_move().filter(|_| phase == GamePhase::Playing);
-        let acted = moved.then_some((seat, moment.spent_ms));
-        self.clocks
-            .advance(acted, to_move, phase == GamePhase::Setup, moment.at_ms);
+        // A move charges its seat's turn; an end by anything else charges the running turn.
+        let charged = moved || (phase == GamePhase::Finished && self.clocks.running.is_some());
+        if moved || phase != GamePhase::Finished {
+            let to_move = self.game.to_move().filter(|_| phase == GamePhase::Playing);
+            let acted = moved.then_some((seat, moment.spent_ms));
+            self.clocks
+                .advance(acted, to_move, phase == GamePhase::Setup, moment.at_ms);
+        } else {
+            self.clocks.end(moment.spent_ms, flagged, moment.at_ms);
+        }
         record.at_ms = moment.at_ms;
-        record.spent_ms = if moved && self.clocks.timed() {
+        record.spent_ms = if charged && self.clocks.timed() {
             moment.spent_ms
         } else {
             0
@@ -666,14 +715,14 @@ impl GameState {
         Ok(self.advance(seat, EventKind::Joined, before, record, moment))
     }
 
-    /// `setup.seat` submits a validated setup committed with `salt`.
+    /// `setup.seat()` submits a validated setup committed with `salt`.
     pub fn submit_setup(
         &mut self,
         setup: Setup,
         salt: [u8; 16],
         moment: Moment,
     ) -> Result<(GameEvent, EventRecord), ApiError> {
-        let seat = setup.seat;
+        let seat = setup.seat();
         if self.phase() == GamePhase::Finished {
             return Err(ApiError::precondition(Reason::GameOver, "the game is over"));
         }
@@ -811,6 +860,11 @@ impl GameState {
         Ok(self.advance(seat, kind(outcome), before, record, moment))
     }
 
+    /// Whether bots play both seats: a game nobody plays in person.
+    pub fn bots_only(&self) -> bool {
+        self.meta.seats.0.iter().all(|seat| seat.bot.is_some())
+    }
+
     /// The bot seat whose action is awaited, if a bot is to act (setup or move).
     pub fn bot_to_act(&self) -> Option<(Seat, BotLevel)> {
         let seat = match self.phase() {
@@ -831,7 +885,7 @@ impl GameState {
             seat,
             version: self.version,
             description: self.description(),
-            awaits_setup: self.phase() == GamePhase::Setup && self.game.awaits_setup(seat),
+            awaits_setup: self.awaits_setup(seat),
             view: seen.view,
             legal: seen.legal,
         }
@@ -915,6 +969,132 @@ impl Seen {
         self.at_ms = now;
         self
     }
+}
+
+/// A game's log replayed one entry at a time: the game after each event, as it was then.
+/// Holds one game state, whatever the length of the log, so a long replay costs memory only
+/// for what its reader keeps.
+#[derive(Debug)]
+pub struct Replay<L> {
+    id: GameId,
+    log: L,
+    /// Entries applied so far.
+    applied: usize,
+    state: Option<GameState>,
+    /// A replay that failed stops there.
+    failed: bool,
+}
+
+impl<L: AsRef<[EventRecord]>> Replay<L> {
+    /// A replay of game `id`'s `log`, before its first entry.
+    pub fn new(id: GameId, log: L) -> Replay<L> {
+        Replay {
+            id,
+            log,
+            applied: 0,
+            state: None,
+            failed: false,
+        }
+    }
+
+    /// Entries in the log.
+    pub fn len(&self) -> usize {
+        self.log.as_ref().len()
+    }
+
+    /// Whether the log is empty.
+    pub fn is_empty(&self) -> bool {
+        self.log.as_ref().is_empty()
+    }
+
+    /// Applies the next entry: its event and the game after it; `None` after the last (or
+    /// after a failure).
+    pub fn step(&mut self) -> Option<Result<(&GameState, GameEvent), ReplayError>> {
+        if self.failed {
+            return None;
+        }
+        let record = self.log.as_ref().get(self.applied)?;
+        let applied = match &mut self.state {
+            None => GameState::from_creation(self.id, record).map(|(state, event)| {
+                self.state = Some(state);
+                event
+            }),
+            Some(state) => state.apply_record(record),
+        };
+        self.applied += 1;
+        match applied {
+            Ok(event) => self.state.as_ref().map(|state| Ok((state, event))),
+            Err(error) => {
+                self.failed = true;
+                Some(Err(error))
+            }
+        }
+    }
+
+    /// The game after the whole log.
+    pub fn into_state(mut self) -> Result<GameState, ReplayError> {
+        while let Some(step) = self.step() {
+            step?;
+        }
+        self.state.ok_or(ReplayError {
+            game: self.id,
+            version: 1,
+            problem: "the log is empty".into(),
+        })
+    }
+}
+
+/// The steps of a replay as one viewer may see them: each event after a version, with the
+/// game after it as the viewer saw it then (everything revealed, once the game is over).
+#[derive(Debug)]
+pub struct ReplaySteps<L> {
+    replay: Replay<L>,
+    viewer: Viewer,
+    sight: Sight,
+    after: u64,
+}
+
+impl<L: AsRef<[EventRecord]>> ReplaySteps<L> {
+    /// The steps of game `id`'s `log` after version `after`, for `viewer`; `over`: the
+    /// game is over, so positions show everything.
+    pub fn new(id: GameId, log: L, viewer: Viewer, after: u64, over: bool) -> ReplaySteps<L> {
+        ReplaySteps {
+            replay: Replay::new(id, log),
+            viewer,
+            sight: Self::sight(viewer, over),
+            after,
+        }
+    }
+
+    /// What a replay shows `viewer`: its own sight while the game runs, everything after.
+    fn sight(viewer: Viewer, over: bool) -> Sight {
+        if over {
+            Sight::Everything
+        } else {
+            Sight::Of(viewer)
+        }
+    }
+}
+
+impl<L: AsRef<[EventRecord]>> Iterator for ReplaySteps<L> {
+    type Item = Result<(GameEvent, Seen), ReplayError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let (state, event) = match self.replay.step()? {
+                Ok(step) => step,
+                Err(error) => return Some(Err(error)),
+            };
+            if event.version > self.after {
+                return Some(Ok((event, state.seen_past(self.viewer, self.sight))));
+            }
+        }
+    }
+}
+
+/// The seat a log entry names.
+fn record_seat(record: &EventRecord) -> Option<Seat> {
+    record.seat.and_then(|s| Seat::from_index(s as usize))
 }
 
 /// A time control as stored (`None`: no clock).

@@ -200,6 +200,8 @@ pub struct Clocks {
     pub setup_since: Option<u64>,
     /// When the last event happened (for claims against an absent player).
     pub last_event: u64,
+    /// The seat whose time ran out, once the game ended on time: its time shows 0.
+    pub flagged: Option<Seat>,
 }
 
 impl Clocks {
@@ -219,6 +221,7 @@ impl Clocks {
             running: None,
             setup_since: None,
             last_event: 0,
+            flagged: None,
         }
     }
 
@@ -263,6 +266,24 @@ impl Clocks {
         self.running = to_move.map(|seat| (seat, now));
     }
 
+    /// Records the end of the game at `now` by an event that is no move (a resignation, a
+    /// claim, a time forfeit of `flagged`, a call-off): the running turn is charged the
+    /// `spent_ms` it took, without increment, and no clock runs any more.
+    pub fn end(&mut self, spent_ms: u64, flagged: Option<Seat>, now: u64) {
+        if let Some((seat, _)) = self.running
+            && let TimeControl::Live { .. } = self.control
+        {
+            let clock = &mut self.seats[seat];
+            if clock.started {
+                clock.remaining_ms = clock.remaining_ms.saturating_sub(spent_ms);
+            }
+        }
+        self.flagged = flagged;
+        self.setup_since = None;
+        self.last_event = now;
+        self.running = None;
+    }
+
     /// Moves the running turn (and the awaited setups) later by the time the server was
     /// down since they began, so that downtime counts against nobody.
     pub fn credit(&mut self, downtime: &Downtime) {
@@ -291,6 +312,7 @@ impl Clocks {
         let running = self.running.filter(|&(s, _)| s == seat);
         match self.control {
             TimeControl::Untimed => None,
+            _ if self.flagged == Some(seat) => Some(0),
             TimeControl::Live { .. } => {
                 let spent = running.map_or(0, |_| self.spent(now));
                 let clock = self.seats[seat];
@@ -417,6 +439,31 @@ mod tests {
         clocks.advance(Some((Seat::First, 1_000)), Some(Seat::First), false, 1_000);
         clocks.advance(Some((Seat::First, 500)), Some(Seat::Second), false, 1_500);
         assert_eq!(clocks.seats[Seat::First].remaining_ms, MIN - 1_500 + 2_000);
+    }
+
+    #[test]
+    fn an_end_charges_the_running_turn_and_a_fallen_flag_shows_zero() {
+        let mut clocks = live(1, 5);
+        clocks.seats[Seat::First].started = true;
+        clocks.seats[Seat::Second].started = true;
+        clocks.advance(None, Some(Seat::First), false, 0);
+        // Seat 1 resigns while seat 0 thinks: seat 0 is charged its 7 s, no increment.
+        let mut resigned = clocks.clone();
+        resigned.end(7_000, None, 7_000);
+        assert_eq!(resigned.remaining(Seat::First, 9_000), Some(MIN - 7_000));
+        assert_eq!(resigned.remaining(Seat::Second, 9_000), Some(MIN));
+        assert_eq!(resigned.next_deadline(), None);
+        // Seat 0's flag falls: its time is 0, also in correspondence.
+        clocks.end(MIN + 20, Some(Seat::First), MIN + 20);
+        assert_eq!(clocks.remaining(Seat::First, MIN + 30), Some(0));
+        assert_eq!(clocks.seats[Seat::First].remaining_ms, 0);
+        let mut mail = Clocks::new(TimeControl::Correspondence {
+            per_move: Duration::from_secs(86_400),
+        });
+        mail.advance(None, Some(Seat::Second), false, 0);
+        mail.end(86_400_000, Some(Seat::Second), 86_400_000);
+        assert_eq!(mail.remaining(Seat::Second, 86_400_001), Some(0));
+        assert_eq!(mail.remaining(Seat::First, 86_400_001), Some(86_400_000));
     }
 
     #[test]

@@ -210,7 +210,7 @@ impl<R: Rules> Match<R> {
                 .as_ref()
                 .filter(|_| sight.sees_kind(seat, !zone.hidden))
             {
-                for (&(cell, kind), id) in setup.pieces.iter().zip(next_id..) {
+                for (&(cell, kind), id) in setup.pieces().iter().zip(next_id..) {
                     push(seat, cell, kind, id, !zone.hidden);
                 }
             }
@@ -251,7 +251,7 @@ impl<R: Rules> Game for Match<R> {
     }
 
     fn submit_setup(&mut self, setup: Setup) -> Result<(), SetupRefused> {
-        let seat = setup.seat;
+        let seat = setup.seat();
         if self.phase() != Phase::Setup {
             return Err(SetupRefused::PhaseOver);
         }

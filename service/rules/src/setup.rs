@@ -22,16 +22,124 @@ pub struct Placement {
     pub kind: String,
 }
 
-/// A validated setup of one seat: kinds by cell, in board order.
+/// A validated setup of one seat: kinds by cell, in board order. Only validation makes one
+/// ([`Setup::validate`], [`Setup::from_pieces`]) or a maker of legal setups
+/// ([`Setup::random`], [`Setup::complete`]), so a `Setup` is always legal for its seat.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Setup {
-    /// The seat it belongs to.
-    pub seat: Seat,
-    /// Every placed piece, sorted by row, then column.
-    pub pieces: Vec<(Cell, KindId)>,
+    seat: Seat,
+    pieces: Vec<(Cell, KindId)>,
 }
 
 impl Setup {
+    /// The seat it belongs to.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// Every placed piece, sorted by row, then column.
+    pub fn pieces(&self) -> &[(Cell, KindId)] {
+        &self.pieces
+    }
+
+    /// A setup that skips validation, for tests of positions no legal setup makes (a few
+    /// pieces on an empty board).
+    #[cfg(test)]
+    pub(crate) fn unchecked(seat: Seat, pieces: Vec<(Cell, KindId)>) -> Setup {
+        Setup { seat, pieces }
+    }
+
+    /// Checks pieces given by kind id, as [`Setup::validate`] checks placements.
+    pub fn from_pieces(
+        description: &Description,
+        seat: Seat,
+        pieces: &[(Cell, KindId)],
+    ) -> Result<Setup, SetupError> {
+        let placements: Vec<Placement> = pieces
+            .iter()
+            .map(|&(cell, kind)| Placement {
+                cell,
+                kind: description.kind(kind).id.to_owned(),
+            })
+            .collect();
+        Setup::validate(description, seat, &placements)
+    }
+
+    /// A legal setup of `seat` that keeps the pieces of `kept` where they are and places
+    /// the rest of the zone's pieces on the free cells uniformly at random, reproducible
+    /// from `seed`. Refused when `kept` does not fit the zone (a cell outside it, a cell
+    /// taken twice, more of a kind than the seat places).
+    pub fn complete(
+        description: &Description,
+        seat: Seat,
+        kept: &[(Cell, KindId)],
+        seed: u64,
+    ) -> Result<Setup, SetupError> {
+        let (free, missing) = Setup::room_around(description, seat, kept)?;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut cells = free;
+        cells.shuffle(&mut rng);
+        let mut pieces: Vec<(Cell, KindId)> = kept.to_vec();
+        pieces.extend(cells.into_iter().zip(missing));
+        Setup::from_pieces(description, seat, &pieces)
+    }
+
+    /// What is left to place around `kept` in `seat`'s zone: the free cells, and the kinds
+    /// still missing (one entry per piece, in the zone's order). Refused when `kept` does
+    /// not fit the zone.
+    pub fn room_around(
+        description: &Description,
+        seat: Seat,
+        kept: &[(Cell, KindId)],
+    ) -> Result<(Vec<Cell>, Vec<KindId>), SetupError> {
+        let Some(zone) = description.setup_zone(seat) else {
+            return Err(SetupError {
+                problems: vec![SetupProblem::NoSetupForSeat(seat)],
+            });
+        };
+        let mut problems = Vec::new();
+        let mut free = zone.cells.clone();
+        let mut left: BTreeMap<KindId, usize> = zone
+            .pieces
+            .iter()
+            .map(|&(kind, count)| (kind, usize::from(count)))
+            .collect();
+        for &(cell, kind) in kept {
+            match free.iter().position(|&c| c == cell) {
+                Some(index) => {
+                    free.swap_remove(index);
+                }
+                None if zone.cells.contains(&cell) => problems.push(SetupProblem::Duplicate(cell)),
+                None => problems.push(SetupProblem::OutsideZone(cell)),
+            }
+            match left.get_mut(&kind) {
+                Some(count) if *count > 0 => *count -= 1,
+                Some(_) => {}
+                None => problems.push(SetupProblem::NotPlaceable { kind, got: 1 }),
+            }
+        }
+        for &(kind, expected) in &zone.pieces {
+            let got = kept.iter().filter(|&&(_, k)| k == kind).count();
+            if got > usize::from(expected) {
+                problems.push(SetupProblem::WrongCount {
+                    kind,
+                    expected,
+                    got,
+                });
+            }
+        }
+        if !problems.is_empty() {
+            return Err(SetupError { problems });
+        }
+        free.sort_by_key(|cell| (cell.y, cell.x));
+        let missing = zone
+            .pieces
+            .iter()
+            .flat_map(|&(kind, _)| std::iter::repeat_n(kind, left[&kind]))
+            .collect();
+        Ok((free, missing))
+    }
+
     /// The canonical text of this setup: `label=kind` for every piece in board order (row,
     /// then column), joined by single spaces, e.g. `a1=bandera b1=bomba ...`. Fairness
     /// commitments are `SHA-256(salt ‖ canonical text)`.

@@ -25,7 +25,9 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use trinchera_rules::army::spec::{Mobility, Spec};
 use trinchera_rules::army::{Army, Variant};
-use trinchera_rules::{Action, Cell, Determinize, KindId, Rules, Seat, Seed, Setup, View};
+use trinchera_rules::{
+    Action, Cell, Determinize, KindId, Rules, Seat, Seed, Setup, SetupError, View,
+};
 
 use super::search::{Model, Searcher};
 use super::{Bot, Config, Level, SeatView, legal_actions, listed};
@@ -273,7 +275,8 @@ impl<V: Variant> ArmyBot<V> {
 
 impl<V: Variant> Bot for ArmyBot<V> {
     fn setup(&mut self) -> Option<Setup> {
-        Some(army_setup::<V>(self.config.seat, &mut self.config.rng(0)))
+        let setup = army_setup::<V>(self.config.seat, &[], &mut self.config.rng(0));
+        Some(setup.expect("an empty board takes a whole army"))
     }
 
     fn choose(&mut self, view: &SeatView) -> Option<Action> {
@@ -330,15 +333,17 @@ impl<V: Variant> Bot for ArmyBot<V> {
     }
 }
 
-/// A sensible, varied setup of `seat` (see the module docs).
-fn army_setup<V: Variant>(seat: Seat, rng: &mut ChaCha8Rng) -> Setup {
+/// A sensible, varied setup of `seat` (see the module docs) around the pieces of `kept`,
+/// which stay where they are; refused when they do not fit the seat's zone.
+pub(super) fn army_setup<V: Variant>(
+    seat: Seat,
+    kept: &[(Cell, KindId)],
+    rng: &mut ChaCha8Rng,
+) -> Result<Setup, SetupError> {
     let spec = V::spec();
-    let zone = spec
-        .description
-        .setup_zone(seat)
-        .expect("every army seat sets up");
-    let mut free: Vec<Cell> = zone.cells.clone();
-    let mut pieces: Vec<(Cell, KindId)> = Vec::new();
+    let description = &spec.description;
+    let (mut free, missing) = Setup::room_around(description, seat, kept)?;
+    let mut pieces: Vec<(Cell, KindId)> = kept.to_vec();
     let row = |cell: Cell| depth::<V>(seat, cell.y);
     let mut place = |kind: KindId, weight: &dyn Fn(Cell) -> u32, rng: &mut ChaCha8Rng| {
         let total: u32 = free.iter().map(|&cell| weight(cell)).sum();
@@ -361,23 +366,29 @@ fn army_setup<V: Variant>(seat: Seat, rng: &mut ChaCha8Rng) -> Setup {
     };
     let kinds = spec.data.kinds;
     let of = |pred: &dyn Fn(&trinchera_rules::army::spec::KindSpec) -> bool| -> Vec<KindId> {
-        zone.pieces
+        missing
             .iter()
-            .filter(|(kind, _)| pred(&kinds[kind.index()]))
-            .flat_map(|&(kind, count)| std::iter::repeat_n(kind, usize::from(count)))
+            .copied()
+            .filter(|kind| pred(&kinds[kind.index()]))
             .collect()
     };
     let flag_row = if rng.random_ratio(1, 5) { 1 } else { 0 };
-    let mut flag = None;
+    let mut flag = kept
+        .iter()
+        .find(|(_, kind)| kinds[kind.index()].is_flag)
+        .map(|&(cell, _)| cell);
     for kind in of(&|k| k.is_flag) {
         flag = Some(place(kind, &|cell| u32::from(row(cell) == flag_row), rng));
     }
-    // Bombs on every square next to the flag first (as far as they go), then in the back.
-    let mut guards: Vec<Cell> = zone
-        .cells
-        .iter()
-        .copied()
+    // Bombs on every free square next to the flag first (as far as they go), then in the
+    // back.
+    let mut guards: Vec<Cell> = description
+        .setup_zone(seat)
+        .map(|zone| zone.cells.clone())
+        .unwrap_or_default()
+        .into_iter()
         .filter(|&cell| flag.is_some_and(|flag| distance(flag, cell) == 1))
+        .filter(|cell| !kept.iter().any(|(taken, _)| taken == cell))
         .collect();
     guards.shuffle(rng);
     let bombs = of(&|k| !k.is_flag && k.mobility == Mobility::Immovable);
@@ -421,6 +432,5 @@ fn army_setup<V: Variant>(seat: Seat, rng: &mut ChaCha8Rng) -> Setup {
             strong_columns.push(cell.x);
         }
     }
-    pieces.sort_by_key(|(cell, _)| (cell.y, cell.x));
-    Setup { seat, pieces }
+    Setup::from_pieces(description, seat, &pieces)
 }

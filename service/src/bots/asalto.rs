@@ -16,7 +16,7 @@ use rand::RngExt;
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand_chacha::ChaCha8Rng;
 use trinchera_rules::asalto::{AsaltoMove, Siege, Variant};
-use trinchera_rules::{Action, Cell, KindId, Rules, Seat, Setup, Terrain};
+use trinchera_rules::{Action, Cell, Description, KindId, Rules, Seat, Setup, SetupError, Terrain};
 
 use super::search::{Model, Searcher};
 use super::{Bot, Config, Level, SeatView, legal_actions, listed, world};
@@ -51,6 +51,40 @@ const PLACEMENTS: [[(i8, i8); 2]; 6] = [
     [(3, 4), (3, 5)],
     [(2, 4), (4, 5)],
 ];
+
+/// The officers' setup of `seat`: one of [`PLACEMENTS`] that holds the officers of `kept`
+/// (any free fortress point when none does); refused when `kept` does not fit the zone.
+pub(super) fn officers_setup(
+    description: &Description,
+    seat: Seat,
+    kept: &[(Cell, KindId)],
+    rng: &mut ChaCha8Rng,
+) -> Result<Setup, SetupError> {
+    let (free, missing) = Setup::room_around(description, seat, kept)?;
+    let fits = |pair: &&[(i8, i8); 2]| {
+        kept.iter()
+            .all(|&(cell, _)| pair.contains(&(cell.x, cell.y)))
+    };
+    let preferred: Vec<Cell> = PLACEMENTS
+        .iter()
+        .filter(fits)
+        .collect::<Vec<_>>()
+        .choose(rng)
+        .map(|pair| {
+            pair.iter()
+                .map(|&(x, y)| Cell::new(x, y))
+                .filter(|cell| free.contains(cell))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut cells = preferred;
+    let mut others: Vec<Cell> = free.into_iter().filter(|c| !cells.contains(c)).collect();
+    others.shuffle(rng);
+    cells.extend(others);
+    let mut pieces = kept.to_vec();
+    pieces.extend(cells.into_iter().zip(missing));
+    Setup::from_pieces(description, seat, &pieces)
+}
 
 /// The bit of a cell of the 7×7 span.
 const fn bit(cell: Cell) -> u64 {
@@ -203,21 +237,13 @@ impl<V: Variant> SiegeBot<V> {
 impl<V: Variant> Bot for SiegeBot<V> {
     fn setup(&mut self) -> Option<Setup> {
         let description = <Siege<V> as Rules>::description();
-        let zone = description.setup_zone(self.config.seat)?;
+        description.setup_zone(self.config.seat)?;
         let mut rng = self.config.rng(0);
-        let officer = zone.pieces.first().map_or(KindId(1), |&(kind, _)| kind);
-        let mut cells: Vec<Cell> = match self.config.level {
-            Level::Hard => PLACEMENTS
-                .choose(&mut rng)
-                .map(|pair| pair.iter().map(|&(x, y)| Cell::new(x, y)).collect())
-                .unwrap_or_default(),
-            Level::Easy => zone.cells.sample(&mut rng, 2).copied().collect(),
+        let setup = match self.config.level {
+            Level::Hard => officers_setup(description, self.config.seat, &[], &mut rng),
+            Level::Easy => Setup::complete(description, self.config.seat, &[], rng.random()),
         };
-        cells.sort_by_key(|cell| (cell.y, cell.x));
-        Some(Setup {
-            seat: self.config.seat,
-            pieces: cells.into_iter().map(|cell| (cell, officer)).collect(),
-        })
+        Some(setup.expect("an empty fortress takes both officers"))
     }
 
     fn choose(&mut self, view: &SeatView) -> Option<Action> {

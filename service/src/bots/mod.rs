@@ -23,12 +23,13 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use rand::{Rng, SeedableRng};
+use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use trinchera_rules::army::{Castillos, Clasico, Frente};
 use trinchera_rules::asalto::{Asalto, Tacticas};
 use trinchera_rules::{
-    Action, Description, Determinize, LegalAction, Seat, Setup, View, WorldError,
+    Action, Cell, Description, Determinize, KindId, LegalAction, Seat, Setup, SetupError, View,
+    WorldError,
 };
 
 /// What one seat knows of its game at one version: the only input a bot gets.
@@ -74,6 +75,27 @@ pub fn decide(level: BotLevel, view: &SeatView, think: Duration, seed: u64) -> D
         return bot.setup().map_or(Decision::Nothing, Decision::Setup);
     }
     bot.choose(view).map_or(Decision::Nothing, Decision::Act)
+}
+
+/// A sensible setup of `seat` in a game of `description` around the pieces of `kept`,
+/// which stay where they are: the setup the hard bots make (in the army games a flag at
+/// the back with bombs on its every side as far as they go; in Asalto the officers on the
+/// fortress's front points), different for every `seed`. Refused when `kept` does not fit
+/// the seat's zone, or the seat places no pieces.
+pub fn suggest_setup(
+    description: &'static Description,
+    seat: Seat,
+    kept: &[(Cell, KindId)],
+    seed: [u8; 32],
+) -> Result<Setup, SetupError> {
+    let mut rng = ChaCha8Rng::from_seed(seed);
+    match description.id {
+        "frente" => army::army_setup::<Frente>(seat, kept, &mut rng),
+        "clasico" => army::army_setup::<Clasico>(seat, kept, &mut rng),
+        "castillos" => army::army_setup::<Castillos>(seat, kept, &mut rng),
+        "asalto" | "tacticas" => asalto::officers_setup(description, seat, kept, &mut rng),
+        _ => Setup::complete(description, seat, kept, rng.random()),
+    }
 }
 
 /// How a bot plays.

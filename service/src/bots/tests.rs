@@ -153,12 +153,11 @@ fn decisions_depend_only_on_the_seat_s_view() {
         let bot_seat = Seat::First;
         let own = Setup::random(description.setup_zone(bot_seat).expect("sets up"), 1);
         let enemy = Setup::random(description.setup_zone(!bot_seat).expect("sets up"), 2);
-        let mut shuffled = enemy.clone();
-        let mut kinds: Vec<_> = shuffled.pieces.iter().map(|&(_, kind)| kind).collect();
+        let mut kinds: Vec<_> = enemy.pieces().iter().map(|&(_, kind)| kind).collect();
         kinds.shuffle(&mut ChaCha8Rng::seed_from_u64(3));
-        for (piece, kind) in shuffled.pieces.iter_mut().zip(kinds) {
-            piece.1 = kind;
-        }
+        let cells = enemy.pieces().iter().map(|&(cell, _)| cell);
+        let pieces: Vec<_> = cells.zip(kinds).collect();
+        let shuffled = Setup::from_pieces(description, !bot_seat, &pieces).expect("valid");
         assert_ne!(enemy, shuffled, "{id}: the hidden setups differ");
         let mut games: Vec<Box<dyn Game>> = [enemy, shuffled]
             .into_iter()
@@ -248,7 +247,7 @@ fn setups_are_valid_sensible_and_varied() {
                         .position(|k| k.id == "bandera" || k.id == "estandarte")
                     {
                         let (cell, _) = setup
-                            .pieces
+                            .pieces()
                             .iter()
                             .find(|(_, kind)| kind.index() == flag)
                             .expect("a flag");
@@ -260,7 +259,7 @@ fn setups_are_valid_sensible_and_varied() {
                         let bombs = description.kinds.iter().position(|k| k.id == "bomba");
                         let bomb_count =
                             bombs.map_or(0, |b| usize::from(description.kinds[b].count));
-                        let doors = setup.pieces.iter().filter(|(door, _)| {
+                        let doors = setup.pieces().iter().filter(|(door, _)| {
                             (door.x - cell.x).abs() + (door.y - cell.y).abs() == 1
                         });
                         let (guarded, open): (Vec<&(Cell, KindId)>, Vec<_>) =
@@ -276,6 +275,76 @@ fn setups_are_valid_sensible_and_varied() {
             let mut distinct = seen.clone();
             distinct.dedup();
             assert!(distinct.len() > seen.len() / 2, "{id}: setups vary");
+        }
+    }
+}
+
+/// The flag's depth from its seat's back row.
+fn flag_depth(description: &trinchera_rules::Description, setup: &Setup) -> Option<i8> {
+    let (cell, _) = setup
+        .pieces()
+        .iter()
+        .find(|(_, kind)| ["bandera", "estandarte"].contains(&description.kind(*kind).id))?;
+    Some(match setup.seat() {
+        Seat::First => cell.y,
+        Seat::Second => description.board.height as i8 - 1 - cell.y,
+    })
+}
+
+/// What `SubmitSetup { random: true }` and `SuggestSetup` give people: never the flag on the
+/// front row (it stands on one of the two back rows), a valid setup every time, the kept
+/// pieces where they were put, and different setups for different seeds.
+#[test]
+fn suggested_setups_keep_what_is_kept_and_the_flag_at_the_back() {
+    let mut rng = ChaCha8Rng::seed_from_u64(30);
+    for id in ["frente", "clasico", "castillos", "asalto", "tacticas"] {
+        let description = description(id);
+        for seat in Seat::BOTH {
+            let Some(zone) = description.setup_zone(seat) else {
+                continue;
+            };
+            let mut distinct = std::collections::HashSet::new();
+            for n in 0..200 {
+                let whole = super::suggest_setup(description, seat, &[], seed(n)).expect("made");
+                if let Some(depth) = flag_depth(description, &whole) {
+                    assert!(depth <= 1, "{id}: the flag on row {depth} from the back");
+                }
+                distinct.insert(whole.clone());
+                // Keep a random part of another setup: the rest is filled around it.
+                let other = Setup::random(zone, n);
+                let kept: Vec<(Cell, KindId)> = other
+                    .pieces()
+                    .iter()
+                    .copied()
+                    .filter(|_| rng.random_ratio(1, 3))
+                    .collect();
+                let around = super::suggest_setup(description, seat, &kept, seed(n)).expect("made");
+                Setup::validate(description, seat, &around.placements(description))
+                    .expect("a valid setup");
+                for piece in &kept {
+                    assert!(around.pieces().contains(piece), "{id}: {piece:?} kept");
+                }
+            }
+            // The officers pick among a few sensible pairs of points; armies vary widely.
+            let varied = if zone.pieces.len() == 1 { 3 } else { 150 };
+            assert!(distinct.len() >= varied, "{id}: suggestions vary");
+            // Pieces that do not fit the zone are refused, naming the problem.
+            let outside = description
+                .board
+                .cells
+                .iter()
+                .map(|info| info.cell)
+                .find(|cell| !zone.cells.contains(cell))
+                .expect("a cell outside the zone");
+            let kind = zone.pieces[0].0;
+            let refused = super::suggest_setup(description, seat, &[(outside, kind)], seed(1))
+                .expect_err("outside the zone");
+            assert!(
+                refused
+                    .describe(description)
+                    .contains("outside your setup zone"),
+                "{id}"
+            );
         }
     }
 }

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::Games;
 use super::pipeline::Change;
+use super::thinking::Urgency;
 use crate::bots::{self, Decision};
 use crate::error::ApiError;
 use crate::ids::{self, GameId};
@@ -65,9 +66,14 @@ impl Games {
     }
 
     /// One bot action; `false` once no bot is to act (the task is then done).
+    ///
+    /// The bot waits in line for a thinking slot (`thinking::Thinking`: games with a person first,
+    /// then the soonest clock), and its budget comes from its clock as it stands when the
+    /// slot comes, so the wait does not make it lose on time. A bot short of time does not
+    /// wait at all: it thinks at once, briefly.
     async fn bot_turn(&self, id: GameId) -> Result<bool, ApiError> {
         self.refuse_if_shutting_down()?;
-        let (seat, level, view, budget) = {
+        let (seat, level, view, turn) = {
             let (slot, held) = self.lock(id).await?;
             let held = self.settle(&slot, held).await?;
             let Some((seat, level)) = held.state.bot_to_act() else {
@@ -75,32 +81,34 @@ impl Games {
                 self.bot_done(id);
                 return Ok(false);
             };
-            // A bot on a clock spends at most a twentieth of what it has left.
+            let clocks = held.state.clocks();
             let now = self.time.now_ms();
-            let left = held
-                .state
-                .clocks()
-                .remaining(seat, now)
-                .map(|ms| Duration::from_millis(ms / 20));
-            let budget = left.map_or(self.limits.bots.think, |left| {
-                left.min(self.limits.bots.think)
-            });
-            (seat, level, held.state.seat_view(seat), budget)
+            let turn = BotClock {
+                runs_out: clocks.remaining(seat, now).map(|left| now + left),
+                exhibition: held.state.bots_only(),
+            };
+            (seat, level, held.state.seat_view(seat), turn)
         };
         let started = Instant::now();
         let seed = u64::from_le_bytes(ids::random_bytes()?);
         let version = view.version;
-        let permit = self
-            .thinking
-            .acquire()
-            .await
-            .map_err(|_| ApiError::ShuttingDown)?;
+        let slot = match turn.left(self.time.now_ms()) {
+            Some(left) if left < SHORT_OF_TIME => None,
+            _ => Some(self.thinking.slot(turn.urgency()).await),
+        };
+        let left = turn.left(self.time.now_ms());
+        let budget = left.map_or(self.limits.bots.think, |left| {
+            (left / THINKING_SHARE).min(self.limits.bots.think)
+        });
         let decision =
             tokio::task::spawn_blocking(move || bots::decide(level, &view, budget, seed))
                 .await
                 .map_err(|e| StoreError::Backend(format!("a bot's thinking failed: {e}")))?;
-        drop(permit);
-        if let Some(wait) = self.limits.bots.min_delay.checked_sub(started.elapsed()) {
+        drop(slot);
+        let min_delay = left.map_or(self.limits.bots.min_delay, |left| {
+            (left / THINKING_SHARE).min(self.limits.bots.min_delay)
+        });
+        if let Some(wait) = min_delay.checked_sub(started.elapsed()) {
             // A stopping server does not wait for its bots.
             let mut shutdown = self.shutdown_signal();
             tokio::select! {
@@ -131,5 +139,39 @@ impl Games {
         let change = Change::new(event, record, before, &held.state);
         self.commit(&slot, held, change).await?;
         Ok(true)
+    }
+}
+
+/// The share of its time left that a bot on a clock spends on one decision (and at most on
+/// the delay that lets a person follow its moves).
+const THINKING_SHARE: u32 = 20;
+
+/// Time left under which a bot does not wait in line for a thinking slot: it thinks at
+/// once, for a twentieth of it.
+const SHORT_OF_TIME: Duration = Duration::from_secs(5);
+
+/// A bot's turn as its clock sees it.
+#[derive(Clone, Copy, Debug)]
+struct BotClock {
+    /// When its clock (or turn deadline) runs out, ms since the Unix epoch; `None` without
+    /// a clock.
+    runs_out: Option<u64>,
+    /// Whether the game is between two bots.
+    exhibition: bool,
+}
+
+impl BotClock {
+    /// Time left at `now`.
+    fn left(self, now: u64) -> Option<Duration> {
+        self.runs_out
+            .map(|at| Duration::from_millis(at.saturating_sub(now)))
+    }
+
+    /// Its place in the line for a thinking slot.
+    fn urgency(self) -> Urgency {
+        Urgency {
+            exhibition: self.exhibition,
+            deadline_ms: self.runs_out.unwrap_or(u64::MAX),
+        }
     }
 }

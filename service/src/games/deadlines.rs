@@ -8,11 +8,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::sync::Notify;
-use trinchera_rules::{Seat, Setup};
+use trinchera_rules::Seat;
 
 use super::Games;
 use super::cache::{Held, Slot};
-use super::pipeline::Change;
+use super::pipeline::{Change, made_setup};
 use crate::error::{ApiError, Reason};
 use crate::ids::{self, GameId};
 use crate::state::{GamePhase, GameState, Moment, Seen};
@@ -116,11 +116,7 @@ impl Games {
                     else {
                         break;
                     };
-                    let description = held.state.description();
-                    let Some(zone) = description.setup_zone(seat) else {
-                        break;
-                    };
-                    let setup = Setup::random(zone, u64::from_le_bytes(ids::random_bytes()?));
+                    let setup = made_setup(held.state.description(), seat, &[])?;
                     tracing::info!(game_id = %held.state.id(), seat = seat.index(), "late setup made at random");
                     held.state
                         .submit_setup(setup, ids::random_bytes()?, moment)?

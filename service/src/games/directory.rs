@@ -13,10 +13,11 @@ use std::sync::RwLock;
 
 use trinchera_rules::catalog;
 
+use super::Limits;
 use crate::error::ApiError;
 use crate::ids::GameId;
 use crate::records::SummaryRecord;
-use crate::state::{BOT_NAME_PREFIX, GamePhase};
+use crate::state::GamePhase;
 use crate::store::{Store, StoreError};
 use crate::timing::Speed;
 
@@ -31,13 +32,14 @@ pub struct Filter {
     pub speed: Option<Speed>,
 }
 
-/// Three bytes per game: ruleset index + 1, phase number and speed number; zero phase for
-/// an id without a game.
+/// Four bytes per game: ruleset index + 1, phase number, speed number and seats played by
+/// bots; zero phase for an id without a game.
 #[derive(Clone, Copy, Debug, Default)]
 struct Entry {
     ruleset: u8,
     phase: u8,
     speed: u8,
+    bots: u8,
 }
 
 impl Entry {
@@ -51,7 +53,13 @@ impl Entry {
             speed: Speed::from_number(summary.speed)
                 .unwrap_or(Speed::Untimed)
                 .number() as u8,
+            bots: summary.bot_seats().min(2) as u8,
         }
+    }
+
+    /// An unfinished game between two bots.
+    fn open_exhibition(self) -> bool {
+        self.open() && self.bots == 2
     }
 
     fn exists(self) -> bool {
@@ -95,11 +103,22 @@ struct Inner {
     timed: BTreeSet<GameId>,
     /// Games whose entry is open.
     open: usize,
+    /// Of those, games between two bots.
+    exhibitions: usize,
     /// Places taken for games being created.
     reserved: usize,
-    /// Open games per creating address, and each such game's creator.
-    per_peer: HashMap<IpAddr, usize>,
-    creators: HashMap<GameId, IpAddr>,
+    /// Of those, for games between two bots.
+    reserved_exhibitions: usize,
+    /// Open games and open exhibitions per creating address, and each such game's creator.
+    per_peer: HashMap<IpAddr, PeerGames>,
+    creators: HashMap<GameId, Reservation>,
+}
+
+/// The unfinished games one address created.
+#[derive(Clone, Copy, Debug, Default)]
+struct PeerGames {
+    open: usize,
+    exhibitions: usize,
 }
 
 impl Inner {
@@ -115,20 +134,21 @@ impl Inner {
             (false, true) => self.open += 1,
             (true, false) => {
                 self.open -= 1;
-                if let Some(peer) = self.creators.remove(&id) {
-                    self.release_peer(peer);
+                if let Some(reservation) = self.creators.remove(&id) {
+                    self.release(reservation);
                 }
             }
+            _ => {}
+        }
+        match (before.open_exhibition(), after.open_exhibition()) {
+            (false, true) => self.exhibitions += 1,
+            (true, false) => self.exhibitions -= 1,
             _ => {}
         }
         let unstarted = [GamePhase::Waiting, GamePhase::Setup]
             .into_iter()
             .find(|phase| phase.number() == summary.phase);
-        let bot = summary
-            .players
-            .iter()
-            .any(|name| name.starts_with(BOT_NAME_PREFIX));
-        if after.open() && bot {
+        if after.open() && after.bots > 0 {
             self.with_bots.insert(id);
         } else {
             self.with_bots.remove(&id);
@@ -149,10 +169,13 @@ impl Inner {
         }
     }
 
-    fn release_peer(&mut self, peer: IpAddr) {
-        if let Some(count) = self.per_peer.get_mut(&peer) {
-            *count -= 1;
-            if *count == 0 {
+    /// Gives back what `reservation`'s creator counted for its game.
+    fn release(&mut self, reservation: Reservation) {
+        let Some(peer) = reservation.peer else { return };
+        if let Some(games) = self.per_peer.get_mut(&peer) {
+            games.open -= 1;
+            games.exhibitions -= usize::from(reservation.exhibition);
+            if games.open == 0 {
                 self.per_peer.remove(&peer);
             }
         }
@@ -161,10 +184,12 @@ impl Inner {
 
 /// A place among the open games, taken before a game is created: kept by
 /// [`Directory::created`], given back by [`Directory::cancel`].
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 #[must_use = "a reservation is kept by `created` or given back by `cancel`"]
 pub struct Reservation {
     peer: Option<IpAddr>,
+    /// Whether the game is to be played by two bots.
+    exhibition: bool,
 }
 
 /// Every game's ruleset and phase, by id.
@@ -207,50 +232,73 @@ impl Directory {
         self.read().open
     }
 
-    /// Takes a place for a new open game created by `peer`, within `max_open` in all and
-    /// `max_per_peer` for the address.
+    /// Unfinished games between two bots.
+    pub fn open_exhibitions(&self) -> usize {
+        self.read().exhibitions
+    }
+
+    /// Takes a place for a new open game created by `peer` (an exhibition between two bots
+    /// if `exhibition`), within the caps of `limits`, in all and for the address.
     pub fn reserve(
         &self,
         peer: Option<IpAddr>,
-        max_open: usize,
-        max_per_peer: usize,
+        exhibition: bool,
+        limits: &Limits,
     ) -> Result<Reservation, ApiError> {
         let mut inner = self.write();
-        if inner.open + inner.reserved >= max_open {
+        if inner.open + inner.reserved >= limits.max_open_games {
             return Err(ApiError::ResourceExhausted(format!(
-                "the server already holds {max_open} unfinished games, its limit \
-                 (--max-open-games); finish or resign some first"
+                "the server already holds {} unfinished games, its limit \
+                 (--max-open-games); finish or resign some first",
+                limits.max_open_games
+            )));
+        }
+        if exhibition && inner.exhibitions + inner.reserved_exhibitions >= limits.max_exhibitions {
+            return Err(ApiError::ResourceExhausted(format!(
+                "the server already holds {} unfinished games between two bots, its limit \
+                 (--max-exhibitions); watch one of them, or try again later",
+                limits.max_exhibitions
             )));
         }
         if let Some(peer) = peer {
-            let count = inner.per_peer.entry(peer).or_default();
-            if *count >= max_per_peer {
+            let games = inner.per_peer.entry(peer).or_default();
+            if games.open >= limits.max_open_games_per_peer {
                 return Err(ApiError::ResourceExhausted(format!(
-                    "your address already created {max_per_peer} unfinished games, the limit \
-                     per address (--max-open-games-per-peer); finish or resign some first"
+                    "your address already created {} unfinished games, the limit per address \
+                     (--max-open-games-per-peer); finish or resign some first",
+                    limits.max_open_games_per_peer
                 )));
             }
-            *count += 1;
+            if exhibition && games.exhibitions >= limits.max_exhibitions_per_peer {
+                return Err(ApiError::ResourceExhausted(format!(
+                    "your address already created {} unfinished games between two bots, the \
+                     limit per address (--max-exhibitions-per-peer); let one finish first",
+                    limits.max_exhibitions_per_peer
+                )));
+            }
+            games.open += 1;
+            games.exhibitions += usize::from(exhibition);
         }
         inner.reserved += 1;
-        Ok(Reservation { peer })
+        inner.reserved_exhibitions += usize::from(exhibition);
+        Ok(Reservation { peer, exhibition })
     }
 
     /// Gives a reservation back: the game was not created.
     pub fn cancel(&self, reservation: Reservation) {
         let mut inner = self.write();
         inner.reserved -= 1;
-        if let Some(peer) = reservation.peer {
-            inner.release_peer(peer);
-        }
+        inner.reserved_exhibitions -= usize::from(reservation.exhibition);
+        inner.release(reservation);
     }
 
-    /// Game `id` was created (and recorded) with `reservation`.
+    /// Game `id` was created (and recorded, its seats taken) with `reservation`.
     pub fn created(&self, reservation: Reservation, id: GameId) {
         let mut inner = self.write();
         inner.reserved -= 1;
-        if let Some(peer) = reservation.peer {
-            inner.creators.insert(id, peer);
+        inner.reserved_exhibitions -= usize::from(reservation.exhibition);
+        if reservation.peer.is_some() {
+            inner.creators.insert(id, reservation);
         }
     }
 
@@ -345,25 +393,100 @@ mod tests {
         assert!(!directory.exists(GameId(u64::MAX)));
     }
 
+    fn caps(
+        open: usize,
+        per_peer: usize,
+        exhibitions: usize,
+        per_peer_exhibitions: usize,
+    ) -> Limits {
+        Limits {
+            max_open_games: open,
+            max_open_games_per_peer: per_peer,
+            max_exhibitions: exhibitions,
+            max_exhibitions_per_peer: per_peer_exhibitions,
+            ..Limits::default()
+        }
+    }
+
     #[test]
     fn open_games_are_counted_per_creating_address() {
         let directory = Directory::default();
         let peer: IpAddr = [127, 0, 0, 9].into();
-        let first = directory.reserve(Some(peer), 10, 1).expect("room");
-        assert!(directory.reserve(Some(peer), 10, 1).is_err(), "per peer");
+        let limits = caps(10, 1, 10, 10);
+        let first = directory.reserve(Some(peer), false, &limits).expect("room");
+        assert!(
+            directory.reserve(Some(peer), false, &limits).is_err(),
+            "per peer"
+        );
         directory.record(GameId(1), &summary("frente", GamePhase::Waiting, 5));
         directory.created(first, GameId(1));
         assert_eq!(directory.open_games(), 1);
         let other = directory
-            .reserve(None, 10, 1)
+            .reserve(None, false, &limits)
             .expect("no address, no peer limit");
         directory.cancel(other);
         assert_eq!(directory.open_games(), 1);
         directory.record(GameId(1), &summary("frente", GamePhase::Finished, 6));
         assert_eq!(directory.open_games(), 0);
-        let again = directory.reserve(Some(peer), 10, 1).expect("released");
+        let again = directory
+            .reserve(Some(peer), false, &limits)
+            .expect("released");
         directory.cancel(again);
-        assert!(directory.reserve(None, 0, 1).is_err(), "total");
+        assert!(
+            directory.reserve(None, false, &caps(0, 1, 1, 1)).is_err(),
+            "total"
+        );
+    }
+
+    fn exhibition(phase: GamePhase) -> SummaryRecord {
+        SummaryRecord {
+            bots: vec!["hard".into(), "hard".into()],
+            ..summary("frente", phase, 5)
+        }
+    }
+
+    #[test]
+    fn exhibitions_are_capped_per_address_and_in_total() {
+        let directory = Directory::default();
+        let ana: IpAddr = [10, 0, 0, 1].into();
+        let beto: IpAddr = [10, 0, 0, 2].into();
+        let limits = caps(100, 100, 2, 1);
+        let first = directory.reserve(Some(ana), true, &limits).expect("room");
+        let refused = directory
+            .reserve(Some(ana), true, &limits)
+            .expect_err("per peer");
+        assert!(
+            refused.to_string().contains("--max-exhibitions-per-peer"),
+            "{refused}"
+        );
+        let person = directory
+            .reserve(Some(ana), false, &limits)
+            .expect("not an exhibition");
+        directory.cancel(person);
+        directory.record(GameId(1), &exhibition(GamePhase::Setup));
+        directory.created(first, GameId(1));
+        let second = directory.reserve(Some(beto), true, &limits).expect("room");
+        let refused = directory.reserve(None, true, &limits).expect_err("total");
+        assert!(
+            refused.to_string().contains("(--max-exhibitions)"),
+            "{refused}"
+        );
+        directory.cancel(second);
+        assert_eq!(directory.open_exhibitions(), 1);
+        directory.record(GameId(1), &exhibition(GamePhase::Finished));
+        assert_eq!(directory.open_exhibitions(), 0);
+        let again = directory
+            .reserve(Some(ana), true, &limits)
+            .expect("released");
+        directory.cancel(again);
+        // Summaries written before bots were stored: the bots' names tell.
+        let old = SummaryRecord {
+            players: vec!["Bot (easy)".into(), "Bot (hard)".into()],
+            ..summary("frente", GamePhase::Playing, 5)
+        };
+        directory.record(GameId(2), &old);
+        assert_eq!(directory.open_exhibitions(), 1);
+        assert_eq!(directory.open_with_bots(), [GameId(2)]);
     }
 
     #[test]

@@ -15,9 +15,11 @@ pub mod cache;
 pub mod deadlines;
 pub mod directory;
 mod pipeline;
+pub mod quota;
 mod reads;
 #[cfg(test)]
 mod tests;
+mod thinking;
 pub mod throttle;
 
 use std::collections::HashSet;
@@ -30,11 +32,14 @@ use trinchera_rules::{Action, Placement, Seat};
 use self::cache::Cache;
 use self::deadlines::Deadlines;
 use self::directory::Directory;
+use self::quota::{Quota, QuotaNames, QuotaPermit};
+use self::thinking::Thinking;
 use self::throttle::{RateLimits, Throttle};
 use crate::error::ApiError;
 use crate::hub::Published;
 use crate::ids::GameId;
-use crate::state::{GameEvent, Seen};
+use crate::records::EventRecord;
+use crate::state::{GameEvent, ReplaySteps, Reveal, Seen};
 use crate::store::{Store, StoreError};
 use crate::timing::{Downtime, SystemTime, TimeSource};
 
@@ -46,10 +51,10 @@ pub struct Limits {
     /// Unfinished games that clients from one address may have created at most (counted
     /// since the server started).
     pub max_open_games_per_peer: usize,
-    /// Longest game name, in characters (grapheme clusters).
-    pub max_game_name: usize,
-    /// Longest player name, in characters (grapheme clusters).
-    pub max_player_name: usize,
+    /// Longest game name.
+    pub max_game_name: NameLimit,
+    /// Longest player name.
+    pub max_player_name: NameLimit,
     /// Largest ListGames page.
     pub max_page_size: usize,
     /// ListGames page when none is asked for.
@@ -71,6 +76,27 @@ pub struct Limits {
     /// How long the seat to move in a game without clock may stay away before the other
     /// seat may claim the win.
     pub abandon_after: Duration,
+    /// Unfinished games between two bots the server holds at most.
+    pub max_exhibitions: usize,
+    /// Unfinished games between two bots that clients from one address may have created
+    /// at most (counted since the server started).
+    pub max_exhibitions_per_peer: usize,
+    /// Replays (ReplayGame streams and GetHistory calls) running at once, in total.
+    pub max_replays: usize,
+    /// Replays running at once for one client address.
+    pub max_replays_per_peer: usize,
+    /// Positions in one GetHistory reply at most (later ones come in further pages).
+    pub history_page: usize,
+}
+
+/// How long a display name may be: in characters as a person counts them (grapheme
+/// clusters), and in bytes of UTF-8.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NameLimit {
+    /// Grapheme clusters.
+    pub characters: usize,
+    /// Bytes of UTF-8, after normalisation.
+    pub bytes: usize,
 }
 
 /// How long bots think and how fast they may play.
@@ -108,8 +134,14 @@ impl Default for Limits {
         Limits {
             max_open_games: 100_000,
             max_open_games_per_peer: 1_000,
-            max_game_name: 64,
-            max_player_name: 32,
+            max_game_name: NameLimit {
+                characters: 64,
+                bytes: 128,
+            },
+            max_player_name: NameLimit {
+                characters: 32,
+                bytes: 64,
+            },
             max_page_size: 100,
             default_page_size: 20,
             max_notation: 200,
@@ -120,6 +152,11 @@ impl Default for Limits {
             rates: RateLimits::default(),
             bots: BotPace::default(),
             abandon_after: Duration::from_secs(7 * 24 * 60 * 60),
+            max_exhibitions: 32,
+            max_exhibitions_per_peer: 4,
+            max_replays: 32,
+            max_replays_per_peer: 4,
+            history_page: 256,
         }
     }
 }
@@ -191,6 +228,29 @@ pub struct WatchItem {
     pub seen: Seen,
 }
 
+/// What a replay shows first.
+#[derive(Debug)]
+pub struct ReplayOpening {
+    /// What the caller sees now.
+    pub seen: Seen,
+    /// The fairness reveal, once the game is over.
+    pub reveal: Option<Reveal>,
+    /// How many steps follow.
+    pub steps: u64,
+}
+
+/// A replay ready to be read: its opening, its steps (computed as they are taken), and its
+/// place under the replay caps, given back when the session is dropped.
+#[derive(Debug)]
+pub struct ReplaySession {
+    /// What the replay shows first.
+    pub opening: ReplayOpening,
+    /// Each event with the game after it.
+    pub steps: ReplaySteps<Vec<EventRecord>>,
+    /// The replay's place under the caps.
+    pub permit: QuotaPermit,
+}
+
 /// Every game of the server.
 pub struct Games {
     store: Arc<dyn Store>,
@@ -201,8 +261,8 @@ pub struct Games {
     shutdown: watch::Sender<bool>,
     /// Games whose bot has a task now.
     bots_running: Mutex<HashSet<GameId>>,
-    /// Permits to think, [`BotPace::threads`] of them.
-    thinking: tokio::sync::Semaphore,
+    /// Slots to think in, [`BotPace::threads`] of them.
+    thinking: Arc<Thinking>,
     /// This manager, for the tasks it spawns.
     me: Weak<Games>,
     /// The server's clock.
@@ -211,6 +271,8 @@ pub struct Games {
     downtime: Downtime,
     /// Every game's next time limit.
     deadlines: Deadlines,
+    /// Replays running now.
+    replays: Arc<Quota>,
 }
 
 impl Games {
@@ -228,19 +290,29 @@ impl Games {
     ) -> Result<Arc<Games>, StoreError> {
         let directory = Directory::load(store.as_ref())?;
         let downtime = store.record_downtime(time.now_ms())?;
+        let replays = Quota::new(
+            QuotaNames {
+                what: "replays",
+                total_setting: "--max-replays",
+                peer_setting: "--max-replays-per-peer",
+            },
+            limits.max_replays,
+            limits.max_replays_per_peer,
+        );
         Ok(Arc::new_cyclic(|me| Games {
             time,
             downtime,
             deadlines: Deadlines::default(),
             cache: Cache::new(limits.watch_buffer),
             throttle: Throttle::new(&limits.rates),
-            thinking: tokio::sync::Semaphore::new(limits.bots.threads.max(1)),
+            thinking: Thinking::new(limits.bots.threads),
             store,
             limits,
             directory,
             shutdown: watch::Sender::new(false),
             bots_running: Mutex::new(HashSet::new()),
             me: me.clone(),
+            replays,
         }))
     }
 

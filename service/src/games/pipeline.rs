@@ -7,7 +7,7 @@
 use std::net::IpAddr;
 use std::time::Duration;
 
-use trinchera_rules::{Seat, Seed, Setup, Viewer};
+use trinchera_rules::{Cell, Description, KindId, Placement, Quoted, Seat, Seed, Setup, Viewer};
 
 use super::cache::{Held, Slot};
 use super::{Games, MoveInput, NewGame, Seated, SetupRequest};
@@ -110,11 +110,8 @@ impl Games {
             Some(level) => bot_player_name(level),
             None => or_default(player, default_player(seat)),
         };
-        let reservation = self.directory.reserve(
-            peer,
-            self.limits.max_open_games,
-            self.limits.max_open_games_per_peer,
-        )?;
+        let exhibition = creator_bot.is_some() && bot.is_some();
+        let reservation = self.directory.reserve(peer, exhibition, &self.limits)?;
         let token = Token::generate()?;
         let hash = token.hash();
         let created = match self.store.next_game_id() {
@@ -156,17 +153,24 @@ impl Games {
                 return Err(error);
             }
         };
-        self.directory.created(reservation, id);
         if let Some(level) = bot {
-            let name = bot_player_name(level);
-            let unknowable = TokenHash(ids::random_bytes()?);
-            let before = held.state.phase();
-            let moment = self.moment(&held.state);
-            let (event, record) = held
-                .state
-                .join(!seat, name, unknowable, Some(level), moment)?;
-            let change = Change::new(event, record, before, &held.state);
-            held = self.commit(&slot, held, change).await?;
+            let seated = async {
+                let name = bot_player_name(level);
+                let unknowable = TokenHash(ids::random_bytes()?);
+                let before = held.state.phase();
+                let moment = self.moment(&held.state);
+                let (event, record) =
+                    held.state
+                        .join(!seat, name, unknowable, Some(level), moment)?;
+                let change = Change::new(event, record, before, &held.state);
+                self.commit(&slot, held, change).await
+            };
+            let seated = seated.await;
+            // The game exists whether or not its bot took the seat.
+            self.directory.created(reservation, id);
+            held = seated?;
+        } else {
+            self.directory.created(reservation, id);
         }
         // Between two bots nobody holds a seat: the creator watches.
         let (viewer, token) = match creator_bot {
@@ -226,6 +230,38 @@ impl Games {
         let change = Change::new(event, record, before, &held.state);
         self.commit(&slot, held, change).await?;
         Ok(seen)
+    }
+
+    /// A setup for the caller's seat from the server's setup maker, around the pieces of
+    /// `keep`, not submitted: the game does not change.
+    pub async fn suggest_setup(
+        &self,
+        id: GameId,
+        token: Option<&str>,
+        keep: Vec<Placement>,
+    ) -> Result<Vec<Placement>, ApiError> {
+        let (slot, held) = self.lock(id).await?;
+        let held = self.settle(&slot, held).await?;
+        let seat = self.seat_for(&held.state, token)?;
+        let description = sets_up(&held.state, seat)?;
+        if !held.state.awaits_setup(seat) {
+            return Err(ApiError::precondition(
+                Reason::WrongPhase,
+                "only a seat that has yet to set up gets a suggestion",
+            ));
+        }
+        drop(held);
+        let mut kept = Vec::with_capacity(keep.len());
+        for placement in &keep {
+            let kind = description.kind_by_id(&placement.kind).ok_or_else(|| {
+                ApiError::invalid(
+                    Reason::BadSetup,
+                    format!("there is no piece kind {}", Quoted(&placement.kind)),
+                )
+            })?;
+            kept.push((placement.cell, kind));
+        }
+        Ok(made_setup(description, seat, &kept)?.placements(description))
     }
 
     /// The caller plays an action, given structured or in notation.
@@ -320,8 +356,18 @@ fn default_player(seat: Seat) -> String {
 
 /// The setup `seat` asks for, validated.
 fn setup_of(state: &GameState, seat: Seat, request: SetupRequest) -> Result<Setup, ApiError> {
+    let description = sets_up(state, seat)?;
+    match request {
+        SetupRequest::Random => made_setup(description, seat, &[]),
+        SetupRequest::Placements(placements) => Setup::validate(description, seat, &placements)
+            .map_err(|e| ApiError::invalid(Reason::BadSetup, e.describe(description))),
+    }
+}
+
+/// The ruleset of `state`, if `seat` places pieces in it.
+fn sets_up(state: &GameState, seat: Seat) -> Result<&'static Description, ApiError> {
     let description = state.description();
-    let Some(zone) = description.setup_zone(seat) else {
+    if description.setup_zone(seat).is_none() {
         return Err(ApiError::precondition(
             Reason::WrongPhase,
             format!(
@@ -329,13 +375,16 @@ fn setup_of(state: &GameState, seat: Seat, request: SetupRequest) -> Result<Setu
                 description.seats[seat].name, description.name
             ),
         ));
-    };
-    match request {
-        SetupRequest::Random => Ok(Setup::random(
-            zone,
-            u64::from_le_bytes(ids::random_bytes()?),
-        )),
-        SetupRequest::Placements(placements) => Setup::validate(description, seat, &placements)
-            .map_err(|e| ApiError::invalid(Reason::BadSetup, e.describe(description))),
     }
+    Ok(description)
+}
+
+/// A setup of `seat` from the server's setup maker (the bots'), around `kept`.
+pub(super) fn made_setup(
+    description: &'static Description,
+    seat: Seat,
+    kept: &[(Cell, KindId)],
+) -> Result<Setup, ApiError> {
+    crate::bots::suggest_setup(description, seat, kept, ids::random_bytes()?)
+        .map_err(|e| ApiError::invalid(Reason::BadSetup, e.describe(description)))
 }

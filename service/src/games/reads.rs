@@ -2,12 +2,15 @@
 
 use trinchera_rules::Viewer;
 
+use std::net::IpAddr;
+
 use super::directory::Filter;
-use super::{Games, Watch, WatchItem};
+use super::quota::QuotaPermit;
+use super::{Games, ReplayOpening, ReplaySession, Watch, WatchItem};
 use crate::error::{ApiError, Reason};
 use crate::ids::GameId;
 use crate::records::SummaryRecord;
-use crate::state::{GamePhase, GameState, History, Seen};
+use crate::state::{GamePhase, GameState, History, PositionPage, ReplaySteps, Seen};
 use crate::store::StoreError;
 
 impl Games {
@@ -25,13 +28,17 @@ impl Games {
     }
 
     /// Every event of game `id`, the reveal once it is over, and what the caller sees now;
-    /// with `positions`, the game after every event (see [`GameState::history`]).
+    /// with `page`, one page of positions (see [`GameState::history`]). A replay of the whole
+    /// log: it takes a place under the replay caps of `peer` and runs off the async workers;
+    /// the place is returned with the history, to be held until the reply is sent.
     pub async fn history(
         &self,
         id: GameId,
         token: Option<&str>,
-        positions: bool,
-    ) -> Result<History, ApiError> {
+        page: Option<PositionPage>,
+        peer: Option<IpAddr>,
+    ) -> Result<(History, QuotaPermit), ApiError> {
+        let permit = self.replays.admit(peer)?;
         // Replayed from a copy of the log: a long replay does not hold up the game's moves.
         let (viewer, over, log) = {
             let (_slot, held) = self.lock(id).await?;
@@ -39,8 +46,50 @@ impl Games {
             let over = held.state.phase() == GamePhase::Finished;
             (viewer, over, held.log.clone())
         };
-        GameState::history(id, &log, viewer, positions, over)
-            .map_err(|e| StoreError::Backend(e.to_string()).into())
+        let page = page.map(|page| PositionPage {
+            limit: page.limit.min(self.limits.history_page),
+            ..page
+        });
+        let replayed =
+            tokio::task::spawn_blocking(move || GameState::history(id, &log, viewer, page, over))
+                .await
+                .map_err(|e| StoreError::Backend(format!("a replay failed: {e}")))?;
+        let history = replayed.map_err(|e| StoreError::Backend(e.to_string()))?;
+        Ok((history, permit))
+    }
+
+    /// Starts a replay of game `id` for the caller: what it shows first, and its steps after
+    /// version `after` (all if `None`), computed as they are read. The replay holds a place
+    /// under the replay caps of `peer` until it is dropped.
+    pub async fn replay(
+        &self,
+        id: GameId,
+        token: Option<&str>,
+        after: Option<u64>,
+        peer: Option<IpAddr>,
+    ) -> Result<ReplaySession, ApiError> {
+        let permit = self.replays.admit(peer)?;
+        let (slot_state, log) = {
+            let (_slot, held) = self.lock(id).await?;
+            let viewer = self.viewer_for(&held.state, token)?;
+            let seen = held.state.seen(viewer).at(self.time.now_ms());
+            ((viewer, seen, held.state.reveal()), held.log.clone())
+        };
+        let (viewer, seen, reveal) = slot_state;
+        let after = after.unwrap_or(0);
+        if after > seen.version {
+            return Err(ahead(after, seen.version));
+        }
+        let over = seen.phase == GamePhase::Finished;
+        Ok(ReplaySession {
+            opening: ReplayOpening {
+                steps: seen.version - after,
+                seen,
+                reveal,
+            },
+            steps: ReplaySteps::new(id, log, viewer, after, over),
+            permit,
+        })
     }
 
     /// Starts watching game `id`: a snapshot (or the events after `after`), then live events.
@@ -58,14 +107,7 @@ impl Games {
                 event: None,
                 seen: held.state.seen(viewer).at(self.time.now_ms()),
             }],
-            Some(after) if after > version => {
-                return Err(ApiError::invalid(
-                    Reason::BadRequest,
-                    format!(
-                        "after_version {after} is ahead of the game, which is at version {version}"
-                    ),
-                ));
-            }
+            Some(after) if after > version => return Err(ahead(after, version)),
             Some(after) => {
                 let mut items = Vec::new();
                 GameState::replay(id, &held.log, |state, event| {
@@ -108,4 +150,12 @@ impl Games {
         }
         Ok(games)
     }
+}
+
+/// The refusal of a request for events after `after` in a game at `version`.
+fn ahead(after: u64, version: u64) -> ApiError {
+    ApiError::invalid(
+        Reason::BadRequest,
+        format!("after_version {after} is ahead of the game, which is at version {version}"),
+    )
 }

@@ -11,7 +11,7 @@ use trinchera_rules::Quoted;
 
 use crate::bots::BotLevel;
 use crate::error::{ApiError, Reason};
-use crate::games::Limits;
+use crate::games::{Limits, NameLimit};
 use crate::ids::GameId;
 use crate::state::BOT_NAME_PREFIX;
 
@@ -46,14 +46,24 @@ fn forbidden(c: char) -> bool {
         )
 }
 
-/// A display name, checked: trimmed, in Unicode NFC, at most `max` characters (grapheme
-/// clusters, as a person counts them), without invisible or direction-changing characters,
-/// and not of the form bots play under. Empty means "use the default".
-pub fn name(text: &str, max: usize, what: &str) -> Result<String, ApiError> {
+/// Most combining marks one character (grapheme cluster) may carry: enough for every
+/// script's stacked accents, too few to hide kilobytes in one character.
+pub const MAX_MARKS_PER_CHARACTER: usize = 4;
+
+/// A display name, checked: trimmed, in Unicode NFC, at most `limit` long (grapheme
+/// clusters, as a person counts them, and bytes), at most [`MAX_MARKS_PER_CHARACTER`]
+/// combining marks on one character, without invisible or direction-changing characters,
+/// and not of the form bots play under (compared after compatibility folding and without
+/// case, so full-width or otherwise disguised letters do not pass). Empty means "use the
+/// default".
+pub fn name(text: &str, limit: NameLimit, what: &str) -> Result<String, ApiError> {
     let text: String = text.trim().nfc().collect();
     let refuse = |message: String| Err(ApiError::invalid(Reason::BadName, message));
-    if text.graphemes(true).count() > max {
-        return refuse(format!("the {what} may be at most {max} characters long"));
+    if text.len() > limit.bytes || text.graphemes(true).count() > limit.characters {
+        return refuse(format!(
+            "the {what} may be at most {} characters ({} bytes) long",
+            limit.characters, limit.bytes
+        ));
     }
     if let Some(c) = text.chars().find(|&c| forbidden(c)) {
         return refuse(format!(
@@ -63,15 +73,42 @@ pub fn name(text: &str, max: usize, what: &str) -> Result<String, ApiError> {
         ));
     }
     if text
-        .to_lowercase()
-        .starts_with(&BOT_NAME_PREFIX.to_lowercase())
+        .graphemes(true)
+        .any(|cluster| marks(cluster) > MAX_MARKS_PER_CHARACTER)
     {
+        return refuse(format!(
+            "the {what} may not stack more than {MAX_MARKS_PER_CHARACTER} accents or other \
+             combining marks on one character"
+        ));
+    }
+    if folded(&text).starts_with(&folded(BOT_NAME_PREFIX)) {
         return refuse(format!(
             "the {what} may not start with {BOT_NAME_PREFIX:?}: that is how the server's bots \
              are named"
         ));
     }
     Ok(text)
+}
+
+/// Combining marks in `cluster`.
+fn marks(cluster: &str) -> usize {
+    cluster
+        .chars()
+        .filter(|c| {
+            matches!(
+                c.general_category(),
+                GeneralCategory::NonspacingMark
+                    | GeneralCategory::SpacingMark
+                    | GeneralCategory::EnclosingMark
+            )
+        })
+        .count()
+}
+
+/// `text` as names are compared: compatibility-folded (NFKC: full-width and styled letters
+/// become plain ones) and lower-cased.
+fn folded(text: &str) -> String {
+    text.nfkc().collect::<String>().to_lowercase()
 }
 
 /// A bot level by name; empty for none.
@@ -114,6 +151,11 @@ pub fn peer<T>(request: &tonic::Request<T>) -> Option<IpAddr> {
 mod tests {
     use super::*;
 
+    const PLAYER: NameLimit = NameLimit {
+        characters: 32,
+        bytes: 64,
+    };
+
     #[test]
     fn ids_are_read_strictly() {
         assert_eq!(game_id("17").ok(), Some(GameId(17)));
@@ -151,7 +193,7 @@ mod tests {
         ] {
             assert!(
                 matches!(
-                    name(bad, 32, "player name"),
+                    name(bad, PLAYER, "player name"),
                     Err(ApiError::InvalidArgument { .. })
                 ),
                 "{bad:?} should be refused"
@@ -163,21 +205,68 @@ mod tests {
     fn names_are_normalised_and_counted_as_people_count() {
         let decomposed = "Jose\u{301}";
         assert_eq!(
-            name(decomposed, 32, "player name").ok().as_deref(),
+            name(decomposed, PLAYER, "player name").ok().as_deref(),
             Some("José")
         );
-        let family = "👨‍👩‍👧".repeat(4);
-        assert!(name(&family, 4, "player name").is_ok(), "4 graphemes");
-        assert!(name(&family, 3, "player name").is_err());
-        assert_eq!(name("  Ana  ", 32, "x").ok().as_deref(), Some("Ana"));
-        assert_eq!(name("", 32, "x").ok().as_deref(), Some(""));
+        let family = "👨‍👩‍👧".repeat(3);
+        let four = |bytes| NameLimit {
+            characters: 3,
+            bytes,
+        };
+        assert!(
+            name(&family, four(54), "player name").is_ok(),
+            "3 graphemes, 54 bytes"
+        );
+        assert!(
+            name(&family, four(53), "player name").is_err(),
+            "too many bytes"
+        );
+        let two = NameLimit {
+            characters: 2,
+            bytes: 100,
+        };
+        assert!(
+            name(&family, two, "player name").is_err(),
+            "too many characters"
+        );
+        assert_eq!(name("  Ana  ", PLAYER, "x").ok().as_deref(), Some("Ana"));
+        assert_eq!(name("", PLAYER, "x").ok().as_deref(), Some(""));
+    }
+
+    #[test]
+    fn one_character_cannot_carry_kilobytes() {
+        let heavy = format!("a{}", "\u{301}".repeat(20_000));
+        let refused = name(&heavy, PLAYER, "player name");
+        assert!(
+            matches!(
+                refused,
+                Err(ApiError::InvalidArgument {
+                    reason: Reason::BadName,
+                    ..
+                })
+            ),
+            "{refused:?}"
+        );
+        let stacked = format!("x{}", "\u{301}\u{302}\u{303}\u{304}\u{305}");
+        let error = name(&stacked, PLAYER, "player name").expect_err("five marks");
+        assert!(error.to_string().contains("combining marks"), "{error}");
+        // Vietnamese stacks two marks on a letter; Devanagari clusters carry a few.
+        for fine in ["Nguyễn", "Phạm Thị Hồng", "क्षत्रिय"] {
+            assert!(name(fine, PLAYER, "player name").is_ok(), "{fine}");
+        }
     }
 
     #[test]
     fn bot_names_are_reserved() {
-        for bad in ["Bot (random)", "bot (hard)", "BOT (x"] {
-            assert!(name(bad, 32, "player name").is_err(), "{bad:?}");
+        for bad in [
+            "Bot (random)",
+            "bot (hard)",
+            "BOT (x",
+            "ＢＯＴ (hard)",
+            "𝐁𝐨𝐭 (easy)",
+        ] {
+            assert!(name(bad, PLAYER, "player name").is_err(), "{bad:?}");
         }
-        assert!(name("Botella", 32, "player name").is_ok());
+        assert!(name("Botella", PLAYER, "player name").is_ok());
     }
 }

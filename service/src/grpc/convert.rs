@@ -9,9 +9,10 @@ use trinchera_rules::{
 
 use crate::bots::BotLevel;
 use crate::error::{ApiError, Reason};
+use crate::games::ReplayOpening;
 use crate::ids::GameId;
 use crate::records::SummaryRecord;
-use crate::state::{EventKind, GameEvent, GamePhase, History, Meta, Seen, control_of};
+use crate::state::{EventKind, GameEvent, GamePhase, History, Meta, Reveal, Seen, control_of};
 use crate::timing::{Lapse, Speed, TimeControl};
 
 fn seat_number(seat: Seat) -> i32 {
@@ -442,12 +443,23 @@ fn status(status: &Status) -> Option<pb::game_view::Status> {
     }
 }
 
-fn players(meta: &Meta, description: &Description) -> Vec<pb::Player> {
+/// Whether a view carries the players' and the game's names: a replay sends them once, not
+/// in every position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Names {
+    Sent,
+    Omitted,
+}
+
+fn players(meta: &Meta, description: &Description, names: Names) -> Vec<pb::Player> {
     meta.seats
         .iter()
         .map(|(seat, info)| pb::Player {
             seat: seat_number(seat),
-            name: info.name.clone(),
+            name: match names {
+                Names::Sent => info.name.clone(),
+                Names::Omitted => String::new(),
+            },
             joined: info.joined(),
             setup_done: info.setup.is_some() || description.setup_zone(seat).is_none(),
             setup_commitment: info.commitment().unwrap_or_default().to_owned(),
@@ -461,6 +473,15 @@ fn players(meta: &Meta, description: &Description) -> Vec<pb::Player> {
 
 /// The view one caller gets.
 pub fn game_view(seen: &Seen) -> pb::GameView {
+    view(seen, Names::Sent)
+}
+
+/// A position of a replay: the view without the names, which the reply carries once.
+pub fn position(seen: &Seen) -> pb::GameView {
+    view(seen, Names::Omitted)
+}
+
+fn view(seen: &Seen, names: Names) -> pb::GameView {
     let description = seen.description;
     pb::GameView {
         game_id: seen.id.to_string(),
@@ -473,7 +494,7 @@ pub fn game_view(seen: &Seen) -> pb::GameView {
             .to_move
             .map(seat_number)
             .filter(|_| seen.phase == GamePhase::Playing),
-        players: players(&seen.meta, description),
+        players: players(&seen.meta, description, names),
         pieces: seen
             .view
             .pieces
@@ -497,7 +518,10 @@ pub fn game_view(seen: &Seen) -> pb::GameView {
         result: seen.outcome.map(outcome),
         status: status(&seen.view.status),
         last_event: seen.last_event.as_ref().map(|e| event(e, description)),
-        name: seen.meta.name.clone(),
+        name: match names {
+            Names::Sent => seen.meta.name.clone(),
+            Names::Omitted => String::new(),
+        },
         clock: clock(seen),
     }
 }
@@ -777,22 +801,52 @@ pub fn history(history: &History) -> pb::GetHistoryResponse {
             .iter()
             .map(|e| event(e, description))
             .collect(),
-        reveal: history.reveal.as_ref().map(|reveal| pb::FairnessReveal {
-            setups: reveal
-                .setups
-                .iter()
-                .map(|setup| pb::SetupReveal {
-                    seat: seat_number(setup.seat),
-                    salt: hex::encode(setup.salt),
-                    canonical_setup: setup.canonical.clone(),
-                    commitment: setup.commitment.clone(),
-                    placements: setup.placements.iter().map(placement).collect(),
-                })
-                .collect(),
-            dice_seed: hex::encode(reveal.seed.0),
-        }),
+        reveal: history.reveal.as_ref().map(reveal),
         ruleset: description.id.to_owned(),
         view: Some(game_view(&history.seen)),
-        positions: history.positions.iter().map(game_view).collect(),
+        positions: history.positions.iter().map(position).collect(),
+        next_positions_after: history.next_positions_after,
+    }
+}
+
+/// The first message of a replay.
+pub fn replay_start(opening: &ReplayOpening) -> pb::ReplayGameResponse {
+    let seen = &opening.seen;
+    pb::ReplayGameResponse {
+        item: Some(pb::replay_game_response::Item::Start(pb::ReplayStart {
+            ruleset: seen.description.id.to_owned(),
+            name: seen.meta.name.clone(),
+            players: players(&seen.meta, seen.description, Names::Sent),
+            view: Some(game_view(seen)),
+            reveal: opening.reveal.as_ref().map(reveal),
+            steps: opening.steps,
+        })),
+    }
+}
+
+/// One step of a replay: `event` and the game after it.
+pub fn replay_step(event: &GameEvent, seen: &Seen) -> pb::ReplayGameResponse {
+    pb::ReplayGameResponse {
+        item: Some(pb::replay_game_response::Item::Step(pb::ReplayStep {
+            event: Some(self::event(event, seen.description)),
+            position: Some(position(seen)),
+        })),
+    }
+}
+
+fn reveal(reveal: &Reveal) -> pb::FairnessReveal {
+    pb::FairnessReveal {
+        setups: reveal
+            .setups
+            .iter()
+            .map(|setup| pb::SetupReveal {
+                seat: seat_number(setup.seat),
+                salt: hex::encode(setup.salt),
+                canonical_setup: setup.canonical.clone(),
+                commitment: setup.commitment.clone(),
+                placements: setup.placements.iter().map(placement).collect(),
+            })
+            .collect(),
+        dice_seed: hex::encode(reveal.seed.0),
     }
 }

@@ -3,6 +3,7 @@
 
 mod checks;
 pub mod convert;
+mod replay;
 mod watch;
 
 use std::sync::{Arc, LazyLock};
@@ -16,7 +17,8 @@ use trinchera_rules::{Quoted, Seat, catalog};
 use crate::error::{ApiError, Reason};
 use crate::games::directory::Filter;
 use crate::games::{Games, MoveInput, NewGame, SetupRequest};
-use crate::net::WatchPermit;
+use crate::net::{HoldUntilSent, WatchPermit};
+use crate::state::PositionPage;
 
 /// The gRPC service over a set of games.
 #[derive(Clone)]
@@ -376,11 +378,69 @@ impl GameService for Api {
         let body = request.get_ref();
         handle(span("GetHistory", &body.game_id), async {
             let id = checks::game_id(&body.game_id)?;
-            let history = self
+            let page = body.positions.then_some(PositionPage {
+                after: body.positions_after,
+                limit: self.games.limits().history_page,
+            });
+            let (history, permit) = self
                 .games
-                .history(id, token(&request)?.as_deref(), body.positions)
+                .history(
+                    id,
+                    token(&request)?.as_deref(),
+                    page,
+                    checks::peer(&request),
+                )
                 .await?;
-            Ok(convert::history(&history))
+            Ok((convert::history(&history), permit))
+        })
+        .await
+        .map(|response| {
+            // The replay's place is held until the reply has been sent.
+            let (reply, permit) = response.into_inner();
+            let mut response = Response::new(reply);
+            response.extensions_mut().insert(HoldUntilSent::new(permit));
+            response
+        })
+    }
+
+    type ReplayGameStream = replay::ReplayStream;
+
+    async fn replay_game(
+        &self,
+        request: Request<pb::ReplayGameRequest>,
+    ) -> Result<Response<Self::ReplayGameStream>, Status> {
+        let body = request.get_ref();
+        handle(span("ReplayGame", &body.game_id), async {
+            let id = checks::game_id(&body.game_id)?;
+            let session = self
+                .games
+                .replay(
+                    id,
+                    token(&request)?.as_deref(),
+                    body.after_version,
+                    checks::peer(&request),
+                )
+                .await?;
+            Ok(replay::stream(Arc::clone(&self.games), session))
+        })
+        .await
+    }
+
+    async fn suggest_setup(
+        &self,
+        request: Request<pb::SuggestSetupRequest>,
+    ) -> Result<Response<pb::SuggestSetupResponse>, Status> {
+        let body = request.get_ref();
+        handle(span("SuggestSetup", &body.game_id), async {
+            let id = checks::game_id(&body.game_id)?;
+            let keep = convert::placements_from(&body.keep)?;
+            let placements = self
+                .games
+                .suggest_setup(id, token(&request)?.as_deref(), keep)
+                .await?;
+            Ok(pb::SuggestSetupResponse {
+                placements: placements.iter().map(convert::placement).collect(),
+            })
         })
         .await
     }

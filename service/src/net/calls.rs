@@ -1,7 +1,8 @@
 //! Counting the calls and streams running on each connection, so that an idle connection
 //! can be told from one with a long-lived WatchGame stream: a tower layer takes a call
 //! guard for every request and keeps it in the response body until the body ends
-//! or is dropped (the client went away).
+//! or is dropped (the client went away). A handler may also leave a [`HoldUntilSent`] in
+//! its response, which the body keeps as long.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -64,12 +65,14 @@ where
         }
         let response = self.inner.call(request);
         Box::pin(async move {
-            let response = response.await?;
+            let mut response = response.await?;
+            let held = response.extensions_mut().remove::<HoldUntilSent>();
             Ok(match guard {
                 Some(guard) => response.map(|body| {
                     Body::new(Guarded {
                         body,
                         _guard: guard,
+                        _held: held,
                     })
                 }),
                 None => response,
@@ -95,10 +98,34 @@ impl Drop for CallGuard {
     }
 }
 
-/// A response body that holds its call's guard.
+/// What a handler leaves in its response's extensions to be kept until the response has
+/// been sent or the client went away: a reply's place under a cap (a replay), so that a
+/// client that never reads its replies holds places, not an unbounded number of replies.
+#[derive(Clone)]
+pub struct HoldUntilSent {
+    _value: Arc<dyn std::any::Any + Send + Sync>,
+}
+
+impl HoldUntilSent {
+    /// Keeps `value` until the response carrying this has been sent.
+    pub fn new(value: impl std::any::Any + Send + Sync) -> HoldUntilSent {
+        HoldUntilSent {
+            _value: Arc::new(value),
+        }
+    }
+}
+
+impl std::fmt::Debug for HoldUntilSent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("HoldUntilSent")
+    }
+}
+
+/// A response body that holds its call's guard, and what the handler asked to hold.
 struct Guarded {
     body: Body,
     _guard: CallGuard,
+    _held: Option<HoldUntilSent>,
 }
 
 impl http_body::Body for Guarded {

@@ -14,7 +14,7 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-pub use self::calls::CallsLayer;
+pub use self::calls::{CallsLayer, HoldUntilSent};
 pub use self::conn::Connection;
 pub use self::incoming::incoming;
 pub use self::watches::WatchPermit;

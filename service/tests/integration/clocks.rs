@@ -98,12 +98,23 @@ async fn a_clock_that_runs_out_ends_the_game_for_every_watcher() {
         let event = message.event.expect("an event");
         assert_eq!(event.r#type, pb::EventType::TimeForfeit as i32);
         assert_eq!(event.seat, Some(0));
-        let result = message.view.expect("view").result.expect("over");
+        let view = message.view.expect("view");
+        let result = view.result.expect("over");
         assert_eq!(
             (result.winner, result.reason.as_str()),
             (Some(1), "TIME_FORFEIT")
         );
+        let clock = view.clock.expect("a clock");
+        assert_eq!(
+            clock.remaining_ms[0], 0,
+            "the fallen flag shows no time: {clock:?}"
+        );
+        assert!(clock.remaining_ms[1] > 0, "the winner kept time: {clock:?}");
+        assert_eq!(clock.running, None);
     }
+    // Read back from the log after the end: the same figures.
+    let after = view_of(&mut client, azul).await;
+    assert_eq!(after.clock.expect("a clock").remaining_ms[0], 0);
     let listed = client
         .list_games(pb::ListGamesRequest {
             speed: pb::Speed::Bullet as i32,

@@ -67,6 +67,7 @@ async fn many_games_proceed_in_parallel() {
             .get_history(pb::GetHistoryRequest {
                 game_id: players[0].game.clone(),
                 positions: false,
+                ..Default::default()
             })
             .await
             .expect("history")

@@ -20,6 +20,7 @@ async fn history(client: &mut Client, game: &str) -> pb::GetHistoryResponse {
         .get_history(pb::GetHistoryRequest {
             game_id: game.into(),
             positions: true,
+            ..Default::default()
         })
         .await
         .expect("history")

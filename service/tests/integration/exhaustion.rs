@@ -11,8 +11,8 @@ use tokio_stream::StreamExt;
 use tonic::Code;
 use tonic_types::StatusExt;
 use trinchera_proto::v1 as pb;
-use trinchera_service::Limits;
 use trinchera_service::games::throttle::{RateLimit, RateLimits};
+use trinchera_service::{BotPace, Limits};
 
 use crate::harness::{
     ChildServer, Client, TestServer, assert_refused, authed, connect, connect_from, new_game,
@@ -421,9 +421,12 @@ async fn error_messages_are_capped_and_echo_input_shortened() {
 }
 
 #[tokio::test]
-async fn names_with_invisible_or_reversing_characters_or_bot_names_are_refused() {
+async fn heavy_names_and_names_that_hide_text_or_pose_as_bots_are_refused() {
     let server = TestServer::start().await;
     let mut client = server.client().await;
+    // One character that carries 40 KB (a letter and 20,000 accents), and a bot's name in
+    // full-width letters.
+    let heavy = format!("a{}", "\u{301}".repeat(20_000));
     for name in [
         "Ana\u{202E}olleh",
         "\u{2066}Ana",
@@ -431,6 +434,9 @@ async fn names_with_invisible_or_reversing_characters_or_bot_names_are_refused()
         "Ana\u{E0041}",
         "Ana\u{2028}Beto",
         "Bot (random)",
+        "ＢＯＴ (hard)",
+        &heavy,
+        &"漢".repeat(22),
     ] {
         let status = client
             .create_game(pb::CreateGameRequest {
@@ -441,6 +447,20 @@ async fn names_with_invisible_or_reversing_characters_or_bot_names_are_refused()
             .await
             .expect_err("refused");
         assert_eq!(status.code(), Code::InvalidArgument, "{name:?}");
+        // Twice as long, as game names may be (the heavy one is heavy enough).
+        let doubled = if name.len() > 1024 {
+            name.to_owned()
+        } else {
+            name.repeat(2)
+        };
+        let game_name = client
+            .create_game(pb::CreateGameRequest {
+                ruleset: "frente".into(),
+                name: doubled,
+                ..Default::default()
+            })
+            .await;
+        assert_refused(game_name, Code::InvalidArgument, "BAD_NAME");
         let created = create(&mut client).await.expect("created");
         let joined = client
             .join_game(pb::JoinGameRequest {
@@ -462,5 +482,313 @@ async fn names_with_invisible_or_reversing_characters_or_bot_names_are_refused()
         .into_inner();
     let view = created.view.expect("view");
     assert_eq!(view.players[0].name, "José", "stored in NFC");
+    server.stop().await;
+}
+
+/// Plays random moves (quiet ones when there are) in a new frente game of `client` until it
+/// ends or has `events` events; returns its players.
+async fn long_game(client: &mut Client, events: u64) -> [crate::harness::Player; 2] {
+    let players = new_game(client, "frente").await;
+    random_setups(client, &players).await;
+    let mut rng = rng(22);
+    loop {
+        let Some(made) = play_quiet_move(client, &players, &mut rng).await else {
+            break;
+        };
+        if made.view.is_some_and(|view| view.version >= events) {
+            break;
+        }
+    }
+    players
+}
+
+/// Sends `path` with the gRPC-framed `message` on a raw HTTP/2 connection and waits only for
+/// the response headers: the body is never read, so the stream's flow-control window is
+/// never given back. Returns the `grpc-status` of a refusal, `None` for an accepted call.
+async fn stalled_call(
+    h2: &mut h2::client::SendRequest<bytes::Bytes>,
+    addr: std::net::SocketAddr,
+    path: &str,
+    message: &impl prost::Message,
+) -> (Option<String>, h2::RecvStream) {
+    let request = http::Request::builder()
+        .method("POST")
+        .uri(format!("http://{addr}{path}"))
+        .header("content-type", "application/grpc")
+        .header("te", "trailers")
+        .body(())
+        .expect("request");
+    let mut ready = h2.clone().ready().await.expect("ready");
+    *h2 = ready.clone();
+    let (response, mut body) = ready.send_request(request, false).expect("sent");
+    let encoded = message.encode_to_vec();
+    let mut framed = vec![0];
+    framed.extend((encoded.len() as u32).to_be_bytes());
+    framed.extend(encoded);
+    body.send_data(framed.into(), true).expect("sends");
+    let response = response.await.expect("a response");
+    let status = response
+        .headers()
+        .get("grpc-status")
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned);
+    (status, response.into_body())
+}
+
+/// The attack: a client asks for the replay of a long game again and again on two
+/// connections and never reads the answers. Replays run a few at a time per address (the
+/// rest are refused at once, naming the limit), each holds one page in flight, so the
+/// server's memory barely moves; another address is served meanwhile.
+#[tokio::test(flavor = "multi_thread")]
+async fn stalled_replays_hold_little_memory() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let server = ChildServer::start(dir.path()).await;
+    let mut client = connect(server.addr).await;
+    let long = long_game(&mut client, scaled(1_500, 8_000) as u64).await;
+    let game = long[0].game.clone();
+    // Warm up: one whole replay and one history, read to the end.
+    crate::harness::replay(&mut client, &game, None, None)
+        .await
+        .expect("replays");
+    crate::harness::gapless_history(&mut client, &game).await;
+    let before = server.rss_kib();
+    let calls = scaled(150, 600);
+    let mut stalled = Vec::new();
+    let mut connections = Vec::new();
+    let mut refused = 0;
+    for _ in 0..2 {
+        let tcp = tokio::net::TcpStream::connect(server.addr)
+            .await
+            .expect("connects");
+        let (mut h2, connection) = h2::client::handshake(tcp).await.expect("handshake");
+        connections.push(tokio::spawn(async move {
+            let _ = connection.await;
+        }));
+        for call in 0..calls {
+            let (status, body) = if call % 2 == 0 {
+                let request = pb::ReplayGameRequest {
+                    game_id: game.clone(),
+                    after_version: None,
+                };
+                let path = "/trinchera.v1.GameService/ReplayGame";
+                stalled_call(&mut h2, server.addr, path, &request).await
+            } else {
+                let request = pb::GetHistoryRequest {
+                    game_id: game.clone(),
+                    positions: true,
+                    positions_after: 0,
+                };
+                let path = "/trinchera.v1.GameService/GetHistory";
+                stalled_call(&mut h2, server.addr, path, &request).await
+            };
+            match status.as_deref() {
+                None | Some("0") => {}
+                Some("8") => refused += 1,
+                Some(other) => panic!("a stalled replay answered grpc-status {other}"),
+            }
+            stalled.push(body);
+        }
+    }
+    let admitted = 2 * calls - refused;
+    assert!(
+        admitted <= Limits::default().max_replays_per_peer,
+        "{admitted} replays ran at once for one address"
+    );
+    // Give the server time to build whatever it would build.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let after = server.rss_kib();
+    assert!(
+        after < before + 32 * 1024,
+        "{} stalled replays grew the server from {before} KiB to {after} KiB",
+        2 * calls
+    );
+    // Another address plays and replays meanwhile.
+    let mut other = connect_from(server.addr, IpAddr::from(OTHER_PEER)).await;
+    let players = new_game(&mut other, "asalto").await;
+    random_setups(&mut other, &players).await;
+    play_quiet_move(&mut other, &players, &mut rng(1))
+        .await
+        .expect("a move");
+    crate::harness::replay(&mut other, &game, None, None)
+        .await
+        .expect("another address replays");
+    // The stalled calls end with their connections, and their places come back.
+    for connection in connections {
+        connection.abort();
+    }
+    drop(stalled);
+    let mut again = None;
+    for _ in 0..100 {
+        match crate::harness::replay(&mut client, &game, None, Some(1)).await {
+            Ok(replayed) => {
+                again = Some(replayed);
+                break;
+            }
+            Err(status) if status.code() == Code::ResourceExhausted => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(status) => panic!("{status:?}"),
+        }
+    }
+    assert!(again.is_some(), "the replay places were never given back");
+    server.kill().await;
+}
+
+/// A game between two bots of `level` in `ruleset`, created by `client`.
+async fn exhibition(client: &mut Client, level: &str) -> Result<String, tonic::Status> {
+    Ok(client
+        .create_game(pb::CreateGameRequest {
+            ruleset: "frente".into(),
+            bot: level.into(),
+            creator_bot: level.into(),
+            ..Default::default()
+        })
+        .await?
+        .into_inner()
+        .game_id)
+}
+
+/// The attack: many games between two hard bots at once. The server's bots think for a game
+/// with a person first, so a person's bot on a short clock keeps its time; one exhibition
+/// over the server's limit is refused, naming it.
+#[tokio::test(flavor = "multi_thread")]
+async fn bot_exhibitions_never_make_a_persons_bot_lose_on_time() {
+    let exhibitions = scaled(40, 200);
+    let server = TestServer::start_with(Limits {
+        max_exhibitions: exhibitions,
+        max_exhibitions_per_peer: exhibitions,
+        bots: BotPace {
+            think: Duration::from_millis(50),
+            min_delay: Duration::ZERO,
+            threads: 1,
+        },
+        ..Limits::for_tests()
+    })
+    .await;
+    let mut client = server.client().await;
+    for _ in 0..exhibitions {
+        exhibition(&mut client, "hard").await.expect("room");
+    }
+    let refused = exhibition(&mut client, "hard").await;
+    assert_refused(refused, Code::ResourceExhausted, "LIMIT_EXCEEDED");
+    // A person against the hard bot, 15 seconds each: in line behind every exhibition's
+    // bots (50 ms each), the bot would lose on time within a few moves.
+    let created = client
+        .create_game(pb::CreateGameRequest {
+            ruleset: "frente".into(),
+            bot: "hard".into(),
+            time_control: Some(pb::TimeControl {
+                control: Some(pb::time_control::Control::Live(pb::LiveControl {
+                    initial_seconds: 15,
+                    increment_seconds: 0,
+                })),
+            }),
+            ..Default::default()
+        })
+        .await
+        .expect("created")
+        .into_inner();
+    let person = crate::harness::Player {
+        game: created.game_id.clone(),
+        seat: 0,
+        token: created.player_token,
+    };
+    let mut stream = client
+        .watch_game(authed(
+            pb::WatchGameRequest {
+                game_id: person.game.clone(),
+                after_version: None,
+            },
+            &person.token,
+        ))
+        .await
+        .expect("watches")
+        .into_inner();
+    client
+        .submit_setup(authed(
+            pb::SubmitSetupRequest {
+                game_id: person.game.clone(),
+                random: true,
+                ..Default::default()
+            },
+            &person.token,
+        ))
+        .await
+        .expect("setup");
+    let mut bot_moves = 0;
+    let mut last = None;
+    while bot_moves < scaled(12, 30) {
+        let message = stream
+            .message()
+            .await
+            .expect("stream")
+            .expect("the stream lasts until the end");
+        let view = message.view.expect("view");
+        if message
+            .event
+            .is_some_and(|e| e.r#type == pb::EventType::Move as i32 && e.seat == Some(1))
+        {
+            bot_moves += 1;
+        }
+        let over = view.phase == pb::Phase::Finished as i32;
+        if !over && view.to_move == Some(0) && view.phase == pb::Phase::Playing as i32 {
+            let first = view.legal_moves.first().expect("a legal move");
+            client
+                .make_move(authed(
+                    pb::MakeMoveRequest {
+                        game_id: person.game.clone(),
+                        action: Some(pb::make_move_request::Action::Notation(
+                            first.notation.clone(),
+                        )),
+                        expected_version: Some(view.version),
+                    },
+                    &person.token,
+                ))
+                .await
+                .expect("the person's move");
+        }
+        last = Some(view);
+        if over {
+            break;
+        }
+    }
+    let last = last.expect("a view");
+    let result = last.result.map(|r| r.reason).unwrap_or_default();
+    assert_ne!(result, "TIME_FORFEIT", "after {bot_moves} bot moves");
+    let clock = last.clock.expect("a clock");
+    assert!(clock.remaining_ms[1] > 0, "the bot kept time: {clock:?}");
+    server.stop().await;
+}
+
+/// Exhibitions are capped per address: the fifth from one address is refused, naming the
+/// limit; another address still creates one.
+#[tokio::test]
+async fn exhibitions_are_capped_per_address() {
+    let server = TestServer::start_with(Limits {
+        bots: BotPace {
+            min_delay: Duration::from_secs(10),
+            ..Limits::for_tests().bots
+        },
+        ..Limits::for_tests()
+    })
+    .await;
+    let mut client = server.client().await;
+    for _ in 0..Limits::default().max_exhibitions_per_peer {
+        exhibition(&mut client, "random").await.expect("room");
+    }
+    let refused = exhibition(&mut client, "random")
+        .await
+        .expect_err("over the limit");
+    assert_eq!(refused.code(), Code::ResourceExhausted);
+    assert!(
+        refused.message().contains("--max-exhibitions-per-peer"),
+        "{}",
+        refused.message()
+    );
+    let mut other = connect_from(server.addr, IpAddr::from(OTHER_PEER)).await;
+    exhibition(&mut other, "random")
+        .await
+        .expect("another address");
+    create(&mut client).await.expect("a game with a person");
     server.stop().await;
 }

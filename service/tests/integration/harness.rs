@@ -530,17 +530,19 @@ async fn try_play_move_among(
     Ok(Some(response.into_inner()))
 }
 
-/// The history of `game` as a spectator gets it; checks that its versions run 1, 2, ...
-/// without a gap and end at its view's version.
+/// The history of `game` as a spectator gets it, with every position (page after page);
+/// checks that its versions run 1, 2, ... without a gap and end at its view's version.
 pub async fn gapless_history(client: &mut Client, game: &str) -> pb::GetHistoryResponse {
-    let history = client
-        .get_history(pb::GetHistoryRequest {
-            game_id: game.into(),
-            positions: true,
-        })
-        .await
-        .unwrap_or_else(|status| panic!("game {game} does not load: {status:?}"))
-        .into_inner();
+    let mut history = history_page(client, game, 0).await;
+    while let Some(after) = history.next_positions_after {
+        let page = history_page(client, game, after).await;
+        assert_eq!(
+            page.events, history.events,
+            "game {game} changed between pages"
+        );
+        history.positions.extend(page.positions);
+        history.next_positions_after = page.next_positions_after;
+    }
     let versions: Vec<u64> = history.events.iter().map(|e| e.version).collect();
     let positions: Vec<u64> = history.positions.iter().map(|p| p.version).collect();
     assert_eq!(
@@ -552,6 +554,58 @@ pub async fn gapless_history(client: &mut Client, game: &str) -> pb::GetHistoryR
     let view = history.view.as_ref().expect("view");
     assert_eq!(view.version, last, "game {game}");
     history
+}
+
+/// One page of `game`'s history with positions after `after`, as a spectator gets it.
+async fn history_page(client: &mut Client, game: &str, after: u64) -> pb::GetHistoryResponse {
+    client
+        .get_history(pb::GetHistoryRequest {
+            game_id: game.into(),
+            positions: true,
+            positions_after: after,
+        })
+        .await
+        .unwrap_or_else(|status| panic!("game {game} does not load: {status:?}"))
+        .into_inner()
+}
+
+/// A whole replay of `game` (ReplayGame, with `token` if given): its start, then every step.
+pub async fn replay(
+    client: &mut Client,
+    game: &str,
+    token: Option<&str>,
+    after_version: Option<u64>,
+) -> Result<(pb::ReplayStart, Vec<pb::ReplayStep>), Status> {
+    let request = pb::ReplayGameRequest {
+        game_id: game.into(),
+        after_version,
+    };
+    let request = match token {
+        Some(token) => authed(request, token),
+        None => Request::new(request),
+    };
+    let mut stream = client.replay_game(request).await?.into_inner();
+    let mut start = None;
+    let mut steps = Vec::new();
+    while let Some(message) = stream.message().await? {
+        match message.item.expect("an item") {
+            pb::replay_game_response::Item::Start(opening) => {
+                assert!(
+                    start.is_none() && steps.is_empty(),
+                    "the start comes first, once"
+                );
+                start = Some(opening);
+            }
+            pb::replay_game_response::Item::Step(step) => steps.push(step),
+        }
+    }
+    let start = start.expect("a start");
+    assert_eq!(
+        start.steps,
+        steps.len() as u64,
+        "as many steps as announced"
+    );
+    Ok((start, steps))
 }
 
 /// A game read straight from a store: its log and the state replayed from it.

@@ -683,6 +683,7 @@ async fn all_calls(
     let history = pb::GetHistoryRequest {
         game_id: game.into(),
         positions: true,
+        ..Default::default()
     };
     abuse.refused(
         client.get_history(authed(history, token)).await,

@@ -10,9 +10,11 @@ use tonic::Status;
 use trinchera_proto::v1 as pb;
 use trinchera_rules::army::spec::Mobility;
 use trinchera_rules::army::{Castillos, Clasico, Frente, Variant};
+use trinchera_service::Limits;
 
 use crate::harness::{
-    Client, Player, TestServer, authed, rng, scaled, spectator_view, try_random_setups, view_of,
+    Client, Player, TestServer, authed, replay, rng, scaled, spectator_view, try_random_setups,
+    view_of,
 };
 
 /// Each piece's owner, kind and whether it is revealed, by id.
@@ -145,6 +147,7 @@ pub async fn assert_no_leaks(client: &mut Client, players: &[Player; 2]) {
                 pb::GetHistoryRequest {
                     game_id: player.game.clone(),
                     positions,
+                    ..Default::default()
                 },
                 &player.token,
             ))
@@ -153,9 +156,14 @@ pub async fn assert_no_leaks(client: &mut Client, players: &[Player; 2]) {
             .into_inner();
         assert!(history.reveal.is_none(), "no reveal before the end");
         check_events(&history.events, &truth);
+        let page = Limits::for_tests().history_page;
         assert_eq!(
             history.positions.len(),
-            if positions { history.events.len() } else { 0 }
+            if positions {
+                history.events.len().min(page)
+            } else {
+                0
+            }
         );
         // A past position shows at most what is revealed now (knowledge only grows).
         for position in &history.positions {
@@ -413,6 +421,7 @@ impl Table {
             let request = pb::GetHistoryRequest {
                 game_id: self.players[0].game.clone(),
                 positions,
+                ..Default::default()
             };
             let response = match to.seat() {
                 Some(seat) => {
@@ -430,10 +439,18 @@ impl Table {
                 .extend(response.events.iter().cloned());
             self.delivered
                 .view(to, response.view.as_ref().expect("view"));
-            let expected = if positions { response.events.len() } else { 0 };
+            let expected = if positions {
+                response.events.len().min(Limits::for_tests().history_page)
+            } else {
+                0
+            };
             assert_eq!(response.positions.len(), expected);
             for position in &response.positions {
+                assert_nameless(position);
                 self.delivered.view(to, position);
+            }
+            if positions {
+                self.replay(to, &response.events).await;
             }
         }
         let listing = self
@@ -452,6 +469,47 @@ impl Table {
         }
         self.delivered.message(Receiver::Anyone, &listing);
     }
+}
+
+impl Table {
+    /// A whole ReplayGame stream for `to`: the same events as its history, every position
+    /// checked like a view, names only in the start.
+    async fn replay(&mut self, to: Receiver, events: &[pb::Event]) {
+        let token = to
+            .seat()
+            .map(|seat| self.players[seat as usize].token.clone());
+        let game = self.players[0].game.clone();
+        let (start, steps) = replay(&mut self.client, &game, token.as_deref(), None)
+            .await
+            .expect("replay");
+        assert!(start.reveal.is_none(), "no reveal before the end");
+        self.delivered.message(to, &start);
+        self.delivered.view(to, start.view.as_ref().expect("view"));
+        let replayed: Vec<&pb::Event> = steps.iter().filter_map(|s| s.event.as_ref()).collect();
+        assert_eq!(
+            replayed,
+            events.iter().collect::<Vec<_>>(),
+            "replay and history agree"
+        );
+        for step in &steps {
+            let position = step.position.as_ref().expect("position");
+            assert_nameless(position);
+            self.delivered.message(to, step);
+            self.delivered.view(to, position);
+        }
+    }
+}
+
+/// A replay's position carries no names: the reply sends them once.
+fn assert_nameless(position: &pb::GameView) {
+    assert!(
+        position.name.is_empty(),
+        "a position without the game's name"
+    );
+    assert!(
+        position.players.iter().all(|player| player.name.is_empty()),
+        "a position without the players' names"
+    );
 }
 
 /// Collects a watch stream until it ends with the game.
@@ -641,6 +699,7 @@ async fn leak_free_game(client: Client, ruleset: pb::Ruleset, seed: u64, full: b
         .get_history(pb::GetHistoryRequest {
             game_id: game,
             positions: false,
+            ..Default::default()
         })
         .await
         .expect("history")

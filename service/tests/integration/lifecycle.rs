@@ -6,7 +6,8 @@ use tokio_stream::StreamExt;
 use trinchera_proto::v1 as pb;
 
 use crate::harness::{
-    TestServer, authed, new_game, play_random_move, random_setups, rng, spectator_view, view_of,
+    TestServer, authed, new_game, play_random_move, random_setups, replay, rng, spectator_view,
+    view_of,
 };
 use crate::leaks::assert_no_leaks;
 
@@ -49,19 +50,17 @@ async fn every_ruleset_plays_to_a_result_without_leaks() {
                 .all(|p| !p.kind.is_empty())
         );
         assert!(end.legal_moves.is_empty());
-        let history = client
-            .get_history(pb::GetHistoryRequest {
-                game_id: players[0].game.clone(),
-                positions: true,
-            })
+        let (start, steps) = replay(&mut client, &players[0].game, None, None)
             .await
-            .expect("history")
-            .into_inner();
-        assert_eq!(history.events.len() as u64, end.version);
-        assert!(history.reveal.is_some());
+            .expect("replays");
+        assert_eq!(steps.len() as u64, end.version);
+        assert!(start.reveal.is_some());
         // A replay of a finished game shows every kind at every step, ending on the end.
-        assert_eq!(history.positions.len(), history.events.len());
-        for (position, event) in history.positions.iter().zip(&history.events) {
+        let positions: Vec<&pb::GameView> =
+            steps.iter().filter_map(|s| s.position.as_ref()).collect();
+        let events: Vec<&pb::Event> = steps.iter().filter_map(|s| s.event.as_ref()).collect();
+        assert_eq!(positions.len(), events.len());
+        for (position, event) in positions.iter().zip(&events) {
             assert_eq!(position.version, event.version);
             assert!(position.legal_moves.is_empty());
             let kinds_known = position.phase != pb::Phase::Setup as i32
@@ -78,7 +77,7 @@ async fn every_ruleset_plays_to_a_result_without_leaks() {
                 position.version
             );
         }
-        let last = history.positions.last().expect("positions");
+        let last = positions.last().expect("positions");
         assert_eq!(last.pieces, end.pieces, "{}", ruleset.id);
         assert_eq!(last.captured, end.captured, "{}", ruleset.id);
     }
@@ -489,6 +488,7 @@ async fn a_bot_plays_the_other_seat_to_the_end() {
             .get_history(pb::GetHistoryRequest {
                 game_id: human.game.clone(),
                 positions: false,
+                ..Default::default()
             })
             .await
             .expect("history")

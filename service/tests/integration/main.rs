@@ -13,4 +13,5 @@ mod hostile;
 mod leaks;
 mod lifecycle;
 mod races;
+mod replays;
 mod watching;

@@ -379,6 +379,7 @@ async fn racing_joins_setups_and_resignations_have_one_winner() {
         .get_history(pb::GetHistoryRequest {
             game_id: first.game_id.clone(),
             positions: false,
+            ..Default::default()
         })
         .await
         .expect("history")

@@ -517,8 +517,8 @@ impl<V: Variant> Rules for Army<V> {
     fn start(setups: &BySeat<Option<Setup>>, _seed: Seed) -> Self {
         let mut army = Army::empty(Seat::First);
         for setup in setups.0.iter().flatten() {
-            for &(cell, kind) in &setup.pieces {
-                army.add(cell, kind, setup.seat);
+            for &(cell, kind) in setup.pieces() {
+                army.add(cell, kind, setup.seat());
             }
         }
         army.settle();

@@ -1015,22 +1015,22 @@ fn the_full_view_after_a_flag_capture() {
     let mut game = new_game::<Clasico>();
     let cell = |label| Cell::parse_grid_label(label).expect("label");
     let kind = |id| Clasico::spec().description.kind_by_id(id).expect("kind");
-    game.submit_setup(Setup {
-        seat: ROJO,
-        pieces: vec![
+    game.submit_setup(Setup::unchecked(
+        ROJO,
+        vec![
             (cell("a1"), kind("bandera")),
             (cell("e4"), kind("sargento")),
         ],
-    })
+    ))
     .expect("setup");
-    game.submit_setup(Setup {
-        seat: AZUL,
-        pieces: vec![
+    game.submit_setup(Setup::unchecked(
+        AZUL,
+        vec![
             (cell("e5"), kind("bandera")),
             (cell("j10"), kind("bomba")),
             (cell("j9"), kind("espia")),
         ],
-    })
+    ))
     .expect("setup");
     assert_eq!(kinds_seen(&game.view(Viewer::Player(AZUL)), ROJO), (0, 2));
     let played = game
@@ -1149,8 +1149,8 @@ fn random_setups_are_valid_and_canonical_text_round_trips() {
                 );
                 assert!(canonical.starts_with(&format!(
                     "{}={}",
-                    description.label(setup.pieces[0].0),
-                    description.kind(setup.pieces[0].1).id
+                    description.label(setup.pieces()[0].0),
+                    description.kind(setup.pieces()[0].1).id
                 )));
             }
             assert_ne!(Setup::random(zone, 1), Setup::random(zone, 2));

@@ -459,7 +459,7 @@ impl<V: Variant> Rules for Siege<V> {
     fn start(setups: &BySeat<Option<Setup>>, _seed: Seed) -> Self {
         let officers = setups[Seat::Second]
             .iter()
-            .flat_map(|setup| &setup.pieces)
+            .flat_map(|setup| setup.pieces())
             .filter_map(|&(cell, _)| board::square(cell))
             .fold(0, |set, s| set | bit(s));
         Siege::new(board::REBEL_START, officers, Seat::First)
