@@ -21,7 +21,7 @@ use crate::words;
 const SETUP_HELP: &str = "Set up your pieces: `random`, `file PATH`, `template` (prints a \
                           layout to edit) or `template PATH` (writes it to a file).";
 
-/// Times a broken stream is opened again before the server counts as gone.
+/// Times in a row a stream may break before the server counts as gone.
 const STREAM_RETRIES: u32 = 3;
 
 /// The pause before a broken stream is opened again.
@@ -75,6 +75,8 @@ pub struct Session<'a> {
     confirming: bool,
     /// Whether the low-time warning was given for the running turn.
     warned: bool,
+    /// Times in a row the stream broke without a message since.
+    breaks: u32,
     console: Console,
 }
 
@@ -110,6 +112,7 @@ impl<'a> Session<'a> {
             asked: None,
             confirming: false,
             warned: false,
+            breaks: 0,
             console: Console::new(),
         })
     }
@@ -293,9 +296,10 @@ impl<'a> Session<'a> {
         let message = match message {
             Ok(Some(message)) => message,
             // The stream broke or ended before the game did (a server restart, say).
-            Ok(None) | Err(ClientError::Unreachable { .. }) => return self.reopen().await,
+            Ok(None) | Err(ClientError::Unreachable { .. }) => return self.mend().await,
             Err(error) => return Err(error.into()),
         };
+        self.breaks = 0;
         if message.version <= self.seen {
             // Already known from the reply to the player's own move.
             return Ok(());
@@ -312,26 +316,33 @@ impl<'a> Session<'a> {
         Ok(())
     }
 
+    /// Opens a broken stream again after a pause, until it breaks [`STREAM_RETRIES`] times
+    /// in a row without a message: then the server counts as gone.
+    async fn mend(&mut self) -> Result<(), CliError> {
+        loop {
+            if self.breaks >= STREAM_RETRIES {
+                return Err(ClientError::Unreachable {
+                    url: self.ctx.url.clone(),
+                    detail: "the game's event stream keeps breaking".into(),
+                }
+                .into());
+            }
+            self.breaks += 1;
+            tokio::time::sleep(STREAM_RETRY_PAUSE).await;
+            match self.reopen().await {
+                Err(CliError::Client(ClientError::Unreachable { .. })) => {}
+                opened => return opened,
+            }
+        }
+    }
+
     /// Opens the stream again after the last event seen: what happened meanwhile comes
     /// first, then live events.
     async fn reopen(&mut self) -> Result<(), CliError> {
         let server = self.ctx.server().await?;
-        let mut tries = 0;
-        loop {
-            match server
-                .watch(&self.game, Some(&self.token), Some(self.seen))
-                .await
-            {
-                Ok(stream) => {
-                    self.stream = stream;
-                    return Ok(());
-                }
-                Err(error) if error.is_unreachable() && tries < STREAM_RETRIES => {
-                    tries += 1;
-                    tokio::time::sleep(STREAM_RETRY_PAUSE).await;
-                }
-                Err(error) => return Err(error.into()),
-            }
-        }
+        self.stream = server
+            .watch(&self.game, Some(&self.token), Some(self.seen))
+            .await?;
+        Ok(())
     }
 }
