@@ -12,8 +12,7 @@ use crate::harness::{Game, Lcg, Server, User, file_with};
 #[test]
 fn watch_prints_one_json_object_per_event_until_the_end() {
     let server = Server::start();
-    let game = Game::start(&server, "frente");
-    game.random_setups();
+    let game = Game::ready(&server, "frente");
     let [rojo, azul] = &game.players;
     let spectator = User::new(&server);
     let mut child = spectator
@@ -25,10 +24,7 @@ fn watch_prints_one_json_object_per_event_until_the_end() {
     let snapshot: Value =
         serde_json::from_str(&lines.next().expect("a line").expect("reads")).expect("json");
     assert_eq!(snapshot["snapshot"], true, "{snapshot}");
-    let first = rojo.json(&["moves", &game.id])["legal_moves"][0]["notation"]
-        .as_str()
-        .expect("a move")
-        .to_owned();
+    let first = rojo.first_move(&game.id, None);
     rojo.ok(&["move", &game.id, &first]);
     azul.ok(&["resign", &game.id]);
     let rest: Vec<Value> = lines
@@ -113,8 +109,7 @@ fn verify_finds_a_tanques_game_fair_and_a_tampered_history_not() {
 #[test]
 fn verify_checks_revealed_setups_against_their_commitments() {
     let server = Server::start();
-    let game = Game::start(&server, "frente");
-    game.random_setups();
+    let game = Game::ready(&server, "frente");
     let [rojo, azul] = &game.players;
     rojo.ok(&["resign", &game.id]);
     let report = azul.json(&["verify", &game.id]);
@@ -286,13 +281,9 @@ fn the_documented_jq_script_plays_a_game() {
 #[test]
 fn moves_typed_in_upper_case_are_played() {
     let server = Server::start();
-    let game = Game::start(&server, "frente");
-    game.random_setups();
+    let game = Game::ready(&server, "frente");
     let [rojo, _] = &game.players;
-    let moves = rojo.json(&["moves", &game.id]);
-    let first = moves["legal_moves"][0]["notation"]
-        .as_str()
-        .expect("a move");
+    let first = rojo.first_move(&game.id, None);
     let played = rojo.run(&["move", &game.id, &first.to_uppercase()]);
     assert_eq!(
         played.code,

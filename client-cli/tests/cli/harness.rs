@@ -139,6 +139,18 @@ impl User {
         run.json()
     }
 
+    /// The first legal move of this user's seat in `game` (acting with `token` if given).
+    pub fn first_move(&self, game: &str, token: Option<&str>) -> String {
+        let mut args = vec!["moves", game];
+        if let Some(token) = token {
+            args.splice(0..0, ["--token", token]);
+        }
+        self.json(&args)["legal_moves"][0]["notation"]
+            .as_str()
+            .expect("a move")
+            .to_owned()
+    }
+
     /// Runs `args`, asserts success and returns stdout.
     pub fn ok(&self, args: &[&str]) -> String {
         let run = self.run(args);
@@ -162,6 +174,13 @@ impl Game {
         let joined = players[1].json(&["join", &id, "--name", "Beto"]);
         assert_eq!(joined["seat"], 1);
         Game { id, players }
+    }
+
+    /// A game of `ruleset` between two new users, set up at random and ready to play.
+    pub fn ready(server: &Server, ruleset: &str) -> Game {
+        let game = Game::start(server, ruleset);
+        game.random_setups();
+        game
     }
 
     /// Random setups for every seat that sets up.

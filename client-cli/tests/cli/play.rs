@@ -56,8 +56,7 @@ fn play_reads_commands_and_moves_from_stdin() {
 #[test]
 fn play_leaves_at_the_end_of_input_and_resumes() {
     let server = Server::start();
-    let game = Game::start(&server, "frente");
-    game.random_setups();
+    let game = Game::ready(&server, "frente");
     let [rojo, azul] = &game.players;
     let left = rojo.run_with_input(&["play", "--resume", &game.id], "");
     assert_eq!(left.code, 0, "{left:?}");
@@ -66,11 +65,7 @@ fn play_leaves_at_the_end_of_input_and_resumes() {
         "{left:?}"
     );
     // Azul waits for Rojo's move, sees it, then quits at its own prompt.
-    let moves = rojo.json(&["moves", &game.id]);
-    let first = moves["legal_moves"][0]["notation"]
-        .as_str()
-        .expect("a move")
-        .to_owned();
+    let first = rojo.first_move(&game.id, None);
     let waiting = std::thread::scope(|scope| {
         let azul_side =
             scope.spawn(|| azul.run_with_input(&["play", "--resume", &game.id], "quit\n"));
@@ -93,8 +88,7 @@ fn play_leaves_at_the_end_of_input_and_resumes() {
 fn ctrl_c_in_play_prints_how_to_come_back() {
     use std::io::Read as _;
     let server = Server::start();
-    let game = Game::start(&server, "frente");
-    game.random_setups();
+    let game = Game::ready(&server, "frente");
     let [rojo, _] = &game.players;
     let mut child = rojo
         .command(&["play", "--resume", &game.id])
@@ -129,18 +123,6 @@ fn ctrl_c_in_play_prints_how_to_come_back() {
     );
 }
 
-/// The first legal move of the seat of `user` in `game`.
-fn first_move(user: &User, game: &str, token: Option<&str>) -> String {
-    let mut args = vec!["moves", game];
-    if let Some(token) = token {
-        args.splice(0..0, ["--token", token]);
-    }
-    user.json(&args)["legal_moves"][0]["notation"]
-        .as_str()
-        .expect("a move")
-        .to_owned()
-}
-
 /// The game's version as `user` sees it.
 fn version(user: &User, game: &str) -> u64 {
     user.json(&["show", game])["view"]["version"]
@@ -151,11 +133,10 @@ fn version(user: &User, game: &str) -> u64 {
 #[test]
 fn piped_play_stops_at_the_end_of_its_input_while_the_opponent_thinks() {
     let server = Server::start();
-    let game = Game::start(&server, "frente");
-    game.random_setups();
+    let game = Game::ready(&server, "frente");
     let [rojo, _] = &game.players;
     let before = version(rojo, &game.id);
-    let input = format!("{}\n", first_move(rojo, &game.id, None));
+    let input = format!("{}\n", rojo.first_move(&game.id, None));
     let run = rojo.run_with_input(&["play", "--resume", &game.id], &input);
     assert_eq!(run.code, 0, "{run:?}");
     assert!(run.stdout.contains("Waiting for Azul..."), "{run:?}");
@@ -170,10 +151,9 @@ fn piped_play_stops_at_the_end_of_its_input_while_the_opponent_thinks() {
 #[test]
 fn the_end_of_the_game_reaches_the_prompt_and_tab_lists_the_candidates() {
     let server = Server::start();
-    let game = Game::start(&server, "frente");
-    game.random_setups();
+    let game = Game::ready(&server, "frente");
     let [rojo, azul] = &game.players;
-    rojo.ok(&["move", &game.id, &first_move(rojo, &game.id, None)]);
+    rojo.ok(&["move", &game.id, &rojo.first_move(&game.id, None)]);
     let mut terminal = Terminal::play(azul, &["--resume", &game.id], &[]);
     terminal.wait_for("Your move: ");
     // Readline's way: a Tab that completes nothing rings, a second one lists.
@@ -192,8 +172,7 @@ fn the_end_of_the_game_reaches_the_prompt_and_tab_lists_the_candidates() {
 #[test]
 fn a_move_typed_while_waiting_is_not_played_on_a_terminal() {
     let server = Server::start();
-    let game = Game::start(&server, "frente");
-    game.random_setups();
+    let game = Game::ready(&server, "frente");
     let [rojo, azul] = &game.players;
     let mut terminal = Terminal::play(azul, &["--resume", &game.id], &[]);
     terminal.wait_for("Waiting for Rojo");
@@ -203,7 +182,7 @@ fn a_move_typed_while_waiting_is_not_played_on_a_terminal() {
     // Typed but not entered when Rojo moves: dropped before Azul's prompt.
     terminal.type_keys("a7-a6");
     terminal.wait_for_times("a7-a6", 2);
-    rojo.ok(&["move", &game.id, &first_move(rojo, &game.id, None)]);
+    rojo.ok(&["move", &game.id, &rojo.first_move(&game.id, None)]);
     terminal.wait_for("What you typed while waiting was dropped");
     terminal.wait_for("Your move: ");
     let seen = version(azul, &game.id);
@@ -257,7 +236,7 @@ fn the_clock_runs_at_the_prompt_warns_and_the_forfeit_ends_it() {
     let mut terminal = Terminal::play(&user, &["--resume", &game], &[("TRINCHERA_TOKEN", &token)]);
     // A first move runs on no clock: its limit shows instead.
     terminal.wait_for("Your move [first move due in");
-    terminal.type_keys(&format!("{}\n", first_move(&user, &game, Some(&token))));
+    terminal.type_keys(&format!("{}\n", user.first_move(&game, Some(&token))));
     // The bot replies; from the second move on Rojo's own clock runs down at the prompt.
     terminal.wait_for("Your time is running low!");
     let (status, output) = terminal.ended();
