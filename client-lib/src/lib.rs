@@ -2,11 +2,13 @@
 //! contract (`trinchera-proto`) only: the [`connection`] with bearer auth, the per-game
 //! token [`store`] (so a game started in one client continues in the other), fairness
 //! [`verify`], the ruleset [`names`] index, board [`geometry`] in abstract positions, what
-//! [`actions`] do on the board, games in [`words`] (English or Spanish, [`lang`]),
-//! [`setup_file`]s, [`json`] documents, and [`sanitize`]: every string a server sends is
-//! made display-safe on arrival.
+//! [`actions`] do on the board, games in [`words`] and where they stand in [`status`]
+//! sentences and [`clock`]s (English or Spanish, [`lang`]), [`setup_file`]s, [`json`]
+//! documents, and [`sanitize`]: every string a server sends is made display-safe on
+//! arrival.
 
 pub mod actions;
+pub mod clock;
 pub mod connection;
 pub mod error;
 pub mod geometry;
@@ -16,6 +18,7 @@ pub mod names;
 pub mod notation;
 pub mod sanitize;
 pub mod setup_file;
+pub mod status;
 pub mod store;
 pub mod verify;
 pub mod words;

@@ -783,7 +783,7 @@ async fn token_abuse_is_refused_and_logged_without_the_token() {
     assert!(
         result
             .as_ref()
-            .is_err_and(|s| s.message().contains("Rojo's turn"))
+            .is_err_and(|s| s.message().contains("Rojo to move"))
     );
     abuse.refused(result, Code::FailedPrecondition, Some(&players[1].token));
     // Spectators acting.
