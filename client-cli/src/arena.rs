@@ -9,6 +9,7 @@
 //! bots' minimum delay is measured too).
 
 use std::collections::BTreeMap;
+use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt as _;
@@ -146,6 +147,7 @@ pub async fn arena(ctx: &Ctx, args: &ArenaArgs) -> Result<(), CliError> {
         }
     }
     let started = Instant::now();
+    let terminal = std::io::stderr().is_terminal();
     let mut results = Vec::new();
     let mut running = FuturesUnordered::new();
     let mut next = 0;
@@ -159,15 +161,21 @@ pub async fn arena(ctx: &Ctx, args: &ArenaArgs) -> Result<(), CliError> {
         };
         results.push(played?);
         if !ctx.json {
-            eprint!(
-                "\r{} of {} games played ({:.0} s)",
+            let line = format!(
+                "{} of {} games played ({:.0} s)",
                 results.len(),
                 args.games,
                 started.elapsed().as_secs_f64()
             );
+            // On a terminal one line counts up; in a log, a line a game.
+            if terminal {
+                eprint!("\r{line}");
+            } else {
+                eprintln!("{line}");
+            }
         }
     }
-    if !ctx.json {
+    if !ctx.json && terminal {
         eprintln!();
     }
     report(ctx, args, &ruleset, &results)

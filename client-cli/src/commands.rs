@@ -8,116 +8,13 @@ use trinchera_proto::v1 as pb;
 use crate::cli::{NewArgs, PhaseArg, SetupHow};
 use crate::context::Ctx;
 use crate::error::CliError;
-use crate::render::{self, Drawing, Paint};
+use crate::render::Paint;
+use crate::table;
 use crate::words;
 use trinchera_client::setup_file::Zone;
 use trinchera_client::verify::{self, Evidence};
-use trinchera_client::{Lang, Names};
+use trinchera_client::{ClientError, Lang, Names};
 use trinchera_client::{actions, json};
-
-/// `rulesets`: every hosted ruleset in one line each.
-pub async fn rulesets(ctx: &Ctx) -> Result<(), CliError> {
-    let list = ctx.server().await?.rulesets().await?;
-    if ctx.json {
-        return ctx.print_message(&list);
-    }
-    for ruleset in &list.rulesets {
-        let seats: Vec<&str> = ruleset.seats.iter().map(|s| s.name.as_str()).collect();
-        // Padded before painting: escape codes take no columns.
-        println!(
-            "{} {:<28} {:<14} {}",
-            ctx.style.paint(&format!("{:<10}", ruleset.id), Paint::Bold),
-            ruleset.name,
-            board_size(ruleset),
-            seats.join(" vs ")
-        );
-    }
-    println!("\n`trinchera rulesets show ID` describes one and draws its board.");
-    Ok(())
-}
-
-/// "square 10×10", "hex 91 cells", "cross 33 points".
-fn board_size(ruleset: &pb::Ruleset) -> String {
-    let Some(board) = &ruleset.board else {
-        return String::new();
-    };
-    match board.shape() {
-        pb::BoardShape::Hex => format!("hex, {} hexes", board.cells.len()),
-        pb::BoardShape::Cross => format!("cross, {} points", board.cells.len()),
-        pb::BoardShape::Square | pb::BoardShape::Unspecified => {
-            format!("square {}×{}", board.width, board.height)
-        }
-    }
-}
-
-/// `rulesets show ID`: the full description with the empty board and setup zones.
-pub async fn ruleset_show(ctx: &Ctx, id: &str) -> Result<(), CliError> {
-    let ruleset = ctx.server().await?.ruleset(id).await?;
-    if ctx.json {
-        return ctx.print_message(&ruleset);
-    }
-    let names = Names::new(&ruleset);
-    let style = ctx.style;
-    println!(
-        "{}",
-        style.paint(&format!("{} ({})", ruleset.name, ruleset.id), Paint::Bold)
-    );
-    println!("{}\n", ruleset.description);
-    for seat in &ruleset.seats {
-        println!(
-            "Seat {}: {} — {}",
-            seat.seat,
-            style.paint(&seat.name, Paint::Seat(seat.seat)),
-            seat.role
-        );
-    }
-    println!();
-    let drawing = Drawing {
-        names: &names,
-        view: None,
-        no_flip: true,
-    };
-    print!("{}", render::board(&drawing, style));
-    println!("\nPieces (code, name, rank, count, moves):");
-    for kind in &ruleset.piece_kinds {
-        let owner = kind
-            .seat
-            .map(|seat| format!(" [{}]", names.seat(seat)))
-            .unwrap_or_default();
-        println!(
-            "  {:<2} {:<24} {:>5} ×{:<2} {}{owner}{}",
-            kind.code,
-            kind.name,
-            kind.rank
-                .map(|r| r.to_string())
-                .unwrap_or_else(|| "-".into()),
-            kind.count,
-            if kind.movable { "moves" } else { "immovable" },
-            if kind.note.is_empty() {
-                String::new()
-            } else {
-                format!(" — {}", kind.note)
-            }
-        );
-    }
-    for zone in &ruleset.setup_zones {
-        println!(
-            "\n{} sets up on {} cells{}.",
-            names.seat(zone.seat),
-            zone.cells.len(),
-            if zone.hidden {
-                ", in secret"
-            } else {
-                ", in the open"
-            }
-        );
-    }
-    if ruleset.setup_zones.is_empty() {
-        println!("\nNo setup: play starts when both seats are taken.");
-    }
-    println!("\nNotation: {}", ruleset.notation_help);
-    Ok(())
-}
 
 /// Stores the token of a seat just taken.
 fn keep_token(
@@ -362,23 +259,8 @@ pub async fn games(
             ]
         })
         .collect();
-    // Each column as wide as its widest entry (names are counted in characters).
-    let width = |column: usize| {
-        rows.iter()
-            .map(|row| row[column].chars().count())
-            .max()
-            .unwrap_or(0)
-    };
-    let widths = [width(0), width(1), width(2), width(3)];
-    for row in &rows {
-        let mut line = String::new();
-        for (cell, width) in row.iter().zip(widths) {
-            let pad = width - cell.chars().count();
-            line.push_str(cell);
-            line.push_str(&" ".repeat(pad + 2));
-        }
-        line.push_str(&row[4]);
-        println!("{}", line.trim_end());
+    for row in table::padded(&rows) {
+        println!("{}", row.join("  ").trim_end());
     }
     if !all.next_page_token.is_empty() {
         println!("(more: raise --limit)");
@@ -511,7 +393,7 @@ pub async fn show(ctx: &Ctx, game: &str) -> Result<(), CliError> {
 }
 
 /// The legal moves grouped by the piece or tank that makes them (entries by entry hex,
-/// attacks by target), each maneuver with the hex it ends on and the way it then faces;
+/// attacks by target) in board order, each maneuver with the hex it ends on and the way it then faces;
 /// with `only`, just the moves of the piece on that cell.
 pub fn moves_text(names: &Names<'_>, view: &pb::GameView, only: Option<pb::Cell>) -> String {
     let mut groups: Vec<(Option<pb::Cell>, Vec<String>)> = Vec::new();
@@ -533,7 +415,7 @@ pub fn moves_text(names: &Names<'_>, view: &pb::GameView, only: Option<pb::Cell>
             text.push_str(&format!(
                 " → {} {}",
                 names.label(Some(&end)),
-                facing_word(facing)
+                trinchera_client::words::facing_code(facing)
             ));
         }
         match groups.iter_mut().find(|(cell, _)| *cell == origin) {
@@ -541,6 +423,9 @@ pub fn moves_text(names: &Names<'_>, view: &pb::GameView, only: Option<pb::Cell>
             None => groups.push((origin, vec![text])),
         }
     }
+    // Board order: by row, then column, as the labels read (a1 b1 … a2); moves of no
+    // piece (`end`) last.
+    groups.sort_by_key(|(origin, _)| (origin.is_none(), origin.map(|cell| (cell.y, cell.x))));
     if groups.is_empty() {
         return match only {
             Some(cell) => format!("No legal move starts on {}.\n", names.label(Some(&cell))),
@@ -563,19 +448,6 @@ pub fn moves_text(names: &Names<'_>, view: &pb::GameView, only: Option<pb::Cell>
         }
     }
     text
-}
-
-/// A facing as the notation writes it.
-fn facing_word(facing: pb::Facing) -> &'static str {
-    match facing {
-        pb::Facing::E => "E",
-        pb::Facing::Ne => "NE",
-        pb::Facing::Nw => "NW",
-        pb::Facing::W => "W",
-        pb::Facing::Sw => "SW",
-        pb::Facing::Se => "SE",
-        pb::Facing::Unspecified => "?",
-    }
 }
 
 /// `moves`.
@@ -738,10 +610,11 @@ pub async fn watch(ctx: &Ctx, game: &str, after: Option<u64>) -> Result<(), CliE
         // The stream ended before the game did (e.g. the server restarted): resume.
         retries += 1;
         if retries > 3 {
-            return Err(CliError::Unreachable {
+            return Err(ClientError::Unreachable {
                 url: ctx.url.clone(),
                 detail: "the watch stream keeps ending".into(),
-            });
+            }
+            .into());
         }
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     }

@@ -72,11 +72,20 @@ impl Ctx {
             return Ok(token);
         }
         // A game that does not exist is said so, as everywhere else.
-        self.server().await?.view(game, None).await?;
-        Err(CliError::Usage(format!(
-            "you have no seat in game {game} on this machine: `trinchera join {game}` \
-             takes the free seat, or pass --token / TRINCHERA_TOKEN"
-        )))
+        let view = self.server().await?.view(game, None).await?;
+        let message = if view.players.iter().any(|p| !p.joined) {
+            format!(
+                "you have no seat in game {game} on this machine: `trinchera join {game}` \
+                 takes the free seat, or pass --token / TRINCHERA_TOKEN"
+            )
+        } else {
+            format!(
+                "you have no seat in game {game} on this machine and both its seats are \
+                 taken: pass a player's --token / TRINCHERA_TOKEN to act for it, or \
+                 `trinchera watch {game}` to follow the game"
+            )
+        };
+        Err(CliError::Usage(message))
     }
 
     /// The token for `game` if there is one (commands that spectators may use too). When

@@ -29,45 +29,44 @@ pub enum CliError {
     /// The arguments or an input file do not make sense.
     #[error("{0}")]
     Usage(String),
-    /// The server answered with an error status.
-    #[error("{message}")]
-    Refused {
-        /// The gRPC status code, e.g. `FAILED_PRECONDITION`.
-        status: tonic::Code,
-        /// The machine-readable `google.rpc.ErrorInfo` reason, when the server sent one.
-        reason: Option<String>,
-        /// The server's message, a sentence for people.
-        message: String,
-    },
-    /// No server at the address, or the connection broke.
-    #[error(
-        "no Trinchera server at {url} ({detail}) — start it with `{START_SERVER}`, or point --server / TRINCHERA_SERVER at a running one"
-    )]
-    Unreachable {
-        /// The address tried.
-        url: String,
-        /// What the transport said.
-        detail: String,
-    },
+    /// The server refused, could not be reached, or local state or a file failed: the
+    /// client library's failure, told with the CLI's hints.
+    #[error("{}", client_words(.0))]
+    Client(#[from] ClientError),
     /// `verify` found problems; the report has already been printed.
     #[error("the game was NOT fair")]
     Unfair,
     /// `bench` saw failed calls or missed events; the report has already been printed.
     #[error("bench: {0}")]
     BenchFailed(String),
-    /// A local file could not be read or written.
-    #[error("{action} {}: {source}", path.display())]
-    File {
-        /// What was being done, e.g. "cannot read".
-        action: &'static str,
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
     /// Anything else that went wrong locally, in words.
     #[error("{0}")]
     Local(String),
+}
+
+/// A client failure in words, with the hint a person at a terminal needs.
+fn client_words(error: &ClientError) -> String {
+    match error {
+        ClientError::BadAddress { url, detail } => {
+            format!("--server {url:?} is not a valid URL: {detail}")
+        }
+        ClientError::Unreachable { .. } => format!(
+            "{error} — start it with `{START_SERVER}`, or point --server / TRINCHERA_SERVER \
+             at a running one"
+        ),
+        _ => error.to_string(),
+    }
+}
+
+/// The class of a failure: its exit code and its name in `--json` error documents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    Usage,
+    Refused,
+    Unreachable,
+    Unfair,
+    BenchFailed,
+    Local,
 }
 
 impl CliError {
@@ -76,26 +75,55 @@ impl CliError {
         ExitCode::from(self.code())
     }
 
+    /// The refusal's status and reason, if the server refused.
+    pub fn refusal(&self) -> Option<(tonic::Code, Option<&str>)> {
+        match self {
+            CliError::Client(ClientError::Refused { status, reason, .. }) => {
+                Some((*status, reason.as_deref()))
+            }
+            _ => None,
+        }
+    }
+
+    fn class(&self) -> Class {
+        match self {
+            CliError::Usage(_) => Class::Usage,
+            CliError::Client(client) => match client {
+                ClientError::BadAddress { .. }
+                | ClientError::NoRuleset { .. }
+                | ClientError::BadToken => Class::Usage,
+                ClientError::Refused { .. } => Class::Refused,
+                ClientError::Unreachable { .. } => Class::Unreachable,
+                ClientError::Missing(_) | ClientError::File { .. } | ClientError::State(_) => {
+                    Class::Local
+                }
+            },
+            CliError::Unfair => Class::Unfair,
+            CliError::BenchFailed(_) => Class::BenchFailed,
+            CliError::Local(_) => Class::Local,
+        }
+    }
+
     /// The number behind [`CliError::exit_code`].
     fn code(&self) -> u8 {
-        match self {
-            CliError::Usage(_) => code::USAGE,
-            CliError::Refused { .. } => code::REFUSED,
-            CliError::Unreachable { .. } => code::UNREACHABLE,
-            CliError::Unfair => code::UNFAIR,
-            CliError::BenchFailed(_) | CliError::File { .. } | CliError::Local(_) => code::LOCAL,
+        match self.class() {
+            Class::Usage => code::USAGE,
+            Class::Refused => code::REFUSED,
+            Class::Unreachable => code::UNREACHABLE,
+            Class::Unfair => code::UNFAIR,
+            Class::BenchFailed | Class::Local => code::LOCAL,
         }
     }
 
     /// A short name of the failure class, used in `--json` error documents.
     pub fn kind(&self) -> &'static str {
-        match self {
-            CliError::Usage(_) => "usage",
-            CliError::Refused { .. } => "refused",
-            CliError::Unreachable { .. } => "unreachable",
-            CliError::Unfair => "unfair",
-            CliError::BenchFailed(_) => "bench_failed",
-            CliError::File { .. } | CliError::Local(_) => "local",
+        match self.class() {
+            Class::Usage => "usage",
+            Class::Refused => "refused",
+            Class::Unreachable => "unreachable",
+            Class::Unfair => "unfair",
+            Class::BenchFailed => "bench_failed",
+            Class::Local => "local",
         }
     }
 
@@ -106,61 +134,16 @@ impl CliError {
             "message": self.to_string(),
             "exit_code": self.code(),
         });
-        if let CliError::Refused {
-            status,
-            reason,
-            message,
-        } = self
-        {
-            error["status"] = serde_json::json!(status_name(*status));
+        if let Some((status, reason)) = self.refusal() {
+            error["status"] = serde_json::json!(status_name(status));
             error["reason"] = serde_json::json!(reason);
-            error["message"] = serde_json::json!(message);
         }
         serde_json::json!({ "error": error })
     }
 
     /// A file error.
     pub fn file(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        CliError::File {
-            action,
-            path: path.into(),
-            source,
-        }
-    }
-}
-
-impl From<ClientError> for CliError {
-    fn from(error: ClientError) -> CliError {
-        match error {
-            ClientError::BadAddress { url, detail } => {
-                CliError::Usage(format!("--server {url:?} is not a valid URL: {detail}"))
-            }
-            ClientError::Unreachable { url, detail } => CliError::Unreachable { url, detail },
-            ClientError::Refused {
-                status,
-                reason,
-                message,
-            } => CliError::Refused {
-                status,
-                reason,
-                message,
-            },
-            error @ (ClientError::NoRuleset { .. } | ClientError::BadToken) => {
-                CliError::Usage(error.to_string())
-            }
-            ClientError::File {
-                action,
-                path,
-                source,
-            } => CliError::File {
-                action,
-                path,
-                source,
-            },
-            error @ (ClientError::Missing(_) | ClientError::State(_)) => {
-                CliError::Local(error.to_string())
-            }
-        }
+        CliError::Client(ClientError::file(action, path, source))
     }
 }
 

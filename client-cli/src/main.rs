@@ -13,8 +13,9 @@ mod commands;
 mod context;
 mod error;
 mod play;
-mod prompt;
 mod render;
+mod rulesets;
+mod table;
 mod words;
 
 /// mimalloc, as in the server: `trinchera bench` shares the machine with the server it
@@ -107,10 +108,7 @@ fn main() -> ExitCode {
                 println!("{}", error.to_json());
             }
             eprintln!("trinchera: {error}");
-            if let CliError::Refused {
-                reason: Some(reason),
-                ..
-            } = &error
+            if let Some((_, Some(reason))) = error.refusal()
                 && !json
             {
                 eprintln!("(server reason: {reason})");
@@ -133,10 +131,10 @@ async fn run(cli: Cli) -> Result<(), CliError> {
     }
     let ctx = Ctx::new(&cli)?;
     match &cli.command {
-        Command::Rulesets { show: None } => commands::rulesets(&ctx).await,
+        Command::Rulesets { show: None } => rulesets::rulesets(&ctx).await,
         Command::Rulesets {
             show: Some(RulesetsCommand::Show { id }),
-        } => commands::ruleset_show(&ctx, id).await,
+        } => rulesets::ruleset_show(&ctx, id).await,
         Command::New(args) => commands::new(&ctx, args).await,
         Command::Join { game, name } => commands::join(&ctx, game, name.as_deref()).await,
         Command::Games {

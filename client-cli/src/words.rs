@@ -1,41 +1,41 @@
-//! Status lines under a board, in words and colours.
+//! Status lines under a board, in words (the client library's sentences) and colours.
 
-use trinchera_client::words::{clock_face, player, tank_phase, time_control};
+use trinchera_client::status::{self, lost, seat_line, turn};
+use trinchera_client::words::{clock_face, time_control};
 pub use trinchera_client::words::{event, phase, result};
-use trinchera_client::{Lang, Names};
+use trinchera_client::{Lang, Names, clock};
 use trinchera_proto::v1 as pb;
 
 use crate::render::{Paint, Style};
 
 /// The clocks of a timed game: "Clock 10+5 · Rojo 9:41 · Azul 10:00 (running)", with a
-/// warning when the viewer's own time runs low.
+/// warning when the viewer's own time runs low and the setup or first-move limit while
+/// one runs.
 fn clock_line(names: &Names<'_>, view: &pb::GameView, clock: &pb::Clock, style: Style) -> String {
-    let (control, low_ms) = time_control(Lang::En, clock.control.as_ref());
+    let (control, _) = time_control(Lang::En, clock.control.as_ref());
+    let left = clock::time_left(clock, 0);
     let mut parts = vec![format!("Clock {control}")];
-    for (seat, &ms) in clock.remaining_ms.iter().enumerate() {
-        let seat = seat as i32;
-        let running = if clock.running == Some(seat) {
+    for (seat, &ms) in (0..).zip(&left) {
+        let running = if clock::ticking(clock) == Some(seat) {
             " (running)"
         } else {
             ""
         };
         parts.push(format!("{} {}{running}", names.seat(seat), clock_face(ms)));
     }
-    let mut line = parts.join(" · ");
-    if let Some(mine) = view.viewer_seat
-        && clock.running == Some(mine)
-        && clock
-            .remaining_ms
-            .get(mine as usize)
-            .is_some_and(|&ms| ms < low_ms)
-    {
-        line.push_str(" · ");
-        line.push_str(&style.paint("your time is running low!", Paint::Bold));
+    if let Some((lapse, ms)) = clock::deadline(clock, 0) {
+        parts.push(clock::deadline_sentence(Lang::En, lapse, ms));
     }
-    line
+    if let Some(mine) = view.viewer_seat
+        && clock::is_low(clock, &left, mine)
+    {
+        parts.push(style.paint(clock::low_warning(Lang::En), Paint::Bold));
+    }
+    parts.join(" · ")
 }
 
-/// The lines under a board: players, phase, turn, status, last event, result.
+/// The lines under a board: title, players, where the game stands, losses, clocks, the
+/// last event.
 pub fn status(names: &Names<'_>, view: &pb::GameView, style: Style) -> String {
     let mut lines = Vec::new();
     let title = if view.name.is_empty() || view.name == names.ruleset.name {
@@ -51,15 +51,8 @@ pub fn status(names: &Names<'_>, view: &pb::GameView, style: Style) -> String {
         .players
         .iter()
         .map(|p| {
-            let mut text = if p.joined {
-                player(names, Some(view), p.seat)
-            } else {
-                format!("{}: free seat", names.seat(p.seat))
-            };
-            if !p.bot.is_empty() {
-                text.push_str(&format!(" [bot: {}]", p.bot));
-            }
-            if view.phase() == pb::Phase::Setup {
+            let mut text = seat_line(Lang::En, names, view, p.seat);
+            if view.phase() == pb::Phase::Setup && p.joined {
                 text.push_str(if p.setup_done {
                     " — set up"
                 } else {
@@ -73,81 +66,14 @@ pub fn status(names: &Names<'_>, view: &pb::GameView, style: Style) -> String {
         })
         .collect();
     lines.push(seats.join("  vs  "));
-    let mut state = format!("Phase: {}", phase(Lang::En, view.phase()));
-    if let Some(seat) = view.to_move {
-        // "To move: Oficiales" reads right for the plural seat names too.
-        if view.viewer_seat == Some(seat) {
-            state.push_str(" · your turn");
-        } else {
-            state.push_str(&format!(" · to move: {}", names.seat(seat)));
-        }
+    if view.phase() == pb::Phase::Finished {
+        lines.push(style.paint(&turn(Lang::En, names, view), Paint::Bold));
+    } else {
+        let mut state = vec![turn(Lang::En, names, view)];
+        state.extend(status::counters(Lang::En, names, view));
+        lines.push(state.join(" · "));
     }
-    match &view.status {
-        Some(pb::game_view::Status::Stratego(s)) => {
-            state.push_str(&format!(
-                " · {} of {} turns without a battle",
-                s.turns_without_battle, s.turn_limit
-            ));
-            for castle in &s.castles {
-                state.push_str(&format!(
-                    " · castle {}: {} turn(s)",
-                    names.label(castle.cell.as_ref()),
-                    castle.turns
-                ));
-            }
-        }
-        Some(pb::game_view::Status::Asalto(s)) => {
-            state.push_str(&format!(
-                " · {} of {} turns without progress",
-                s.turns_without_progress, s.turn_limit
-            ));
-            if !s.huffable.is_empty() {
-                let cells: Vec<String> = s.huffable.iter().map(|c| names.label(Some(c))).collect();
-                state.push_str(&format!(" · huffable: {}", cells.join(" ")));
-            }
-        }
-        Some(pb::game_view::Status::Tanks(s)) => {
-            state.push_str(&format!(
-                " · round {} · {} · {} maneuver(s) left",
-                s.round,
-                tank_phase(Lang::En, s.phase()),
-                s.maneuvers_left
-            ));
-            let reserve: Vec<String> = (0..2)
-                .map(|seat| {
-                    let count = view
-                        .pieces
-                        .iter()
-                        .filter(|p| p.owner == seat && p.cell.is_none())
-                        .count();
-                    format!("{} {count}", names.seat(seat))
-                })
-                .collect();
-            state.push_str(&format!(" · in reserve: {}", reserve.join(", ")));
-            let held: Vec<String> = (0..2)
-                .map(|seat| {
-                    let count = s.control.iter().filter(|c| c.seat == Some(seat)).count();
-                    format!("{} {count}", names.seat(seat))
-                })
-                .collect();
-            state.push_str(&format!(" · urban hexes held: {}", held.join(", ")));
-        }
-        None => {}
-    }
-    lines.push(state);
-    if !view.captured.is_empty() {
-        for seat in 0..2 {
-            let lost: Vec<String> = view
-                .captured
-                .iter()
-                .filter(|p| p.owner == seat)
-                .map(|p| names.kind_name(&p.kind))
-                .collect();
-            if !lost.is_empty() {
-                lines.push(format!("{} lost: {}", names.seat(seat), lost.join(", ")));
-            }
-        }
-    }
+    lines.extend((0..2).filter_map(|seat| lost(Lang::En, names, view, seat)));
     if let Some(clock) = &view.clock {
         lines.push(clock_line(names, view, clock, style));
     }
@@ -156,11 +82,6 @@ pub fn status(names: &Names<'_>, view: &pb::GameView, style: Style) -> String {
             "Last: {}",
             event(Lang::En, names, Some(view), last)
         ));
-    }
-    if let Some(end) = &view.result
-        && view.phase() == pb::Phase::Finished
-    {
-        lines.push(style.paint(&result(Lang::En, names, end), Paint::Bold));
     }
     let mut text = lines.join("\n");
     text.push('\n');
@@ -233,6 +154,7 @@ mod tests {
             }),
             remaining_ms: vec![581_000, 600_000],
             running: Some(1),
+            lapse: pb::Lapse::TimeForfeit as i32,
             ..Default::default()
         };
         let line = clock_line(&names, &view, &clock, Style::plain());
@@ -240,7 +162,7 @@ mod tests {
         clock.running = Some(0);
         clock.remaining_ms[0] = 9_000;
         let line = clock_line(&names, &view, &clock, Style::plain());
-        assert!(line.ends_with("your time is running low!"), "{line}");
+        assert!(line.ends_with("Your time is running low!"), "{line}");
         view.viewer_seat = Some(1);
         let line = clock_line(&names, &view, &clock, Style::plain());
         assert!(

@@ -1023,10 +1023,24 @@ mod tests {
         }
     }
 
+    /// The cells' labels in `lang` of the board of `ruleset` with `pieces`, seen by seat 0.
+    fn labels(lang: Lang, ruleset: &pb::Ruleset, pieces: &[pb::Piece]) -> Vec<String> {
+        let names = Names::new(ruleset);
+        let scene = Scene {
+            names: &names,
+            pieces,
+            viewer: Some(0),
+            status: None,
+            zone: None,
+            look: Default::default(),
+        };
+        let model = BoardModel::new(lang, scene, &HashMap::new());
+        model.cells.into_iter().map(|c| c.label).collect()
+    }
+
     #[test]
     fn labels_say_whose_piece_and_what_terrain() {
         let ruleset = ruleset();
-        let names = Names::new(&ruleset);
         let pieces = [
             pb::Piece {
                 cell: Some(pb::Cell { x: 0, y: 0 }),
@@ -1041,49 +1055,29 @@ mod tests {
                 ..Default::default()
             },
         ];
-        let scene = Scene {
-            names: &names,
-            pieces: &pieces,
-            viewer: Some(0),
-            status: None,
-            zone: None,
-            look: Default::default(),
-        };
-        for (lang, expected) in [
-            (
-                Lang::En,
-                [
-                    "a1, your Capitán",
-                    "b1, Azul's hidden piece (moved)",
-                    "a2, empty",
-                    "b2, lake",
-                ],
-            ),
-            (
-                Lang::Es,
-                [
-                    "a1, tu Capitán",
-                    "b1, pieza oculta de Azul (movida)",
-                    "a2, vacía",
-                    "b2, lago",
-                ],
-            ),
-        ] {
-            let model = BoardModel::new(lang, scene, &HashMap::new());
-            let labels: Vec<&str> = model.cells.iter().map(|c| c.label.as_str()).collect();
-            assert_eq!(labels, expected);
-        }
+        assert_eq!(
+            labels(Lang::En, &ruleset, &pieces),
+            [
+                "a1, your Capitán",
+                "b1, Azul's hidden piece (moved)",
+                "a2, empty",
+                "b2, lake",
+            ]
+        );
+        assert_eq!(
+            labels(Lang::Es, &ruleset, &pieces),
+            [
+                "a1, tu Capitán",
+                "b1, pieza oculta de Azul (movida)",
+                "a2, vacía",
+                "b2, lago",
+            ]
+        );
     }
 
     #[test]
     fn an_own_piece_the_opponent_knows_says_so_in_a_hidden_army_game() {
         let mut ruleset = ruleset();
-        ruleset.setup_zones = vec![pb::SetupZone {
-            seat: 0,
-            hidden: true,
-            ..Default::default()
-        }];
-        let names = Names::new(&ruleset);
         let pieces = [pb::Piece {
             cell: Some(pb::Cell { x: 0, y: 0 }),
             owner: 0,
@@ -1091,17 +1085,14 @@ mod tests {
             revealed: true,
             ..Default::default()
         }];
-        let scene = Scene {
-            names: &names,
-            pieces: &pieces,
-            viewer: Some(0),
-            status: None,
-            zone: None,
-            look: Default::default(),
-        };
-        let model = BoardModel::new(Lang::En, scene, &HashMap::new());
+        assert_eq!(labels(Lang::En, &ruleset, &pieces)[0], "a1, your Capitán");
+        ruleset.setup_zones = vec![pb::SetupZone {
+            seat: 0,
+            hidden: true,
+            ..Default::default()
+        }];
         assert_eq!(
-            model.cells[0].label,
+            labels(Lang::En, &ruleset, &pieces)[0],
             "a1, your Capitán, known to your opponent"
         );
     }

@@ -73,31 +73,40 @@ mod tests {
     use super::*;
 
     #[test]
-    fn clicks_place_the_kind_in_hand_and_take_pieces_back() {
+    fn clicks_place_the_kind_in_hand_which_moves_on_when_it_runs_out() {
+        let (a, b, c) = (
+            pb::Cell { x: 0, y: 0 },
+            pb::Cell { x: 1, y: 0 },
+            pb::Cell { x: 2, y: 0 },
+        );
         let zone = pb::SetupZone {
-            seat: 1,
-            cells: vec![pb::Cell { x: 2, y: 4 }, pb::Cell { x: 3, y: 4 }],
-            hidden: false,
-            pieces: vec![pb::PieceCount {
-                kind: "oficial".into(),
-                count: 2,
-            }],
+            seat: 0,
+            cells: vec![a, b],
+            hidden: true,
+            pieces: ["bandera", "bomba"]
+                .map(|kind| pb::PieceCount {
+                    kind: kind.into(),
+                    count: 1,
+                })
+                .to_vec(),
         };
         let mut draft = Draft::new(Some(&zone));
-        draft.click(&zone, pb::Cell { x: 2, y: 4 });
-        draft.click(&zone, pb::Cell { x: 0, y: 0 });
-        assert_eq!(draft.tray().left(&zone, "oficial"), 1);
-        draft.click(&zone, pb::Cell { x: 3, y: 4 });
+        assert_eq!(draft.kind.as_deref(), Some("bandera"));
+        draft.click(&zone, a);
+        assert_eq!(draft.kind.as_deref(), Some("bomba"), "the flag ran out");
+        draft.click(&zone, c);
+        assert_eq!(draft.tray().at(c), None, "outside the zone");
+        draft.click(&zone, b);
         assert!(draft.tray().complete(&zone));
         assert_eq!(draft.kind, None);
-        draft.click(&zone, pb::Cell { x: 2, y: 4 });
-        assert_eq!(draft.tray().left(&zone, "oficial"), 1);
-        assert_eq!(draft.kind.as_deref(), Some("oficial"));
-        assert_eq!(draft.tray().placements().len(), 1);
-        // Dropped on the free cell: placed; on a full tray: nothing changes.
-        draft.drop_on(&zone, pb::Cell { x: 2, y: 4 }, "oficial");
-        assert!(draft.tray().complete(&zone));
-        draft.drop_on(&zone, pb::Cell { x: 0, y: 0 }, "oficial");
-        assert_eq!(draft.tray().placements().len(), 2);
+        // A click on a placed piece takes it back into the hand.
+        draft.click(&zone, a);
+        assert_eq!(draft.kind.as_deref(), Some("bandera"));
+        assert_eq!(draft.tray().at(a), None);
+        // Dropped on a free cell: placed; dropped where nothing is left: no change.
+        draft.drop_on(&zone, a, "bandera");
+        assert_eq!(draft.tray().at(a), Some("bandera"));
+        draft.drop_on(&zone, a, "bomba");
+        assert_eq!(draft.tray().at(a), Some("bandera"));
     }
 }

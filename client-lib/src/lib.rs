@@ -3,11 +3,12 @@
 //! token [`store`] (so a game started in one client continues in the other), fairness
 //! [`verify`], the ruleset [`names`] index and [`ruleset_texts`] in both languages, board
 //! [`geometry`] in abstract positions, what [`actions`] do on the board, games in
-//! [`words`] (English or Spanish, [`lang`]), [`setup_file`]s and the setup [`tray`],
-//! [`json`] documents, and [`sanitize`]: every string a server sends is made display-safe
-//! on arrival.
+//! [`words`] and where they stand in [`status`] sentences and [`clock`]s (English or
+//! Spanish, [`lang`]), [`setup_file`]s and the setup [`tray`], [`json`] documents, and
+//! [`sanitize`]: every string a server sends is made display-safe on arrival.
 
 pub mod actions;
+pub mod clock;
 pub mod connection;
 pub mod error;
 pub mod geometry;
@@ -18,6 +19,7 @@ pub mod notation;
 pub mod ruleset_texts;
 pub mod sanitize;
 pub mod setup_file;
+pub mod status;
 pub mod store;
 pub mod tray;
 pub mod verify;

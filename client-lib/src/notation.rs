@@ -2,26 +2,19 @@
 
 /// `text` with every cell written in upper case put in lower case, as notation writes
 /// cells (`E5-E4` → `e5-e4`, `D5XD3XF3` → `d5xd3xf3`, `enter F1 NE` → `enter f1 NE`).
-/// A run of letters counts as (the column of) a cell when digits follow it; other words,
-/// such as facings and maneuver letters (`NE`, `FLF`), stay as typed.
+/// A word with a digit in it names cells and goes to lower case whole (`E4-E5X` → `e4-e5x`,
+/// not a mix of cases); other words, such as facings and maneuver letters (`NE`, `FLF`),
+/// stay as typed.
 pub fn typed(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut letters = String::new();
-    for c in text.chars() {
-        if c.is_ascii_alphabetic() {
-            letters.push(c);
-            continue;
-        }
-        if c.is_ascii_digit() {
-            out.push_str(&letters.to_ascii_lowercase());
-        } else {
-            out.push_str(&letters);
-        }
-        letters.clear();
-        out.push(c);
-    }
-    out.push_str(&letters);
-    out
+    text.split_inclusive(char::is_whitespace)
+        .map(|word| {
+            if word.contains(|c: char| c.is_ascii_digit()) {
+                word.to_ascii_lowercase()
+            } else {
+                word.to_owned()
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -36,5 +29,7 @@ mod tests {
         assert_eq!(typed("C1 FLF"), "c1 FLF");
         assert_eq!(typed("a10-a9"), "a10-a9");
         assert_eq!(typed("end"), "end");
+        assert_eq!(typed("E4-E5X"), "e4-e5x");
+        assert_eq!(typed("attack E5 from D5  D6"), "attack e5 from d5  d6");
     }
 }

@@ -221,7 +221,7 @@ impl<'a> Zone<'a> {
         let names = self.names;
         let seat = self.zone.seat;
         let mut text = format!(
-            "# Setup of {} (seat {seat}) for {}, from {}'s side of the board.\n\
+            "# Setup of {} (seat {seat}) for {}, seen from the side of {}.\n\
              # One line per row of the zone, the farthest row first: the row number, then one\n\
              # piece code per cell from your left ('.' leaves a cell empty). Lines starting\n\
              # with '#' are comments. Submit with: trinchera setup {} --file THIS_FILE\n",

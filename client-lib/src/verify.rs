@@ -550,19 +550,21 @@ fn check_dice(
         let k = count;
         count += 1;
         let (index, rolled, column) = (dice.index, dice.roll, dice.column);
+        // Players count dice from 1 (as the events tell them); the derivation's k from 0.
+        let die = k + 1;
         if u64::from(index) != k {
             problems.push(tr!(
                 lang,
-                "roll {k} is numbered {index}",
-                "la tirada {k} lleva el número {index}"
+                "die {die} carries k = {index}, not {k}",
+                "el dado {die} lleva k = {index}, no {k}"
             ));
         }
         let derived = roll(&seed, u64::from(index));
         if rolled != derived {
             problems.push(tr!(
                 lang,
-                "roll {index} shows {rolled} but the seed gives {derived}",
-                "la tirada {index} muestra {rolled} pero la semilla da {derived}"
+                "die {die} (k = {index}) shows {rolled} but the seed gives {derived}",
+                "el dado {die} (k = {index}) muestra {rolled} pero la semilla da {derived}"
             ));
         }
         if let Some(pb::r#move::Action::Attack(attack)) =
@@ -572,8 +574,8 @@ fn check_dice(
             if column != attackers.min(4) as i32 {
                 problems.push(tr!(
                     lang,
-                    "roll {index} used column {column} with {attackers} attacker(s)",
-                    "la tirada {index} usó la columna {column} con {attackers} atacante(s)"
+                    "die {die} used column {column} with {attackers} attacker(s)",
+                    "el dado {die} usó la columna {column} con {attackers} atacante(s)"
                 ));
             }
         }
@@ -587,8 +589,8 @@ fn check_dice(
             };
             problems.push(tr!(
                 lang,
-                "roll {index} ({rolled} in column {column}) was read as {read}",
-                "la tirada {index} ({rolled} en la columna {column}) se leyó como {read}"
+                "die {die} ({rolled} in column {column}) was read as {read}",
+                "el dado {die} ({rolled} en la columna {column}) se leyó como {read}"
             ));
         }
     }

@@ -3,6 +3,7 @@
 
 use trinchera_proto::v1 as pb;
 
+use crate::clock::low_ms;
 use crate::lang::Lang;
 use crate::names::Names;
 use crate::tr;
@@ -126,7 +127,7 @@ pub fn event(
         if let Some(effect) = &effect.effect {
             let after = &event.effects[index + 1..];
             text.push(' ');
-            text.push_str(&self::effect(lang, names, effect, event.seat, after));
+            text.push_str(&self::effect(lang, names, view, effect, event.seat, after));
         }
     }
     if event.started {
@@ -144,10 +145,30 @@ fn piece(names: &Names<'_>, kind: &str, seat: Option<i32>) -> String {
     }
 }
 
+/// The piece with id `id` as a sentence begins with it: "Tanque (Azul)", "A hidden piece
+/// (Azul)", or "The piece" when `view` does not show it.
+fn removed_piece(lang: Lang, names: &Names<'_>, view: Option<&pb::GameView>, id: u32) -> String {
+    let found = view.and_then(|view| {
+        view.pieces
+            .iter()
+            .chain(&view.captured)
+            .find(|piece| piece.id == id)
+    });
+    match found {
+        Some(piece) if piece.kind.is_empty() => {
+            let hidden = lang.pick("A hidden piece", "Una pieza oculta");
+            format!("{hidden} ({})", names.seat(piece.owner))
+        }
+        Some(piece) => self::piece(names, &piece.kind, Some(piece.owner)),
+        None => lang.pick("The piece", "La pieza").to_owned(),
+    }
+}
+
 /// One consequence of an event in words.
 fn effect(
     lang: Lang,
     names: &Names<'_>,
+    view: Option<&pb::GameView>,
     effect: &pb::effect::Effect,
     mover: Option<i32>,
     after: &[pb::Effect],
@@ -187,26 +208,25 @@ fn effect(
             )
         }
         Effect::Removal(removal) => {
-            let why = match removal.cause() {
-                pb::RemovalCause::Castle => (
-                    "after three turns in the castle",
-                    "tras tres turnos en el castillo",
-                ),
-                pb::RemovalCause::Jumped => ("jumped over", "saltada"),
-                pb::RemovalCause::Huffed => ("huffed", "soplada"),
-                pb::RemovalCause::Destroyed => ("destroyed", "destruida"),
-                pb::RemovalCause::Unspecified => ("removed", "retirada"),
-            };
-            let why = lang.pick(why.0, why.1);
+            let who = removed_piece(lang, names, view, removal.piece_id);
             let at = names.label(removal.at.as_ref());
-            tr!(
-                lang,
-                "The piece on {at} was removed ({why}).",
-                "La pieza de {at} fue retirada ({why})."
-            )
+            // Spanish without a participle: piece names have either gender.
+            let (en, es) = match removal.cause() {
+                pb::RemovalCause::Destroyed => ("was destroyed", "cae en combate"),
+                pb::RemovalCause::Jumped => ("was jumped and taken", "sale del juego por un salto"),
+                pb::RemovalCause::Huffed => ("was huffed", "sale del juego por un soplido"),
+                pb::RemovalCause::Castle => (
+                    "was removed after three turns in the castle",
+                    "sale del juego tras tres turnos en el castillo",
+                ),
+                pb::RemovalCause::Unspecified => ("was removed", "sale del juego"),
+            };
+            let what = lang.pick(en, es);
+            tr!(lang, "{who} on {at} {what}.", "{who} en {at} {what}.")
         }
         Effect::Dice(dice) => {
-            let (index, roll, column) = (dice.index, dice.roll, dice.column);
+            // Players count dice from 1; `index` is the derivation's k, from 0.
+            let (die, roll, column) = (dice.index + 1, dice.roll, dice.column);
             let plural = if column == 1 { "" } else { "s" };
             let then = if dice.attacker_wins {
                 lang.pick("target is destroyed", "objetivo es destruido")
@@ -215,8 +235,8 @@ fn effect(
             };
             tr!(
                 lang,
-                "Die {index} rolled {roll} with {column} attacker{plural}: the {then}.",
-                "El dado {index} sacó {roll} con {column} atacante{plural}: el {then}."
+                "Die {die} rolled {roll} with {column} attacker{plural}: the {then}.",
+                "El dado {die} sacó {roll} con {column} atacante{plural}: el {then}."
             )
         }
         Effect::Control(change) => {
@@ -293,31 +313,61 @@ pub fn clock_face(ms: u64) -> String {
     }
 }
 
-/// A time control in words, with the remaining time under which a player is warned: "10+5"
-/// (a tenth of the initial time, between 10 s and a minute) or "3 days a move" (an hour).
+/// A time control in words, with the remaining time under which a player is warned
+/// ([`low_ms`]): "10+5" or "3 days a move".
 pub fn time_control(lang: Lang, control: Option<&pb::TimeControl>) -> (String, u64) {
     use pb::time_control::Control;
-    match control.and_then(|c| c.control.as_ref()) {
-        Some(Control::Live(live)) => (
-            format!("{}+{}", live.initial_seconds / 60, live.increment_seconds),
-            (u64::from(live.initial_seconds) * 100).clamp(10_000, 60_000),
-        ),
+    let words = match control.and_then(|c| c.control.as_ref()) {
+        Some(Control::Live(live)) => {
+            let (initial, increment) = (live.initial_seconds, live.increment_seconds);
+            // Whole minutes as players write them ("10+5"); other times as a clock face.
+            if initial % 60 == 0 {
+                format!("{}+{increment}", initial / 60)
+            } else {
+                format!("{}+{increment}", clock_face(u64::from(initial) * 1000))
+            }
+        }
         Some(Control::Correspondence(days)) => {
             let (days, plural) = (
                 days.days_per_move,
                 if days.days_per_move == 1 { "" } else { "s" },
             );
-            (
-                tr!(
-                    lang,
-                    "{days} day{plural} a move",
-                    "{days} día{plural} por jugada"
-                ),
-                3_600_000,
+            tr!(
+                lang,
+                "{days} day{plural} a move",
+                "{days} día{plural} por jugada"
             )
         }
-        None => (lang.pick("no clock", "sin reloj").to_owned(), 0),
+        None => lang.pick("no clock", "sin reloj").to_owned(),
+    };
+    (words, low_ms(control))
+}
+
+/// A tank's facing as notation writes it: "NE".
+pub fn facing_code(facing: pb::Facing) -> &'static str {
+    match facing {
+        pb::Facing::E => "E",
+        pb::Facing::Ne => "NE",
+        pb::Facing::Nw => "NW",
+        pb::Facing::W => "W",
+        pb::Facing::Sw => "SW",
+        pb::Facing::Se => "SE",
+        pb::Facing::Unspecified => "?",
     }
+}
+
+/// A tank's facing in words: "North-east".
+pub fn facing_name(lang: Lang, facing: pb::Facing) -> &'static str {
+    let (en, es) = match facing {
+        pb::Facing::E => ("East", "Este"),
+        pb::Facing::Ne => ("North-east", "Noreste"),
+        pb::Facing::Nw => ("North-west", "Noroeste"),
+        pb::Facing::W => ("West", "Oeste"),
+        pb::Facing::Sw => ("South-west", "Suroeste"),
+        pb::Facing::Se => ("South-east", "Sureste"),
+        pb::Facing::Unspecified => ("?", "?"),
+    };
+    lang.pick(en, es)
 }
 
 #[cfg(test)]
@@ -365,6 +415,14 @@ mod tests {
         assert_eq!(clock_face(581_000), "9:41");
         assert_eq!(clock_face(3_723_000), "1:02:03");
         assert_eq!(clock_face(2 * 86_400_000 + 3 * 3_600_000), "2d 03h");
+        let live = |initial_seconds, increment_seconds| pb::TimeControl {
+            control: Some(pb::time_control::Control::Live(pb::LiveControl {
+                initial_seconds,
+                increment_seconds,
+            })),
+        };
+        assert_eq!(time_control(Lang::En, Some(&live(600, 5))).0, "10+5");
+        assert_eq!(time_control(Lang::En, Some(&live(12, 0))).0, "0:12+0");
     }
 
     #[test]
@@ -432,6 +490,65 @@ mod tests {
         assert_eq!(
             super::event(Lang::Es, &names, None, &event),
             "Rojo jugó e4xe5. Capitán (Rojo) atacó a Bomba (Azul) en e5: cayó el atacante."
+        );
+    }
+
+    #[test]
+    fn tank_attacks_count_dice_from_one_and_name_the_tank_lost() {
+        let mut ruleset = army();
+        ruleset.piece_kinds = vec![pb::PieceKind {
+            id: "tanque".into(),
+            name: "Tanque".into(),
+            ..Default::default()
+        }];
+        let names = Names::new(&ruleset);
+        let view = pb::GameView {
+            captured: vec![pb::Piece {
+                id: 14,
+                owner: 1,
+                kind: "tanque".into(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let effects = [
+            pb::effect::Effect::Dice(pb::DiceRoll {
+                index: 0,
+                roll: 5,
+                column: 2,
+                attacker_wins: true,
+            }),
+            pb::effect::Effect::Removal(pb::Removal {
+                piece_id: 14,
+                at: Some(pb::Cell { x: 4, y: 4 }),
+                cause: pb::RemovalCause::Destroyed as i32,
+            }),
+        ];
+        let event = pb::Event {
+            r#type: pb::EventType::Move as i32,
+            seat: Some(0),
+            notation: "attack e5 from d5 d6".into(),
+            effects: effects
+                .into_iter()
+                .map(|effect| pb::Effect {
+                    effect: Some(effect),
+                })
+                .collect(),
+            ..Default::default()
+        };
+        assert_eq!(
+            super::event(Lang::En, &names, Some(&view), &event),
+            "Rojo played attack e5 from d5 d6. Die 1 rolled 5 with 2 attackers: the target is \
+             destroyed. Tanque (Azul) on e5 was destroyed."
+        );
+        assert!(
+            super::event(Lang::Es, &names, Some(&view), &event)
+                .ends_with("El dado 1 sacó 5 con 2 atacantes: el objetivo es destruido. Tanque (Azul) en e5 cae en combate."),
+        );
+        // Without the piece in sight the sentence still reads.
+        assert!(
+            super::event(Lang::En, &names, None, &event)
+                .ends_with("The piece on e5 was destroyed.")
         );
     }
 }

@@ -10,7 +10,7 @@
 use divan::Bencher;
 use trinchera_rules::{Action, KindId, Seat, Setup, Viewer};
 use trinchera_service::grpc::convert;
-use trinchera_service::state::{GameState, Moment};
+use trinchera_service::state::{Act, GameState, Moment};
 
 mod common;
 
@@ -64,15 +64,21 @@ fn position(defender: &str) -> (GameState, Action) {
     for (seat, cell, kind) in [(Seat::First, "a4", capitan), (Seat::Second, "a7", defender)] {
         let zone = state.description().setup_zone(seat).expect("sets up");
         let setup = with_kind_at(Setup::random(zone, 3), cell, kind, &state);
-        state
-            .submit_setup(setup, [0; 16], Moment::default())
-            .expect("set up");
+        let act = Act::Setup {
+            setup,
+            salt: [0; 16],
+        };
+        state.apply(act, Moment::default()).expect("set up");
     }
     // The Capitán walks up to a6 while seat 1 steps with pieces far from it.
     for step in ["a4-a5", "a5-a6"] {
         let action = state.game().parse_notation(step).expect("notation");
+        let act = Act::Move {
+            seat: Seat::First,
+            action,
+        };
         state
-            .play(Seat::First, &action, Moment::default())
+            .apply(act, Moment::default())
             .unwrap_or_else(|e| panic!("{step}: {e}"));
         let quiet = state
             .game()
@@ -83,8 +89,12 @@ fn position(defender: &str) -> (GameState, Action) {
                 n.contains('-') && !n.starts_with('a') && !n.starts_with('b')
             })
             .expect("seat 1 has a quiet step away from column a");
+        let act = Act::Move {
+            seat: Seat::Second,
+            action: quiet.action,
+        };
         state
-            .play(Seat::Second, &quiet.action, Moment::default())
+            .apply(act, Moment::default())
             .expect("a listed action");
     }
     let attack = state.game().parse_notation("a6xa7").expect("notation");
@@ -97,9 +107,13 @@ fn attack_and_reply(bencher: Bencher, defender: &str) {
     bencher
         .with_inputs(|| state.clone())
         .bench_local_values(|mut state| {
+            let act = Act::Move {
+                seat: Seat::First,
+                action: attack.clone(),
+            };
             state
-                .play(Seat::First, &attack, Moment::default())
+                .apply(act, Moment::default())
                 .expect("the attack is legal");
-            convert::game_view(&state.seen(Viewer::Player(Seat::First)))
+            convert::game_view(&state.snapshot(Viewer::Player(Seat::First)))
         });
 }

@@ -10,8 +10,8 @@ use std::sync::Arc;
 use divan::Bencher;
 use divan::counter::ItemsCount;
 use trinchera_service::ids::GameId;
-use trinchera_service::records::{Entry, EventRecord};
-use trinchera_service::store::{SledOptions, SledStore, Store, Write};
+use trinchera_service::records::{Entry, EventRecord, SummaryRecord};
+use trinchera_service::store::{Append, SledOptions, SledStore, Store};
 
 fn main() {
     divan::main();
@@ -20,17 +20,15 @@ fn main() {
 /// Appends each writer makes per benchmark iteration.
 const APPENDS: u64 = 64;
 
-/// Writes `event` as `version` of `game`, then waits until it is durable.
-async fn append(store: &SledStore, game: GameId, version: u64, event: &EventRecord) {
-    let write = Write {
-        game,
+/// Appends `record` as `version` of `game` and waits until it is durable.
+async fn append(store: &SledStore, game: GameId, version: u64, record: &EventRecord) {
+    let append = Append {
         version,
-        event,
+        record,
         summary: None,
         token: None,
     };
-    store.write(&write).expect("writes");
-    store.durable().await.expect("durable");
+    store.append(game, append).await.expect("appends");
 }
 
 fn durable_appends(bencher: Bencher, writers: u64, sync_data: bool) {
@@ -40,14 +38,25 @@ fn durable_appends(bencher: Bencher, writers: u64, sync_data: bool) {
         ..SledOptions::default()
     };
     let store = Arc::new(SledStore::open(dir.path(), options).expect("opens"));
-    let games: Vec<GameId> = (0..writers)
-        .map(|_| store.next_game_id().expect("id"))
-        .collect();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .expect("runtime");
-    let mut version = 0;
+    let games: Vec<GameId> = runtime.block_on(async {
+        let (record, summary) = (EventRecord::default(), SummaryRecord::default());
+        let mut games = Vec::new();
+        for _ in 0..writers {
+            let created = store.create(Append {
+                version: 1,
+                record: &record,
+                summary: Some(&summary),
+                token: None,
+            });
+            games.push(created.await.expect("creates"));
+        }
+        games
+    });
+    let mut version = 1;
     bencher
         .counter(ItemsCount::new(writers * APPENDS))
         .bench_local(|| {
@@ -75,7 +84,7 @@ fn durable_appends(bencher: Bencher, writers: u64, sync_data: bool) {
                 }
             });
         });
-    store.close().expect("closes");
+    runtime.block_on(store.close()).expect("closes");
 }
 
 /// Acknowledged appends per second with `writers` concurrent writers, flushed as the server

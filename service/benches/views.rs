@@ -1,5 +1,5 @@
 //! What one `GameView` costs the server: the rules' projection with the legal moves
-//! (`seen`), its conversion to the protobuf type (`convert`) and its encoding (`encode`),
+//! (`snapshot`), its conversion to the protobuf type (`convert`) and its encoding (`encode`),
 //! for the player to move in a game 20 actions after the setups, per ruleset.
 //!
 //! Run with `cargo bench -p trinchera-service --bench views`.
@@ -26,22 +26,22 @@ fn game(ruleset: &str) -> (GameState, Viewer) {
 }
 
 #[divan::bench(args = RULESETS)]
-fn seen(bencher: Bencher, ruleset: &str) {
+fn snapshot(bencher: Bencher, ruleset: &str) {
     let (state, viewer) = game(ruleset);
-    bencher.bench_local(|| state.seen(viewer));
+    bencher.bench_local(|| state.snapshot(viewer));
 }
 
 #[divan::bench(args = RULESETS)]
 fn convert(bencher: Bencher, ruleset: &str) {
     let (state, viewer) = game(ruleset);
-    let seen = state.seen(viewer);
-    bencher.bench_local(|| convert::game_view(&seen));
+    let snapshot = state.snapshot(viewer);
+    bencher.bench_local(|| convert::game_view(&snapshot));
 }
 
 #[divan::bench(args = RULESETS)]
 fn encode(bencher: Bencher, ruleset: &str) {
     let (state, viewer) = game(ruleset);
-    let view = convert::game_view(&state.seen(viewer));
+    let view = convert::game_view(&state.snapshot(viewer));
     let mut buffer = Vec::with_capacity(view.encoded_len());
     bencher.bench_local(|| {
         buffer.clear();

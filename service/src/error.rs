@@ -63,6 +63,10 @@ pub enum ApiError {
     /// Storage failed; details are logged, not sent.
     #[error("storage failure")]
     Store(#[from] StoreError),
+    /// Something else failed inside the server (a stored game that does not replay, a
+    /// task that died); details are logged, not sent.
+    #[error("internal failure")]
+    Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
     /// The operating system's RNG failed; details are logged, not sent.
     #[error("randomness unavailable")]
     Random(#[from] getrandom::Error),
@@ -190,6 +194,10 @@ impl From<ApiError> for Status {
             ApiError::ShuttingDown => (Code::Unavailable, "SHUTTING_DOWN"),
             ApiError::Store(store) => {
                 tracing::error!(error = %store, "storage failure");
+                (Code::Internal, "INTERNAL")
+            }
+            ApiError::Internal(cause) => {
+                tracing::error!(error = %cause, "internal failure");
                 (Code::Internal, "INTERNAL")
             }
             ApiError::Random(random) => {

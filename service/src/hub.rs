@@ -10,29 +10,35 @@ use std::sync::{Arc, Mutex, OnceLock};
 use tokio::sync::broadcast;
 use trinchera_rules::Viewer;
 
-use crate::state::{GameEvent, GameState, Seen};
+use crate::state::{GameEvent, GameState, Snapshot};
 
-/// An event with the game right after it, as sent to watchers.
+/// An event with the game right after it, as sent to watchers: each watcher gets the
+/// event and its own snapshot of the game, never the game itself.
 #[derive(Debug)]
 pub struct Published {
     /// The event.
     pub event: GameEvent,
     /// The game after it.
-    pub state: GameState,
+    state: GameState,
     /// What spectators see after it: made for the first spectator stream that asks and
     /// shared by the others, since they all see the same.
-    spectators: OnceLock<Seen>,
+    spectators: OnceLock<Snapshot>,
 }
 
 impl Published {
     /// What `viewer` sees after the event.
-    pub fn seen(&self, viewer: Viewer) -> Cow<'_, Seen> {
+    pub fn snapshot(&self, viewer: Viewer) -> Cow<'_, Snapshot> {
         match viewer {
             Viewer::Spectator => {
-                Cow::Borrowed(self.spectators.get_or_init(|| self.state.seen(viewer)))
+                Cow::Borrowed(self.spectators.get_or_init(|| self.state.snapshot(viewer)))
             }
-            Viewer::Player(_) => Cow::Owned(self.state.seen(viewer)),
+            Viewer::Player(_) => Cow::Owned(self.state.snapshot(viewer)),
         }
+    }
+
+    /// The game's version after the event.
+    pub fn version(&self) -> u64 {
+        self.event.version
     }
 }
 

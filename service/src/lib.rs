@@ -2,20 +2,42 @@
 //! health and reflection on a listener until a shutdown signal, over any [`store::Store`].
 //!
 //! `main.rs` only parses configuration and calls [`run`]; tests call it on port 0 with a
-//! temporary store.
+//! temporary store. The public surface is what a program that runs a server needs: [`run`],
+//! [`Games`] with its [`Limits`], the transport's [`NetConfig`], the [`store`] trait and
+//! its backends, and [`LocalServer`]. The engine room (game states, records, the wire
+//! conversion) is crate-private; the `internals` feature opens it to this crate's own
+//! benchmarks and integration tests.
 
-pub mod bots;
-pub mod error;
+/// Declares modules that are public with the `internals` feature (for this crate's
+/// benchmarks and integration tests) and crate-private otherwise.
+macro_rules! internal {
+    ($($(#[$attr:meta])* mod $name:ident;)*) => {
+        $(
+            $(#[$attr])*
+            #[cfg(feature = "internals")]
+            #[doc(hidden)]
+            pub mod $name;
+            $(#[$attr])*
+            #[cfg(not(feature = "internals"))]
+            pub(crate) mod $name;
+        )*
+    };
+}
+
+internal! {
+    mod bots;
+    mod error;
+    mod grpc;
+    mod hub;
+    mod ids;
+    mod records;
+    mod state;
+    mod timing;
+}
 pub mod games;
-pub mod grpc;
-pub mod hub;
-pub mod ids;
 pub mod local;
 pub mod net;
-pub mod records;
-pub mod state;
 pub mod store;
-pub mod timing;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -76,10 +98,12 @@ pub async fn run(
     let sweeper = tokio::spawn(sweep(Arc::clone(&games)));
     let heart = tokio::spawn(heartbeat(Arc::clone(&games)));
     let deadlines = tokio::spawn(Arc::clone(&games).run_deadlines());
-    games.resume_bots();
     tokio::spawn({
         let games = Arc::clone(&games);
-        async move { games.resume_clocks().await }
+        async move {
+            games.resume_bots().await;
+            games.resume_clocks().await;
+        }
     });
     let stopping = Arc::clone(&games);
     let served = tonic::transport::Server::builder()
@@ -104,7 +128,7 @@ pub async fn run(
     sweeper.abort();
     heart.abort();
     deadlines.abort();
-    games.close()?;
+    games.close().await?;
     tracing::info!("storage flushed; bye");
     Ok(served?)
 }
@@ -145,7 +169,7 @@ async fn heartbeat(games: Arc<Games>) {
     let mut ticks = tokio::time::interval(Duration::from_secs(1));
     loop {
         ticks.tick().await;
-        games.heartbeat();
+        games.heartbeat().await;
     }
 }
 

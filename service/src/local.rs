@@ -57,7 +57,9 @@ impl LocalServer {
                 let started = async {
                     let store =
                         SledStore::open(&dir, SledOptions::default()).map_err(io::Error::other)?;
-                    let games = Games::new(Arc::new(store), limits).map_err(io::Error::other)?;
+                    let games = Games::new(Arc::new(store), limits)
+                        .await
+                        .map_err(io::Error::other)?;
                     let listener = tokio::net::TcpListener::bind(address).await?;
                     Ok::<_, io::Error>((games, listener))
                 };

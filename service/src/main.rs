@@ -230,7 +230,9 @@ async fn main() -> anyhow::Result<()> {
         .with_context(|| format!("opening the data directory {}", config.data_dir.display()))?;
     let opened = started.elapsed();
     let limits = config.limits()?;
-    let games = Games::new(Arc::new(store), limits).context("reading the stored games")?;
+    let games = Games::new(Arc::new(store), limits)
+        .await
+        .context("reading the stored games")?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .with_context(|| format!("listening on {}", config.listen))?;

@@ -140,6 +140,29 @@ impl EventChunk {
         prost::encoding::message::encode(1, event, &mut bytes);
         bytes
     }
+
+    /// How many entries the encoded chunk `chunk` holds, counted without decoding them.
+    pub fn count(chunk: &[u8]) -> Result<usize, DecodeError> {
+        let corrupt = |what: &str| DecodeError::Corrupt(format!("event chunk: {what}"));
+        let mut rest = match chunk.split_first() {
+            Some((&FORMAT, body)) => body,
+            Some((&format, _)) if format > FORMAT => return Err(DecodeError::Newer(format)),
+            _ => return Err(corrupt("unknown format")),
+        };
+        let mut count = 0;
+        while !rest.is_empty() {
+            let key = prost::encoding::decode_varint(&mut rest).map_err(|_| corrupt("key"))?;
+            let length =
+                prost::encoding::decode_varint(&mut rest).map_err(|_| corrupt("length"))?;
+            let length = usize::try_from(length).map_err(|_| corrupt("length"))?;
+            if key != 0x0A || length > rest.len() {
+                return Err(corrupt("entry"));
+            }
+            rest = &rest[length..];
+            count += 1;
+        }
+        Ok(count)
+    }
 }
 
 /// A resignation.
@@ -266,6 +289,9 @@ mod tests {
         let chunk = EventChunk::append(Some(&chunk), &second);
         let decoded: EventChunk = decode(&chunk).expect("decodes");
         assert_eq!(decoded.events, [first, second]);
+        assert_eq!(EventChunk::count(&chunk).expect("counts"), 2);
+        assert_eq!(EventChunk::count(&[FORMAT]).expect("counts"), 0);
+        assert!(EventChunk::count(&chunk[..chunk.len() - 1]).is_err());
         assert_eq!(chunk, encode(&decoded));
     }
 

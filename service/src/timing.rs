@@ -156,7 +156,22 @@ impl fmt::Display for TimeControl {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Downtime(pub Vec<(u64, u64)>);
 
+/// Downtime intervals kept (older ones can no longer overlap a running turn).
+pub const MAX_DOWNTIMES: usize = 1000;
+
 impl Downtime {
+    /// Notes a start at `now` after the server's last sign of life, `alive`: the time
+    /// between is downtime. Keeps the last [`MAX_DOWNTIMES`] intervals.
+    pub fn note_start(&mut self, alive: Option<u64>, now: u64) {
+        if let Some(alive) = alive
+            && alive < now
+        {
+            self.0.push((alive, now));
+            let excess = self.0.len().saturating_sub(MAX_DOWNTIMES);
+            self.0.drain(..excess);
+        }
+    }
+
     /// Milliseconds the server was down after `from`.
     pub fn after(&self, from: u64) -> u64 {
         self.0
@@ -186,22 +201,21 @@ pub enum Lapse {
     Flag(Seat),
 }
 
-/// The clocks of one game.
+/// The clocks of one game. Its fields are private: only the events of the game move them
+/// ([`Clocks::advance`], [`Clocks::end`]), and a restart's downtime ([`Clocks::credit`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Clocks {
-    /// The control.
-    pub control: TimeControl,
-    /// Both seats.
-    pub seats: BySeat<SeatClock>,
+    control: TimeControl,
+    seats: BySeat<SeatClock>,
     /// The seat whose time runs and since when (ms since the Unix epoch): the seat to act
     /// in play, or `None`.
-    pub running: Option<(Seat, u64)>,
+    running: Option<(Seat, u64)>,
     /// Since when setups are awaited (both seats present), if they are.
-    pub setup_since: Option<u64>,
+    setup_since: Option<u64>,
     /// When the last event happened (for claims against an absent player).
-    pub last_event: u64,
+    last_event: u64,
     /// The seat whose time ran out, once the game ended on time: its time shows 0.
-    pub flagged: Option<Seat>,
+    flagged: Option<Seat>,
 }
 
 impl Clocks {
@@ -223,6 +237,28 @@ impl Clocks {
             last_event: 0,
             flagged: None,
         }
+    }
+
+    /// The time control.
+    pub fn control(&self) -> TimeControl {
+        self.control
+    }
+
+    /// The seat whose time runs and since when (ms since the Unix epoch).
+    pub fn running(&self) -> Option<(Seat, u64)> {
+        self.running
+    }
+
+    /// When the last event happened, ms since the Unix epoch.
+    pub fn last_event(&self) -> u64 {
+        self.last_event
+    }
+
+    /// The seat to act if its first action (which runs on no clock) has not come yet.
+    pub fn unstarted_running(&self) -> Option<Seat> {
+        self.running
+            .filter(|&(seat, _)| !self.seats[seat].started)
+            .map(|(seat, _)| seat)
     }
 
     /// Whether any deadline applies.

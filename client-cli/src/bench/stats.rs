@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use trinchera_client::ClientError;
+
 use crate::error::{CliError, status_name};
 
 /// Latencies of one kind of call, in nanoseconds.
@@ -89,8 +91,10 @@ impl Errors {
     /// Counts `error`; the first one's message is kept to be shown.
     pub fn count(&self, error: &CliError) {
         let code = match error {
-            CliError::Refused { status, .. } => status_name(*status).to_owned(),
-            CliError::Unreachable { .. } => "UNAVAILABLE".to_owned(),
+            CliError::Client(ClientError::Refused { status, .. }) => {
+                status_name(*status).to_owned()
+            }
+            CliError::Client(ClientError::Unreachable { .. }) => "UNAVAILABLE".to_owned(),
             other => format!("CLIENT_{}", other.kind().to_uppercase()),
         };
         let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
@@ -170,11 +174,11 @@ mod tests {
     #[test]
     fn errors_are_counted_by_status() {
         let errors = Errors::default();
-        let refused = CliError::Refused {
+        let refused = CliError::Client(ClientError::Refused {
             status: tonic::Code::FailedPrecondition,
             reason: None,
-            message: "it is Azul's turn".into(),
-        };
+            message: "not your turn".into(),
+        });
         errors.count(&refused);
         errors.count(&refused);
         errors.count(&CliError::Local("stream ended".into()));
@@ -182,7 +186,7 @@ mod tests {
         assert_eq!(counts["FAILED_PRECONDITION"], 2);
         assert_eq!(counts["CLIENT_LOCAL"], 1);
         assert_eq!(errors.total(), 3);
-        assert_eq!(errors.first().as_deref(), Some("it is Azul's turn"));
+        assert_eq!(errors.first().as_deref(), Some("not your turn"));
     }
 
     #[test]

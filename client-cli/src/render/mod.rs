@@ -6,8 +6,10 @@
 //! swamp, `~~~~` lake); the glyph is a piece code, `?` for a piece whose kind the viewer may
 //! not know, `.` for an empty cell (on hex boards its letter within its row; a seat digit
 //! in a ruleset drawing's setup zone). The second mark is a tank's facing arrow, `*` on a
-//! player's own piece whose kind the opponent knows, the owner's seat digit on a
-//! spectator's `?`, or the seat digit of an empty entry hex or an urban hex's controller.
+//! player's own piece whose kind the opponent knows, `•` on an enemy piece of unknown kind
+//! that has moved (so it is not one that never moves, such as a bomb or the flag), the
+//! owner's seat digit on a spectator's `?`, or the seat digit of an empty entry hex or an
+//! urban hex's controller.
 //!
 //! Case tells the sides apart: the viewer's own pieces are in upper case and the opponent's
 //! in lower case; a spectator sees seat 0 in upper case. Boards are drawn from the viewer's
@@ -140,7 +142,10 @@ fn legend(drawing: &Drawing<'_>) -> String {
     let names = drawing.names;
     let mut parts = Vec::new();
     match (drawing.view, drawing.viewer()) {
-        (None, _) => parts.push("digits: setup zones of seats 0 and 1".to_owned()),
+        (None, _) if !names.ruleset.setup_zones.is_empty() => {
+            parts.push("digits: setup zones of seats 0 and 1".to_owned());
+        }
+        (None, _) => {}
         (Some(_), Some(seat)) => {
             parts.push(format!(
                 "UPPER: yours ({}), lower: {}",
@@ -149,6 +154,7 @@ fn legend(drawing: &Drawing<'_>) -> String {
             ));
             if names.hidden_setups() {
                 parts.push("?: unknown kind".to_owned());
+                parts.push(format!("{MOVED}: has moved"));
                 parts.push("*: known to the opponent".to_owned());
             }
         }
@@ -300,6 +306,9 @@ struct EmptyMark {
     letter: Option<char>,
 }
 
+/// The mark of an enemy piece of unknown kind that has moved.
+const MOVED: char = '•';
+
 /// The arrow of a facing as seen on screen.
 fn facing_arrow(geometry: &Geometry, facing: pb::Facing) -> char {
     const ARROWS: [char; 6] = ['→', '↗', '↖', '←', '↙', '↘'];
@@ -372,6 +381,8 @@ fn piece_chars(drawing: &Drawing<'_>, geometry: &Geometry, piece: &pb::Piece) ->
         seat_digit(piece.owner)
     } else if viewer == Some(piece.owner) && piece.revealed && drawing.names.hidden_setups() {
         '*'
+    } else if code.is_none() && piece.moved {
+        MOVED
     } else {
         ' '
     };
@@ -557,6 +568,25 @@ pub(crate) mod tests {
             moved: false,
             facing: None,
         }
+    }
+
+    #[test]
+    fn moved_enemy_pieces_of_unknown_kind_are_marked() {
+        let ruleset = tiny_ruleset();
+        let names = Names::new(&ruleset);
+        let moved = pb::Piece {
+            moved: true,
+            ..piece(1, "", 2, 1, false)
+        };
+        let view = pb::GameView {
+            viewer_seat: Some(0),
+            pieces: vec![moved, piece(1, "", 0, 1, false)],
+            ..Default::default()
+        };
+        let text = plain(&names, &view);
+        assert!(text.contains(" ?• "), "{text}");
+        assert_eq!(text.matches("?•").count(), 1, "only the moved one: {text}");
+        assert!(text.contains("•: has moved"), "the legend says so: {text}");
     }
 
     #[test]

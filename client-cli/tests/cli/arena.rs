@@ -46,3 +46,27 @@ fn a_short_arena_plays_every_game_to_the_end_and_reports_both_seats() {
         "{refused:?}"
     );
 }
+
+#[test]
+fn arena_progress_is_a_line_a_game_when_stderr_is_not_a_terminal() {
+    let server = Server::start();
+    let user = User::new(&server);
+    let run = user.run(&[
+        "arena",
+        "--ruleset",
+        "asalto",
+        "--a",
+        "random",
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--parallel",
+        "1",
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(!run.stderr.contains('\r'), "{:?}", run.stderr);
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert!(lines[0].starts_with("1 of 2 games played"), "{lines:?}");
+    assert!(lines[1].starts_with("2 of 2 games played"), "{lines:?}");
+}

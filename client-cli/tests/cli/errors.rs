@@ -35,6 +35,23 @@ fn usage_errors_exit_with_2() {
         no_seat.stderr.contains("you have no seat in game"),
         "{no_seat:?}"
     );
+    // Both seats are taken: joining is no way in.
+    assert!(
+        no_seat.stderr.contains("both its seats are taken")
+            && !no_seat.stderr.contains("takes the free seat"),
+        "{no_seat:?}"
+    );
+    let waiting = User::new(&server).json(&["new", "frente"])["game_id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let free = stranger.run(&["move", &waiting, "a4-a5"]);
+    assert_eq!(free.code, 2, "{free:?}");
+    assert!(
+        free.stderr
+            .contains(&format!("`trinchera join {waiting}` takes the free seat")),
+        "{free:?}"
+    );
     // A game that does not exist is not a seat that is missing.
     let missing = stranger.run(&["play", "--resume", "424242"]);
     assert_eq!(missing.code, 3, "{missing:?}");
@@ -204,4 +221,26 @@ fn a_json_file_of_another_shape_is_not_a_history_file() {
         "a local failure, without asking a server: {run:?}"
     );
     assert!(run.stderr.contains("is not a history file"), "{run:?}");
+}
+
+#[test]
+fn a_refused_bot_level_uses_up_no_game_id() {
+    let server = Server::start();
+    let user = User::new(&server);
+    let id = |run: &serde_json::Value| {
+        run["game_id"]
+            .as_str()
+            .expect("id")
+            .parse::<u64>()
+            .expect("a number")
+    };
+    let first = id(&user.json(&["new", "frente"]));
+    let refused = user.run(&["new", "frente", "--bot", "superhard"]);
+    assert_eq!(refused.code, 3, "{refused:?}");
+    assert!(
+        refused.stderr.contains("there is no bot level"),
+        "{refused:?}"
+    );
+    let next = id(&user.json(&["new", "frente"]));
+    assert_eq!(next, first + 1, "the refusal took no id");
 }

@@ -1,5 +1,5 @@
-//! Interactive play through stdin, watching, fairness verification of saved histories
-//! (and of tampered ones), tokens, both seats on one machine, completions.
+//! Watching, fairness verification of saved histories (and of tampered ones), tokens, both
+//! seats on one machine, completions, moves typed in upper case.
 
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
@@ -9,87 +9,10 @@ use serde_json::Value;
 use crate::games::play_out;
 use crate::harness::{Game, Lcg, Server, User, file_with};
 
-/// Rojo's frente army with a Soldado on a4.
-const ROJO_ARMY: &str =
-    "4 S S S S S S S S A A\n3 A A A R R R R T T T\n2 T C C C C M M M O O\n1 G L E B B B B B B F\n";
-
-#[test]
-fn play_reads_commands_and_moves_from_stdin() {
-    let server = Server::start();
-    let user = User::new(&server);
-    let (_dir, army) = file_with(ROJO_ARMY);
-    let input = format!(
-        "template\nfile {}\nhelp\nmoves\nz1-z2\na4-a5\nboard\nresign\nyes\n",
-        army.display()
-    );
-    let run = user.run_with_input(
-        &["play", "frente", "--bot", "random", "--name", "Ana"],
-        &input,
-    );
-    assert_eq!(run.code, 0, "{run:?}");
-    let out = &run.stdout;
-    for expected in [
-        "you play Rojo (seat 0)",
-        "# Setup of Rojo (seat 0) for frente, from Rojo's side of the board.",
-        "Your move: ",
-        "moves (or ?)   list your legal moves",
-        "a4-a5",
-        "Refused: ",
-        "Ana (Rojo) played a4-a5.",
-        "(Azul) played ",
-        "Really resign? (yes/no): ",
-        "Winner: Azul — resignation.",
-        "The game is over.",
-    ] {
-        assert!(out.contains(expected), "missing {expected:?} in:\n{out}");
-    }
-    // The board was drawn with the army of the layout file.
-    assert!(out.contains("  1  G    L    E    B"), "{out}");
-    // The bot's reply is told once, not again as the board's "Last:" line.
-    assert_eq!(out.matches("(Azul) played ").count(), 1, "{out}");
-}
-
-#[test]
-fn play_leaves_at_the_end_of_input_and_resumes() {
-    let server = Server::start();
-    let game = Game::start(&server, "frente");
-    game.random_setups();
-    let [rojo, azul] = &game.players;
-    let left = rojo.run_with_input(&["play", "--resume", &game.id], "");
-    assert_eq!(left.code, 0, "{left:?}");
-    assert!(
-        left.stdout.contains("Leaving; the game goes on."),
-        "{left:?}"
-    );
-    // Azul waits for Rojo's move, sees it, then quits at its own prompt.
-    let moves = rojo.json(&["moves", &game.id]);
-    let first = moves["legal_moves"][0]["notation"]
-        .as_str()
-        .expect("a move")
-        .to_owned();
-    let waiting = std::thread::scope(|scope| {
-        let azul_side =
-            scope.spawn(|| azul.run_with_input(&["play", "--resume", &game.id], "quit\n"));
-        std::thread::sleep(std::time::Duration::from_millis(300));
-        rojo.ok(&["move", &game.id, &first]);
-        azul_side.join().expect("azul's play")
-    });
-    assert_eq!(waiting.code, 0, "{waiting:?}");
-    assert!(
-        waiting.stdout.contains("Waiting for Rojo..."),
-        "{waiting:?}"
-    );
-    assert!(
-        waiting.stdout.contains(&format!("(Rojo) played {first}.")),
-        "{waiting:?}"
-    );
-}
-
 #[test]
 fn watch_prints_one_json_object_per_event_until_the_end() {
     let server = Server::start();
-    let game = Game::start(&server, "frente");
-    game.random_setups();
+    let game = Game::ready(&server, "frente");
     let [rojo, azul] = &game.players;
     let spectator = User::new(&server);
     let mut child = spectator
@@ -101,10 +24,7 @@ fn watch_prints_one_json_object_per_event_until_the_end() {
     let snapshot: Value =
         serde_json::from_str(&lines.next().expect("a line").expect("reads")).expect("json");
     assert_eq!(snapshot["snapshot"], true, "{snapshot}");
-    let first = rojo.json(&["moves", &game.id])["legal_moves"][0]["notation"]
-        .as_str()
-        .expect("a move")
-        .to_owned();
+    let first = rojo.first_move(&game.id, None);
     rojo.ok(&["move", &game.id, &first]);
     azul.ok(&["resign", &game.id]);
     let rest: Vec<Value> = lines
@@ -189,8 +109,7 @@ fn verify_finds_a_tanques_game_fair_and_a_tampered_history_not() {
 #[test]
 fn verify_checks_revealed_setups_against_their_commitments() {
     let server = Server::start();
-    let game = Game::start(&server, "frente");
-    game.random_setups();
+    let game = Game::ready(&server, "frente");
     let [rojo, azul] = &game.players;
     rojo.ok(&["resign", &game.id]);
     let report = azul.json(&["verify", &game.id]);
@@ -362,13 +281,9 @@ fn the_documented_jq_script_plays_a_game() {
 #[test]
 fn moves_typed_in_upper_case_are_played() {
     let server = Server::start();
-    let game = Game::start(&server, "frente");
-    game.random_setups();
+    let game = Game::ready(&server, "frente");
     let [rojo, _] = &game.players;
-    let moves = rojo.json(&["moves", &game.id]);
-    let first = moves["legal_moves"][0]["notation"]
-        .as_str()
-        .expect("a move");
+    let first = rojo.first_move(&game.id, None);
     let played = rojo.run(&["move", &game.id, &first.to_uppercase()]);
     assert_eq!(
         played.code,
@@ -376,130 +291,8 @@ fn moves_typed_in_upper_case_are_played() {
         "{} typed upper case: {played:?}",
         first.to_uppercase()
     );
-}
-
-#[test]
-fn ctrl_c_in_play_prints_how_to_come_back() {
-    use std::io::Read as _;
-    let server = Server::start();
-    let game = Game::start(&server, "frente");
-    game.random_setups();
-    let [rojo, _] = &game.players;
-    let mut child = rojo
-        .command(&["play", "--resume", &game.id])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("play runs");
-    let mut stdout = child.stdout.take().expect("stdout");
-    // Once the prompt is up, the player presses Ctrl-C.
-    let mut seen = Vec::new();
-    let mut byte = [0; 1];
-    while !String::from_utf8_lossy(&seen).contains("Your move: ") {
-        assert_eq!(
-            stdout.read(&mut byte).expect("reads"),
-            1,
-            "play ended early"
-        );
-        seen.push(byte[0]);
-    }
-    let interrupted = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(interrupted.success());
-    let status = child.wait().expect("play ends");
-    let mut rest = String::new();
-    stdout.read_to_string(&mut rest).expect("reads");
-    assert!(status.success(), "{status:?}: {rest}");
-    assert!(
-        rest.contains(&format!("trinchera play --resume {}", game.id)),
-        "{rest}"
-    );
-}
-
-/// Reads `child`'s output on a thread; the text so far is in the returned buffer.
-fn collect(out: impl std::io::Read + Send + 'static) -> std::sync::Arc<std::sync::Mutex<String>> {
-    let text = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
-    let sink = std::sync::Arc::clone(&text);
-    std::thread::spawn(move || {
-        let mut out = out;
-        let mut buffer = [0_u8; 4096];
-        while let Ok(n) = std::io::Read::read(&mut out, &mut buffer) {
-            if n == 0 {
-                break;
-            }
-            let chunk = String::from_utf8_lossy(&buffer[..n]).into_owned();
-            sink.lock().expect("lock").push_str(&chunk);
-        }
-    });
-    text
-}
-
-/// Waits until `text` contains `wanted` (a bound on a hang, not a speed check).
-fn wait_for_text(text: &std::sync::Mutex<String>, wanted: &str) {
-    let start = std::time::Instant::now();
-    while !text.lock().expect("lock").contains(wanted) {
-        assert!(
-            start.elapsed() < std::time::Duration::from_secs(60),
-            "no {wanted:?} in:\n{}",
-            text.lock().expect("lock")
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-}
-
-#[test]
-fn a_move_typed_while_waiting_is_dropped_on_a_terminal() {
-    // `script` (util-linux) gives `play` a real terminal; piped input is never dropped
-    // (play_reads_commands_and_moves_from_stdin).
-    assert!(
-        std::process::Command::new("script")
-            .arg("--version")
-            .output()
-            .is_ok(),
-        "the test needs `script` from util-linux"
-    );
-    let server = Server::start();
-    let game = Game::start(&server, "frente");
-    game.random_setups();
-    let [rojo, azul] = &game.players;
-    let play = format!(
-        "{} --server {} play --resume {}",
-        env!("CARGO_BIN_EXE_trinchera"),
-        azul.url,
-        game.id
-    );
-    let mut child = std::process::Command::new("script")
-        .args(["-qfec", &play, "/dev/null"])
-        .env("TRINCHERA_CONFIG_DIR", azul.config_dir())
-        .env("NO_COLOR", "1")
-        .env("TERM", "xterm")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("script starts");
-    let output = collect(child.stdout.take().expect("stdout"));
-    wait_for_text(&output, "Waiting for Rojo");
-    let mut stdin = child.stdin.take().expect("stdin");
-    std::io::Write::write_all(&mut stdin, b"a7-a6\n").expect("types ahead");
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let moves = rojo.json(&["moves", &game.id]);
-    let first = moves["legal_moves"][0]["notation"]
-        .as_str()
-        .expect("a move")
-        .to_owned();
-    rojo.ok(&["move", &game.id, &first]);
-    wait_for_text(&output, "What you typed while waiting was dropped");
-    wait_for_text(&output, "Your move: ");
-    let version = azul.json(&["show", &game.id])["view"]["version"].clone();
-    std::io::Write::write_all(&mut stdin, b"quit\n").expect("quits");
-    wait_for_text(&output, "Leaving; the game goes on");
-    let _ = child.wait();
-    assert_eq!(
-        azul.json(&["show", &game.id])["view"]["version"],
-        version,
-        "the dropped line was not played"
-    );
+    // A typo is echoed in one case, not half lowered.
+    let typo = game.players[1].run(&["move", &game.id, "E4-E5X"]);
+    assert_eq!(typo.code, 3, "{typo:?}");
+    assert!(typo.stderr.contains("\"e4-e5x\""), "{typo:?}");
 }

@@ -3,7 +3,9 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tempfile::TempDir;
@@ -106,11 +108,15 @@ impl User {
             .expect("stdin")
             .write_all(stdin.as_bytes())
             .expect("writes stdin");
-        let output = child.wait_with_output().expect("the binary ends");
+        let (stdout, stderr) = (
+            collect(child.stdout.take().expect("stdout")),
+            collect(child.stderr.take().expect("stderr")),
+        );
+        let status = wait_bounded(&mut child, &stdout);
         Run {
-            code: output.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+            code: status.code().unwrap_or(-1),
+            stdout: finished(&stdout),
+            stderr: finished(&stderr),
         }
     }
 
@@ -131,6 +137,18 @@ impl User {
         let run = self.run(&all);
         assert_eq!(run.code, 0, "{args:?} failed: {run:?}");
         run.json()
+    }
+
+    /// The first legal move of this user's seat in `game` (acting with `token` if given).
+    pub fn first_move(&self, game: &str, token: Option<&str>) -> String {
+        let mut args = vec!["moves", game];
+        if let Some(token) = token {
+            args.splice(0..0, ["--token", token]);
+        }
+        self.json(&args)["legal_moves"][0]["notation"]
+            .as_str()
+            .expect("a move")
+            .to_owned()
     }
 
     /// Runs `args`, asserts success and returns stdout.
@@ -156,6 +174,13 @@ impl Game {
         let joined = players[1].json(&["join", &id, "--name", "Beto"]);
         assert_eq!(joined["seat"], 1);
         Game { id, players }
+    }
+
+    /// A game of `ruleset` between two new users, set up at random and ready to play.
+    pub fn ready(server: &Server, ruleset: &str) -> Game {
+        let game = Game::start(server, ruleset);
+        game.random_setups();
+        game
     }
 
     /// Random setups for every seat that sets up.
@@ -190,5 +215,135 @@ impl Lcg {
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1_442_695_040_888_963_407);
         ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+/// How long a program under test may take before it counts as hung: a bound on a hang, not
+/// a speed check.
+const HANG: Duration = Duration::from_secs(120);
+
+/// Reads `out` on a thread; the text so far is in the returned buffer.
+fn collect(out: impl std::io::Read + Send + 'static) -> Arc<Mutex<(String, bool)>> {
+    let text = Arc::new(Mutex::new((String::new(), false)));
+    let sink = Arc::clone(&text);
+    std::thread::spawn(move || {
+        let mut out = out;
+        let mut buffer = [0_u8; 4096];
+        while let Ok(read) = out.read(&mut buffer) {
+            if read == 0 {
+                break;
+            }
+            let chunk = String::from_utf8_lossy(&buffer[..read]).into_owned();
+            sink.lock().expect("lock").0.push_str(&chunk);
+        }
+        sink.lock().expect("lock").1 = true;
+    });
+    text
+}
+
+/// The whole text of `collected` once its stream has ended.
+fn finished(collected: &Mutex<(String, bool)>) -> String {
+    let start = Instant::now();
+    while !collected.lock().expect("lock").1 {
+        assert!(start.elapsed() < HANG, "the output never ended");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    collected.lock().expect("lock").0.clone()
+}
+
+/// Waits for `child` to end, failing the test (with the output so far) if it hangs.
+fn wait_bounded(child: &mut Child, output: &Mutex<(String, bool)>) -> ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            return status;
+        }
+        if start.elapsed() > HANG {
+            let _ = child.kill();
+            panic!(
+                "the program hung; its output:\n{}",
+                output.lock().expect("lock").0
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// `trinchera play …` on a real terminal (util-linux `script` gives it one): typed into
+/// and read as a person would.
+pub struct Terminal {
+    child: Child,
+    keys: ChildStdin,
+    output: Arc<Mutex<(String, bool)>>,
+}
+
+impl Terminal {
+    /// `user` runs `trinchera play ARGS` (words without spaces) with `env` set.
+    pub fn play(user: &User, args: &[&str], env: &[(&str, &str)]) -> Terminal {
+        assert!(
+            Command::new("script").arg("--version").output().is_ok(),
+            "the terminal tests need `script` from util-linux"
+        );
+        let command = format!(
+            "{} --server {} play {}",
+            env!("CARGO_BIN_EXE_trinchera"),
+            user.url,
+            args.join(" ")
+        );
+        let mut child = Command::new("script")
+            .args(["-qfec", &command, "/dev/null"])
+            .env("TRINCHERA_CONFIG_DIR", user.config_dir())
+            .env("NO_COLOR", "1")
+            .env("TERM", "xterm")
+            .env_remove("TRINCHERA_SERVER")
+            .env_remove("TRINCHERA_TOKEN")
+            .envs(env.iter().copied())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("script starts");
+        let keys = child.stdin.take().expect("stdin");
+        let output = collect(child.stdout.take().expect("stdout"));
+        Terminal {
+            child,
+            keys,
+            output,
+        }
+    }
+
+    /// Everything printed so far.
+    pub fn output(&self) -> String {
+        self.output.lock().expect("lock").0.clone()
+    }
+
+    /// Waits until the output holds `wanted` `times` times.
+    pub fn wait_for_times(&self, wanted: &str, times: usize) {
+        let start = Instant::now();
+        while self.output().matches(wanted).count() < times {
+            assert!(
+                start.elapsed() < HANG,
+                "no {wanted:?} ({times} times) in:\n{}",
+                self.output()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Waits until the output holds `wanted`.
+    pub fn wait_for(&self, wanted: &str) {
+        self.wait_for_times(wanted, 1);
+    }
+
+    /// Types `keys` (`\n` is Enter, `\t` Tab).
+    pub fn type_keys(&mut self, keys: &str) {
+        self.keys.write_all(keys.as_bytes()).expect("types");
+        self.keys.flush().expect("types");
+    }
+
+    /// Waits for `play` to end by itself; its exit status and all it printed.
+    pub fn ended(mut self) -> (ExitStatus, String) {
+        let status = wait_bounded(&mut self.child, &self.output);
+        (status, finished(&self.output))
     }
 }

@@ -6,4 +6,5 @@ mod errors;
 mod flows;
 mod games;
 mod harness;
+mod play;
 mod show;

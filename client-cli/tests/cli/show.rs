@@ -122,3 +122,25 @@ fn rulesets_show_draws_every_board_with_its_zones() {
         );
     }
 }
+
+#[test]
+fn rulesets_are_listed_in_aligned_columns() {
+    let server = Server::start();
+    let listing = User::new(&server).ok(&["rulesets"]);
+    let rows: Vec<&str> = listing.lines().take_while(|l| !l.is_empty()).collect();
+    assert!(rows.len() >= 6, "{listing}");
+    // Each column starts at the same place in every row: the seats ("Rojo vs Azul",
+    // "Rebeldes vs Oficiales") after the widest board ("cross, 33 points").
+    let seats_at = |row: &str| {
+        let seats = row.rfind("  ").expect("columns") + 2;
+        row[..seats].chars().count()
+    };
+    let first = seats_at(rows[0]);
+    for row in &rows {
+        assert_eq!(seats_at(row), first, "misaligned:\n{listing}");
+    }
+    assert!(
+        listing.contains("cross, 33 points  Rebeldes vs Oficiales"),
+        "{listing}"
+    );
+}

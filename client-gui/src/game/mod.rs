@@ -13,7 +13,7 @@ mod turn;
 use std::time::Instant;
 
 use eframe::egui::{self, Panel, Ui};
-use trinchera_client::Names;
+use trinchera_client::{Names, clock, status};
 use trinchera_proto::v1 as pb;
 
 use self::events::Events;
@@ -148,13 +148,7 @@ impl GameScreen {
 
     /// Whether the viewer still has to set up.
     pub fn setting_up(&self) -> bool {
-        self.view.phase() == pb::Phase::Setup
-            && self.zone().is_some()
-            && self
-                .view
-                .players
-                .iter()
-                .any(|p| Some(p.seat) == self.seat && !p.setup_done)
+        status::setting_up(&Names::new(&self.ruleset), &self.view)
     }
 
     /// Whether the viewer is to act now.
@@ -239,37 +233,16 @@ impl GameScreen {
         u64::try_from(self.view_at.elapsed().as_millis()).unwrap_or(u64::MAX)
     }
 
-    /// Each seat's time left now, counted down locally from the view's snapshot for the
-    /// seat whose clock runs; `None` in a game without a clock. A seat's first turn runs on
-    /// no clock (the first-move limit of [`GameScreen::deadline`] applies instead).
+    /// Each seat's time left now, counted down locally from the view's snapshot
+    /// ([`clock::time_left`]); `None` in a game without a clock.
     pub fn clocks(&self) -> Option<Vec<u64>> {
         let clock = self.view.clock.as_ref()?;
-        let flagging = clock.lapse() == pb::Lapse::TimeForfeit;
-        let elapsed = self.since_view();
-        Some(
-            (0..)
-                .zip(&clock.remaining_ms)
-                .map(|(seat, &ms)| {
-                    if flagging && clock.running == Some(seat) {
-                        ms.saturating_sub(elapsed)
-                    } else {
-                        ms
-                    }
-                })
-                .collect(),
-        )
+        Some(clock::time_left(clock, self.since_view()))
     }
 
-    /// The limit that runs now other than a clock, with the time left: the setups' (missing
-    /// ones are made at random) or a first move's (else the game is called off).
+    /// The limit that runs now other than a clock, with the time left ([`clock::deadline`]).
     pub fn deadline(&self) -> Option<(pb::Lapse, u64)> {
-        let clock = self.view.clock.as_ref()?;
-        let lapse = clock.lapse();
-        if !matches!(lapse, pb::Lapse::RandomSetup | pb::Lapse::Abort) {
-            return None;
-        }
-        let left = clock.deadline_ms?.saturating_sub(clock.server_time_ms);
-        Some((lapse, left.saturating_sub(self.since_view())))
+        clock::deadline(self.view.clock.as_ref()?, self.since_view())
     }
 
     /// The request that plays `action` on the version seen.

@@ -4,14 +4,14 @@
 //! resigning.
 
 use eframe::egui::{RichText, Ui};
-use trinchera_client::{Names, ruleset_texts, words};
+use trinchera_client::{Names, status};
 use trinchera_proto::v1 as pb;
 
 use super::{GameScreen, Surroundings, clocks, tray, turn};
 use crate::action::Action;
 use crate::backend::Request;
-use crate::i18n::{Lang, lang, tr};
-use crate::{palette, status};
+use crate::i18n::{lang, tr};
+use crate::palette;
 
 /// Draws the panel of `game`.
 pub fn ui(game: &mut GameScreen, ui: &mut Ui, around: &Surroundings<'_>) -> Vec<Action> {
@@ -22,7 +22,7 @@ pub fn ui(game: &mut GameScreen, ui: &mut Ui, around: &Surroundings<'_>) -> Vec<
     header(game, ui, &names);
     clocks::ui(game, ui);
     ui.add_space(6.0);
-    let mut turn = RichText::new(turn_line(lang, game, &names))
+    let mut turn = RichText::new(status::turn(lang, &names, &game.view))
         .size(20.0)
         .strong();
     if game.my_turn() || game.setting_up() {
@@ -58,14 +58,14 @@ pub fn ui(game: &mut GameScreen, ui: &mut Ui, around: &Surroundings<'_>) -> Vec<
         // The top bar's words, again where the player looks while playing.
         around.connection.notice(ui, lang, around.url);
     }
-    status::status(ui, &names, &game.view, game.events.dice());
+    crate::status::status(ui, &names, &game.view, game.events.dice());
     ui.separator();
     if game.setting_up() {
         tray::ui(game, ui, around.shelf, &mut actions);
     } else if game.my_turn() {
         turn::ui(game, ui, &names, &mut actions);
     }
-    status::captured(ui, &names, &game.view);
+    crate::status::captured(ui, &names, &game.view);
     if let Some(seat) = game.seat
         && names.hidden_setups()
         && !game.setting_up()
@@ -100,7 +100,7 @@ fn header(game: &GameScreen, ui: &mut Ui, names: &Names<'_>) {
     );
     ui.add_space(6.0);
     for seat in [0, 1] {
-        let mut line = seat_line(lang, names, view, seat);
+        let mut line = status::seat_line(lang, names, view, seat);
         if game.seat == Some(seat) {
             line.push_str(lang.pick(" — you", " — tú"));
         }
@@ -108,63 +108,6 @@ fn header(game: &GameScreen, ui: &mut Ui, names: &Names<'_>) {
             line = format!("» {line} «");
         }
         ui.label(RichText::new(line).color(palette::seat(seat)).strong());
-    }
-}
-
-/// "Ana (Rojo)" or "Rojo: free seat".
-fn seat_line(lang: Lang, names: &Names<'_>, view: &pb::GameView, seat: i32) -> String {
-    match view.players.iter().find(|p| p.seat == seat) {
-        Some(p) if p.joined => {
-            let mut text = words::player(names, Some(view), seat);
-            if !p.bot.is_empty() {
-                let level = ruleset_texts::bot_name(lang, &p.bot);
-                text.push_str(&format!(" · bot ({level})"));
-            }
-            text
-        }
-        _ => {
-            let seat = names.seat(seat);
-            tr!(lang, "{seat}: free seat", "{seat}: asiento libre")
-        }
-    }
-}
-
-/// Whose turn it is, or where the game stands, in a few words.
-fn turn_line(lang: Lang, game: &GameScreen, names: &Names<'_>) -> String {
-    let view = &game.view;
-    let id = &view.game_id;
-    match view.phase() {
-        pb::Phase::Waiting => tr!(
-            lang,
-            "Waiting for a player to join game {id}",
-            "Esperando a que alguien se una a la partida {id}"
-        ),
-        pb::Phase::Setup if game.setting_up() => {
-            tr!(lang, "Set up your pieces", "Coloca tus piezas")
-        }
-        pb::Phase::Setup if game.seat.is_some() => tr!(
-            lang,
-            "Waiting for the opponent's setup",
-            "Esperando la colocación del rival"
-        ),
-        pb::Phase::Setup => tr!(
-            lang,
-            "Both players are setting up",
-            "Los dos jugadores están colocando"
-        ),
-        pb::Phase::Playing => match view.to_move {
-            Some(seat) if Some(seat) == game.seat => tr!(lang, "Your turn", "Te toca"),
-            Some(seat) => {
-                let seat = names.seat(seat);
-                tr!(lang, "To move: {seat}", "Juega: {seat}")
-            }
-            None => tr!(lang, "Playing", "En juego"),
-        },
-        pb::Phase::Finished => view.result.as_ref().map_or_else(
-            || tr!(lang, "Game over", "Fin de la partida"),
-            |r| words::result(lang, names, r),
-        ),
-        pb::Phase::Unspecified => String::new(),
     }
 }
 

@@ -3,8 +3,8 @@
 //! and casualty), huffs, "End phase", a move typed in notation, and every legal move.
 
 use eframe::egui::{self, Key, RichText, Ui};
-use trinchera_client::Names;
 use trinchera_client::ruleset_texts::RulesetTexts;
+use trinchera_client::{Names, words};
 use trinchera_proto::v1 as pb;
 
 use super::GameScreen;
@@ -85,7 +85,7 @@ pub fn ui(game: &mut GameScreen, ui: &mut Ui, names: &Names<'_>, actions: &mut V
             ));
             ui.horizontal_wrapped(|ui| {
                 for (action, facing) in game.pending.entry_facings(&legal) {
-                    if ui.button(facing_name(lang, facing)).clicked() {
+                    if ui.button(words::facing_name(lang, facing)).clicked() {
                         play = Some(action);
                     }
                 }
@@ -303,20 +303,6 @@ fn attack_options(pending: &mut Pending, ui: &mut Ui, names: &Names<'_>) {
                 .labelled_by(caption.id);
         });
     }
-}
-
-/// A facing in words.
-fn facing_name(lang: Lang, facing: pb::Facing) -> &'static str {
-    let (en, es) = match facing {
-        pb::Facing::E => ("East", "Este"),
-        pb::Facing::Ne => ("North-east", "Noreste"),
-        pb::Facing::Nw => ("North-west", "Noroeste"),
-        pb::Facing::W => ("West", "Oeste"),
-        pb::Facing::Sw => ("South-west", "Suroeste"),
-        pb::Facing::Se => ("South-east", "Sureste"),
-        pb::Facing::Unspecified => ("?", "?"),
-    };
-    lang.pick(en, es)
 }
 
 #[cfg(test)]

@@ -11,8 +11,8 @@ use trinchera_proto::v1 as pb;
 
 use crate::harness::{Server, Window};
 
-/// The labels of the board of `ruleset` drawn for `viewer`.
-fn labels(ruleset: &pb::Ruleset, viewer: Option<i32>) -> Vec<String> {
+/// The board of `ruleset`, empty, as `viewer` sees it.
+fn model(ruleset: &pb::Ruleset, viewer: Option<i32>) -> BoardModel {
     let names = Names::new(ruleset);
     let scene = Scene {
         names: &names,
@@ -22,7 +22,12 @@ fn labels(ruleset: &pb::Ruleset, viewer: Option<i32>) -> Vec<String> {
         zone: None,
         look: Default::default(),
     };
-    let model = BoardModel::new(trinchera_client::Lang::En, scene, &HashMap::new());
+    BoardModel::new(trinchera_client::Lang::En, scene, &HashMap::new())
+}
+
+/// The labels of the board of `ruleset` drawn for `viewer`.
+fn labels(ruleset: &pb::Ruleset, viewer: Option<i32>) -> Vec<String> {
+    let model = model(ruleset, viewer);
     let mut harness = Harness::new_ui_state(
         move |ui, selection: &mut Selection| {
             board_ui(ui, &model, selection);
@@ -101,15 +106,7 @@ fn tanques_hexes_carry_their_letters_and_rows_their_numbers_at_both_ends() {
         .clone();
     let names = Names::new(&tanques);
     for viewer in [Some(0), Some(1)] {
-        let scene = Scene {
-            names: &names,
-            pieces: &[],
-            viewer,
-            status: None,
-            zone: None,
-            look: Default::default(),
-        };
-        let model = BoardModel::new(trinchera_client::Lang::En, scene, &HashMap::new());
+        let model = model(&tanques, viewer);
         // "g5" reads off its hex ("g") and either end of its row ("5").
         for cell in &model.cells {
             let label = names.label(Some(&cell.cell));

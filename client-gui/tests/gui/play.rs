@@ -241,29 +241,32 @@ fn tanques_enters_a_tank_by_clicking_an_entry_hex_and_a_facing() {
     );
 }
 
-#[test]
-fn a_game_started_in_the_cli_is_continued_from_the_lobby() {
-    let server = Server::start();
-    let config = tempfile::tempdir().expect("temp dir");
-    // What `trinchera new clasico --bot random` leaves in the shared token store.
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
+/// A clásico game against the bot with its token in `store`, as `trinchera new clasico
+/// --bot random` leaves it; resigned at once if `resign`.
+fn held_game(server: &Server, store: &trinchera_client::Store, resign: bool) -> String {
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .expect("runtime");
     let created = runtime
         .block_on(async {
             let client = trinchera_client::Server::connect(&server.url).await?;
-            client
+            let created = client
                 .create(pb::CreateGameRequest {
                     ruleset: "clasico".into(),
                     bot: "random".into(),
                     ..Default::default()
                 })
-                .await
+                .await?;
+            if resign {
+                client
+                    .resign(&created.game_id, &created.player_token)
+                    .await?;
+            }
+            Ok::<_, trinchera_client::ClientError>(created)
         })
         .expect("created");
-    trinchera_client::Store::at(config.path())
+    store
         .update(&server.url, &created.game_id, |record| {
             record
                 .tokens
@@ -272,8 +275,14 @@ fn a_game_started_in_the_cli_is_continued_from_the_lobby() {
             true
         })
         .expect("stored");
+    created.game_id
+}
 
-    let id = created.game_id;
+#[test]
+fn a_game_started_in_the_cli_is_continued_from_the_lobby() {
+    let server = Server::start();
+    let config = tempfile::tempdir().expect("temp dir");
+    let id = held_game(&server, &trinchera_client::Store::at(config.path()), false);
     let mut gui = Window::with_config(&server.url, None, config);
     gui.wait_for("the lobby with the game", |app| {
         app.lobby.mine.iter().any(|(game, _)| *game == id)
@@ -344,41 +353,8 @@ fn finished_games_are_not_offered_to_continue() {
     let server = Server::start();
     let config = tempfile::tempdir().expect("temp dir");
     let store = trinchera_client::Store::at(config.path());
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    // Two games held here, as `trinchera new` leaves them; the second is resigned.
-    let [going, over] = [false, true].map(|resign| {
-        let created = runtime
-            .block_on(async {
-                let client = trinchera_client::Server::connect(&server.url).await?;
-                let created = client
-                    .create(pb::CreateGameRequest {
-                        ruleset: "clasico".into(),
-                        bot: "random".into(),
-                        ..Default::default()
-                    })
-                    .await?;
-                if resign {
-                    client
-                        .resign(&created.game_id, &created.player_token)
-                        .await?;
-                }
-                Ok::<_, trinchera_client::ClientError>(created)
-            })
-            .expect("created");
-        store
-            .update(&server.url, &created.game_id, |record| {
-                record
-                    .tokens
-                    .insert(created.seat, created.player_token.clone());
-                record.ruleset = "clasico".into();
-                true
-            })
-            .expect("stored");
-        created.game_id
-    });
+    // Two games held here; the second is resigned.
+    let [going, over] = [false, true].map(|resign| held_game(&server, &store, resign));
     let mut gui = Window::with_config(&server.url, None, config);
     gui.wait_for("the lobby with the games", |app| {
         app.lobby.games.iter().any(|g| g.game_id == over)

@@ -6,7 +6,7 @@ use rand_chacha::ChaCha8Rng;
 use trinchera_rules::{Seat, Seed, Setup, Viewer};
 use trinchera_service::ids::{GameId, TokenHash};
 use trinchera_service::records::EventRecord;
-use trinchera_service::state::{Creator, GameState, Moment};
+use trinchera_service::state::{Act, Creation, Creator, GameState, Moment};
 use trinchera_service::timing::TimeControl;
 
 /// Every hosted ruleset, in the benches' order.
@@ -28,27 +28,28 @@ pub fn seated(ruleset: &str) -> GameState {
 
 /// [`seated`], with the log entries that make it.
 pub fn seated_with_log(ruleset: &str) -> (GameState, Vec<EventRecord>) {
-    let creator = Creator::person(Seat::First, "Ana".into(), TokenHash([1; 32]));
-    let (mut state, _, created) = GameState::create(
-        GameId(1),
-        ruleset,
-        "bench".into(),
-        creator,
-        Seed([7; 32]),
-        0,
-        TimeControl::Untimed,
-    )
-    .expect("created");
-    let (_, joined) = state
-        .join(
-            Seat::Second,
-            "Beto".into(),
-            TokenHash([2; 32]),
-            None,
-            Moment::default(),
-        )
-        .expect("joined");
-    (state, vec![created, joined])
+    let creation = Creation {
+        ruleset: ruleset.into(),
+        name: "bench".into(),
+        creator: Creator {
+            seat: Seat::First,
+            name: "Ana".into(),
+            token: TokenHash([1; 32]),
+            bot: None,
+        },
+        seed: Seed([7; 32]),
+        control: TimeControl::Untimed,
+    };
+    let (mut state, created) =
+        GameState::create(GameId(1), creation, Moment::default()).expect("created");
+    let join = Act::Join {
+        seat: Seat::Second,
+        name: "Beto".into(),
+        token: TokenHash([2; 32]),
+        bot: None,
+    };
+    let joined = state.apply(join, Moment::default()).expect("joined");
+    (state, vec![created.record, joined.record])
 }
 
 /// A game of `ruleset` with both seats taken and set up at random, then up to `actions`
@@ -59,10 +60,12 @@ pub fn played(ruleset: &str, actions: usize) -> (GameState, Vec<EventRecord>) {
     for seat in [Seat::First, Seat::Second] {
         if let Some(zone) = state.description().setup_zone(seat) {
             let setup = Setup::random(zone, seat.index() as u64);
-            let (_, record) = state
-                .submit_setup(setup, [0; 16], Moment::default())
-                .expect("set up");
-            log.push(record);
+            let act = Act::Setup {
+                setup,
+                salt: [0; 16],
+            };
+            let change = state.apply(act, Moment::default()).expect("set up");
+            log.push(change.record);
         }
     }
     let mut rng = ChaCha8Rng::seed_from_u64(1);
@@ -71,11 +74,14 @@ pub fn played(ruleset: &str, actions: usize) -> (GameState, Vec<EventRecord>) {
         let Some(choice) = legal.choose(&mut rng) else {
             break;
         };
-        let seat = to_move(&state);
-        let (_, record) = state
-            .play(seat, &choice.action, Moment::default())
+        let act = Act::Move {
+            seat: to_move(&state),
+            action: choice.action.clone(),
+        };
+        let change = state
+            .apply(act, Moment::default())
             .expect("a listed action");
-        log.push(record);
+        log.push(change.record);
     }
     (state, log)
 }

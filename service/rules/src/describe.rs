@@ -21,7 +21,8 @@ pub struct Description {
     pub kinds: Vec<KindInfo>,
     /// Where and what each seat places in the setup phase (empty: no setup phase).
     pub setup_zones: Vec<SetupZone>,
-    /// How a move is written, with an example, for people and client authors.
+    /// How a move is written, with examples, for players (how a client presents the legal
+    /// list is the contract's business: `GameView.legal_moves` in the proto).
     pub notation_help: &'static str,
 }
 

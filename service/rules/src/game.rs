@@ -53,7 +53,7 @@ pub enum PlayError {
     #[error("the game is over")]
     GameOver,
     /// The other seat is to move.
-    #[error("it is {0}'s turn")]
+    #[error("it is not your turn ({0} to move)")]
     NotYourTurn(&'static str),
     /// The rules forbid the action.
     #[error(transparent)]

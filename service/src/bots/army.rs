@@ -30,7 +30,7 @@ use trinchera_rules::{
 };
 
 use super::search::{Model, Searcher};
-use super::{Bot, Config, Level, SeatView, legal_actions, listed};
+use super::{Bot, Config, Level, SeatKnowledge, legal_actions, listed};
 
 /// Worlds a hard bot samples per decision.
 const WORLDS: usize = 16;
@@ -258,8 +258,8 @@ impl<'a> Belief<'a> {
 
 impl<V: Variant> ArmyBot<V> {
     /// The worlds a decision searches, sampled from the belief.
-    fn worlds(&self, view: &SeatView, legal: &[Action], rng: &mut ChaCha8Rng) -> Vec<Army<V>> {
-        let belief = Belief::new::<V>(&view.view, self.config.seat);
+    fn worlds(&self, view: &SeatKnowledge, legal: &[Action], rng: &mut ChaCha8Rng) -> Vec<Army<V>> {
+        let belief = Belief::new::<V>(&view.projection, self.config.seat);
         let count = match self.config.level {
             Level::Easy => 1,
             Level::Hard => WORLDS,
@@ -279,7 +279,7 @@ impl<V: Variant> Bot for ArmyBot<V> {
         Some(setup.expect("an empty board takes a whole army"))
     }
 
-    fn choose(&mut self, view: &SeatView) -> Option<Action> {
+    fn choose(&mut self, view: &SeatKnowledge) -> Option<Action> {
         let legal = legal_actions(view);
         if legal.len() <= 1 {
             return legal.into_iter().next();

@@ -19,7 +19,7 @@ use trinchera_rules::asalto::{AsaltoMove, Siege, Variant};
 use trinchera_rules::{Action, Cell, Description, KindId, Rules, Seat, Setup, SetupError, Terrain};
 
 use super::search::{Model, Searcher};
-use super::{Bot, Config, Level, SeatView, legal_actions, listed, world};
+use super::{Bot, Config, Level, SeatKnowledge, legal_actions, listed, world};
 
 /// Deepest iteration of the hard search.
 const MAX_DEPTH: u32 = 24;
@@ -246,7 +246,7 @@ impl<V: Variant> Bot for SiegeBot<V> {
         Some(setup.expect("an empty fortress takes both officers"))
     }
 
-    fn choose(&mut self, view: &SeatView) -> Option<Action> {
+    fn choose(&mut self, view: &SeatKnowledge) -> Option<Action> {
         let legal = legal_actions(view);
         if legal.len() <= 1 {
             return legal.into_iter().next();

@@ -1,9 +1,9 @@
 //! Bots: the server playing a seat itself.
 //!
-//! Honest by construction: a [`Bot`] only ever receives a [`SeatView`], the projection its
+//! Honest by construction: a [`Bot`] only ever receives a [`SeatKnowledge`], the projection its
 //! own seat would get (the rules' [`View`] for that seat, the seat's legal actions and the
 //! event number), never the game state; this module does not reach the game state at all
-//! (the state builds the `SeatView`, see `GameState::seat_view`). The search modules
+//! (the state builds the `SeatKnowledge`, see `GameState::seat_knowledge`). The search modules
 //! rebuild playable positions from that view plus guesses for every hidden enemy piece
 //! ([`Determinize`]), so they run on the rules engine itself.
 //!
@@ -34,7 +34,7 @@ use trinchera_rules::{
 
 /// What one seat knows of its game at one version: the only input a bot gets.
 #[derive(Clone, Debug)]
-pub struct SeatView {
+pub struct SeatKnowledge {
     /// The seat.
     pub seat: Seat,
     /// The game's version: with the bot's seed, it picks the decision's chance.
@@ -44,7 +44,7 @@ pub struct SeatView {
     /// Whether the game waits for this seat's setup.
     pub awaits_setup: bool,
     /// The rules' projection for this seat.
-    pub view: View,
+    pub projection: View,
     /// The seat's legal actions (empty unless it is to move).
     pub legal: Vec<LegalAction>,
 }
@@ -62,7 +62,7 @@ pub enum Decision {
 
 /// What a bot of `level` does, seeing only `view`, thinking at most `think` (and within its
 /// level's node budget), with its chance drawn from `seed`.
-pub fn decide(level: BotLevel, view: &SeatView, think: Duration, seed: u64) -> Decision {
+pub fn decide(level: BotLevel, view: &SeatKnowledge, think: Duration, seed: u64) -> Decision {
     let mut bytes = [0; 32];
     ChaCha8Rng::seed_from_u64(seed).fill_bytes(&mut bytes);
     let default = level.default_budget();
@@ -213,7 +213,7 @@ pub trait Bot: Send {
     fn setup(&mut self) -> Option<Setup>;
 
     /// The action to play, one of `view.legal`; `None` when nothing is legal.
-    fn choose(&mut self, view: &SeatView) -> Option<Action>;
+    fn choose(&mut self, view: &SeatKnowledge) -> Option<Action>;
 }
 
 /// The levels that think.
@@ -247,7 +247,7 @@ fn decision_rng(seed: &[u8; 32], version: u64) -> ChaCha8Rng {
 }
 
 /// The listed actions of a view, in the rules' shape.
-fn legal_actions(view: &SeatView) -> Vec<Action> {
+fn legal_actions(view: &SeatKnowledge) -> Vec<Action> {
     view.legal
         .iter()
         .map(|legal| legal.action.clone())
@@ -257,7 +257,7 @@ fn legal_actions(view: &SeatView) -> Vec<Action> {
 /// `choice` if it is listed, otherwise the first listed action: a search never plays what
 /// the rules did not offer. An attack may declare its own advance and casualty (tanques):
 /// the list names each attack once, with the defaults.
-fn listed(view: &SeatView, choice: Option<Action>) -> Option<Action> {
+fn listed(view: &SeatKnowledge, choice: Option<Action>) -> Option<Action> {
     let offered = |action: &Action| {
         view.legal
             .iter()
@@ -290,9 +290,9 @@ fn listed(view: &SeatView, choice: Option<Action>) -> Option<Action> {
 }
 
 /// The position `view` shows, for rulesets with nothing hidden but chance.
-fn world<R: Determinize>(view: &SeatView, seed: [u8; 32]) -> Result<R, WorldError> {
+fn world<R: Determinize>(view: &SeatKnowledge, seed: [u8; 32]) -> Result<R, WorldError> {
     R::from_view(
-        &view.view,
+        &view.projection,
         &legal_actions(view),
         trinchera_rules::Seed(seed),
     )

@@ -3,7 +3,7 @@
 use rand::RngExt;
 use trinchera_rules::{Action, Description, Seat, Setup};
 
-use super::{Bot, SeatView, decision_rng};
+use super::{Bot, SeatKnowledge, decision_rng};
 
 /// Plays a uniformly random legal action and sets up at random.
 pub(super) struct RandomBot {
@@ -28,7 +28,7 @@ impl Bot for RandomBot {
         Some(Setup::random(zone, decision_rng(&self.seed, 0).random()))
     }
 
-    fn choose(&mut self, view: &SeatView) -> Option<Action> {
+    fn choose(&mut self, view: &SeatKnowledge) -> Option<Action> {
         if view.legal.is_empty() {
             return None;
         }

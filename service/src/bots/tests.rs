@@ -16,7 +16,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use trinchera_rules::{Action, Cell, Game, KindId, Seat, Seed, Setup, Viewer, catalog};
 
-use super::{Bot, BotLevel, Budget, SeatView};
+use super::{Bot, BotLevel, Budget, SeatKnowledge};
 
 /// A small budget, so that debug builds play quickly; no clock, so runs are reproducible.
 const TEST_BUDGET: Budget = Budget {
@@ -35,13 +35,13 @@ fn seed(n: u64) -> [u8; 32] {
 }
 
 /// The bot's view of `game` at event `version`.
-fn bot_view(game: &dyn Game, seat: Seat, version: u64) -> SeatView {
-    SeatView {
+fn bot_view(game: &dyn Game, seat: Seat, version: u64) -> SeatKnowledge {
+    SeatKnowledge {
         seat,
         version,
         description: game.description(),
         awaits_setup: false,
-        view: game.view(Viewer::Player(seat)),
+        projection: game.view(Viewer::Player(seat)),
         legal: if game.to_move() == Some(seat) {
             game.legal_actions()
         } else {
@@ -174,12 +174,12 @@ fn decisions_depend_only_on_the_seat_s_view() {
             let Some(seat) = games[0].to_move() else {
                 break;
             };
-            let views: Vec<SeatView> = games
+            let views: Vec<SeatKnowledge> = games
                 .iter()
                 .map(|g| bot_view(g.as_ref(), bot_seat, ply))
                 .collect();
             assert_eq!(
-                views[0].view, views[1].view,
+                views[0].projection, views[1].projection,
                 "{id}: the bot's seat sees the same"
             );
             assert_eq!(

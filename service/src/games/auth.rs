@@ -10,7 +10,7 @@ use crate::state::GameState;
 impl Games {
     /// The seat a token acts for in `state`, or the right refusal; acting spends from the
     /// token's rate limit.
-    pub(super) fn seat_for(
+    pub(super) async fn seat_for(
         &self,
         state: &GameState,
         token: Option<&str>,
@@ -20,31 +20,35 @@ impl Games {
                 "this call acts for a player: send the metadata `authorization: Bearer <player token>`",
             ));
         };
-        let (seat, hash) = self.seat_of_token(state, token)?;
+        let (seat, hash) = self.seat_of_token(state, token).await?;
         self.throttle.acting(&hash)?;
         Ok(seat)
     }
 
     /// Who the caller is for a read: a player with a valid token, a spectator without one.
-    pub(super) fn viewer_for(
+    pub(super) async fn viewer_for(
         &self,
         state: &GameState,
         token: Option<&str>,
     ) -> Result<Viewer, ApiError> {
         match token {
             None => Ok(Viewer::Spectator),
-            Some(token) => Ok(Viewer::Player(self.seat_of_token(state, token)?.0)),
+            Some(token) => Ok(Viewer::Player(self.seat_of_token(state, token).await?.0)),
         }
     }
 
     /// The seat whose token is `token`; a token of another game or of none is refused.
-    fn seat_of_token(&self, state: &GameState, token: &str) -> Result<(Seat, TokenHash), ApiError> {
+    async fn seat_of_token(
+        &self,
+        state: &GameState,
+        token: &str,
+    ) -> Result<(Seat, TokenHash), ApiError> {
         let hash = TokenHash::of(token);
         if let Some(seat) = state.seat_of(&hash) {
             tracing::Span::current().record("seat", seat.index());
             return Ok((seat, hash));
         }
-        match self.store.token_owner(&hash)? {
+        match self.store.token_owner(&hash).await? {
             Some(owner) if owner != state.id() => {
                 tracing::warn!("refused a token of another game");
                 Err(ApiError::PermissionDenied)

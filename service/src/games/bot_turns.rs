@@ -8,14 +8,12 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::Games;
-use super::pipeline::Change;
 use super::thinking::Urgency;
+use super::{Games, Intent, MoveInput, SetupRequest, Who};
 use crate::bots::{self, Decision};
 use crate::error::ApiError;
 use crate::ids::{self, GameId};
-use crate::state::GamePhase;
-use crate::store::StoreError;
+use crate::store::Unfinished;
 
 impl Games {
     /// Makes sure the bot of game `id`, if it is to act, gets a task.
@@ -36,9 +34,10 @@ impl Games {
 
     /// Wakes the bot of every open game that has one: after a restart, bots whose turn it
     /// was go on by themselves.
-    pub fn resume_bots(&self) {
-        for id in self.directory.open_with_bots() {
-            self.wake_bot(id);
+    pub async fn resume_bots(&self) {
+        match self.store.unfinished(Unfinished::WithBots).await {
+            Ok(games) => games.into_iter().for_each(|id| self.wake_bot(id)),
+            Err(error) => tracing::warn!(%error, "could not list the games with bots"),
         }
     }
 
@@ -76,18 +75,18 @@ impl Games {
         let (seat, level, view, turn) = {
             let (slot, held) = self.lock(id).await?;
             let held = self.settle(&slot, held).await?;
-            let Some((seat, level)) = held.state.bot_to_act() else {
+            let Some((seat, level)) = held.state().bot_to_act() else {
                 // Done while holding the game's lock: an action after this wakes a new task.
                 self.bot_done(id);
                 return Ok(false);
             };
-            let clocks = held.state.clocks();
+            let clocks = held.state().clocks();
             let now = self.time.now_ms();
             let turn = BotClock {
                 runs_out: clocks.remaining(seat, now).map(|left| now + left),
-                exhibition: held.state.bots_only(),
+                exhibition: held.state().table().bots_only(),
             };
-            (seat, level, held.state.seat_view(seat), turn)
+            (seat, level, held.state().seat_knowledge(seat), turn)
         };
         let started = Instant::now();
         let seed = u64::from_le_bytes(ids::random_bytes()?);
@@ -103,7 +102,7 @@ impl Games {
         let decision =
             tokio::task::spawn_blocking(move || bots::decide(level, &view, budget, seed))
                 .await
-                .map_err(|e| StoreError::Backend(format!("a bot's thinking failed: {e}")))?;
+                .map_err(|e| ApiError::Internal(Box::new(e)))?;
         drop(slot);
         let min_delay = left.map_or(self.limits.bots.min_delay, |left| {
             (left / THINKING_SHARE).min(self.limits.bots.min_delay)
@@ -116,29 +115,20 @@ impl Games {
                 _ = shutdown.wait_for(|&stopping| stopping) => return Err(ApiError::ShuttingDown),
             }
         }
-        let (slot, mut held) = self.lock(id).await?;
-        if held.state.version() != version {
-            return Ok(true);
-        }
-        let before = held.state.phase();
-        let moment = self.moment(&held.state);
-        let (event, record) = match decision {
-            Decision::Setup(setup) if before == GamePhase::Setup => {
-                held.state
-                    .submit_setup(setup, ids::random_bytes()?, moment)?
-            }
-            Decision::Act(action) if before == GamePhase::Playing => {
-                held.state.play(seat, &action, moment)?
-            }
-            Decision::Setup(_) | Decision::Act(_) | Decision::Nothing => {
+        let intent = match decision {
+            Decision::Setup(setup) => Intent::Setup(SetupRequest::Validated(setup)),
+            Decision::Act(action) => Intent::Move(MoveInput::Action(action)),
+            Decision::Nothing => {
                 tracing::warn!(game_id = %id, "a bot had nothing to do on its turn");
                 self.bot_done(id);
                 return Ok(false);
             }
         };
-        let change = Change::new(event, record, before, &held.state);
-        self.commit(&slot, held, change).await?;
-        Ok(true)
+        match self.act(id, Who::Bot(seat), intent, Some(version)).await {
+            // The game moved on while the bot thought (a setup, a time-out): think again.
+            Ok(_) | Err(ApiError::VersionMismatch { .. }) => Ok(true),
+            Err(error) => Err(error),
+        }
     }
 }
 

@@ -1,11 +1,10 @@
 //! Games in memory: one [`Slot`] per loaded game, with its lock and its watchers' hub.
 //!
-//! A slot is made only for a game the directory knows, so a lookup of a game that does not
+//! A slot is made only for a game the store knows, so a lookup of a game that does not
 //! exist leaves nothing behind. Idle slots without watchers are dropped and reloaded from
 //! the log on the next use.
 
 use std::collections::HashMap;
-use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -17,16 +16,15 @@ use crate::error::ApiError;
 use crate::hub::Hub;
 use crate::ids::GameId;
 use crate::records::EventRecord;
-use crate::state::{GameState, ReplayError};
-use crate::store::StoreError;
+use crate::state::{Act, Change, GameState, Moment, ReplayError};
 
-/// A game in memory with its log.
+/// A game in memory with its log. Its fields are private: the game changes only by an act
+/// applied through [`Held::apply`], and its log grows only by what the store made durable
+/// ([`Held::record`]).
 #[derive(Debug)]
 pub struct Loaded {
-    /// The game now.
-    pub state: GameState,
-    /// Its log, oldest first.
-    pub log: Vec<EventRecord>,
+    state: GameState,
+    log: Vec<EventRecord>,
 }
 
 /// One game's place in memory: its lock, its watchers, when it was last used.
@@ -46,27 +44,42 @@ pub struct Held {
 }
 
 impl Held {
-    /// Forgets the in-memory copy (after a failed write it may be ahead of the store).
-    pub fn discard(mut self) {
-        *self.guard = None;
-    }
-}
-
-impl Deref for Held {
-    type Target = Loaded;
-
-    fn deref(&self) -> &Loaded {
+    fn loaded(&self) -> &Loaded {
         self.guard
             .as_ref()
             .expect("a Held is made only for a loaded game and consumed by discard")
     }
-}
 
-impl DerefMut for Held {
-    fn deref_mut(&mut self) -> &mut Loaded {
+    fn loaded_mut(&mut self) -> &mut Loaded {
         self.guard
             .as_mut()
             .expect("a Held is made only for a loaded game and consumed by discard")
+    }
+
+    /// The game now.
+    pub fn state(&self) -> &GameState {
+        &self.loaded().state
+    }
+
+    /// Its log, oldest first.
+    pub fn log(&self) -> &[EventRecord] {
+        &self.loaded().log
+    }
+
+    /// Applies `act` at `moment` to the game: it is then ahead of the store until its
+    /// change is [recorded](Held::record) (or the copy is [discarded](Held::discard)).
+    pub(super) fn apply(&mut self, act: Act, moment: Moment) -> Result<Change, ApiError> {
+        self.loaded_mut().state.apply(act, moment)
+    }
+
+    /// The change of the last applied act is durable: the log in memory grows by `record`.
+    pub(super) fn record(&mut self, record: EventRecord) {
+        self.loaded_mut().log.push(record);
+    }
+
+    /// Forgets the in-memory copy (after a failed append it is ahead of the store).
+    pub(super) fn discard(mut self) {
+        *self.guard = None;
     }
 }
 
@@ -132,25 +145,22 @@ impl Cache {
 }
 
 impl Games {
-    /// Locks game `id`, loading it from the store if needed. A game the directory does not
+    /// Locks game `id`, loading it from the store if needed. A game the store does not
     /// know is `NOT_FOUND` at once, with nothing allocated for it.
     pub(super) async fn lock(&self, id: GameId) -> Result<(Arc<Slot>, Held), ApiError> {
-        if !self.directory.exists(id) {
+        if !self.store.exists(id).await? {
             return Err(ApiError::NotFound(id.to_string()));
         }
         let slot = self.cache.slot(id);
         let mut guard = Arc::clone(&slot.game).lock_owned().await;
         if guard.is_none() {
-            let store = Arc::clone(&self.store);
-            let log = tokio::task::spawn_blocking(move || store.log(id))
-                .await
-                .map_err(|e| StoreError::Backend(e.to_string()))??;
+            let log = self.store.log(id).await?;
             if log.is_empty() {
                 return Err(ApiError::NotFound(id.to_string()));
             }
             let mut state = GameState::replay(id, &log, |_, _| {}).map_err(|e: ReplayError| {
                 tracing::error!(error = %e, "a stored game cannot be replayed");
-                StoreError::Backend(e.to_string())
+                ApiError::Internal(Box::new(e))
             })?;
             state.credit_downtime(&self.downtime);
             *guard = Some(Loaded { state, log });
@@ -158,7 +168,7 @@ impl Games {
         Ok((slot, Held { guard }))
     }
 
-    /// Puts a newly created game under its lock.
+    /// Puts a new game under its lock (the caller records its durable creation).
     pub(super) async fn hold_new(&self, state: GameState) -> (Arc<Slot>, Held) {
         let slot = self.cache.slot(state.id());
         let mut guard = Arc::clone(&slot.game).lock_owned().await;

@@ -1,7 +1,6 @@
 //! Time limits decided by the server: a registry of every game's next deadline, a task
-//! that settles each as it passes (a durable event that watchers see at once), the same
-//! settlement before any action on a game whose deadline has passed, and claims against
-//! absent players in games without a clock.
+//! that settles each as it passes (a durable event that watchers see at once), and the same
+//! settlement before any act on a game whose deadline has passed.
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
@@ -10,12 +9,13 @@ use std::time::Duration;
 use tokio::sync::Notify;
 use trinchera_rules::Seat;
 
-use super::Games;
+use super::act::made_setup;
 use super::cache::{Held, Slot};
-use super::pipeline::{Change, made_setup};
+use super::{Games, Intent, Who};
 use crate::error::{ApiError, Reason};
 use crate::ids::{self, GameId};
-use crate::state::{GamePhase, GameState, Moment, Seen};
+use crate::state::{Act, GamePhase, GameState, Moment};
+use crate::store::Unfinished;
 use crate::timing::Lapse;
 
 /// Every game's next deadline, soonest first.
@@ -86,7 +86,7 @@ fn due(state: &GameState, now: u64) -> Option<Lapse> {
 }
 
 impl Games {
-    /// The moment of an action on `state` now.
+    /// The moment of an act on `state` now.
     pub(super) fn moment(&self, state: &GameState) -> Moment {
         let now = self.time.now_ms();
         Moment {
@@ -102,36 +102,35 @@ impl Games {
     }
 
     /// Settles every deadline of the game that has passed by now, before anything else
-    /// happens to it: a late setup is made at random, a late first move calls the game
+    /// happens to it: a late setup is made by the server, a late first move calls the game
     /// off, a fallen flag loses.
     pub(super) async fn settle(&self, slot: &Slot, mut held: Held) -> Result<Held, ApiError> {
-        while let Some(lapse) = due(&held.state, self.time.now_ms()) {
-            let before = held.state.phase();
-            let moment = self.moment(&held.state);
-            let (event, record) = match lapse {
+        while let Some(lapse) = due(held.state(), self.time.now_ms()) {
+            let id = held.state().id();
+            let act = match lapse {
                 Lapse::Setup(_) => {
                     let Some(seat) = Seat::BOTH
                         .into_iter()
-                        .find(|&seat| held.state.game().awaits_setup(seat))
+                        .find(|&seat| held.state().awaits_setup(seat))
                     else {
                         break;
                     };
-                    let setup = made_setup(held.state.description(), seat, &[])?;
-                    tracing::info!(game_id = %held.state.id(), seat = seat.index(), "late setup made at random");
-                    held.state
-                        .submit_setup(setup, ids::random_bytes()?, moment)?
+                    tracing::info!(game_id = %id, seat = seat.index(), "late setup made by the server");
+                    Act::Setup {
+                        setup: made_setup(held.state().description(), seat, &[])?,
+                        salt: ids::random_bytes()?,
+                    }
                 }
                 Lapse::FirstMove(seat) => {
-                    tracing::info!(game_id = %held.state.id(), seat = seat.index(), "first move late: called off");
-                    held.state.abort(moment)?
+                    tracing::info!(game_id = %id, seat = seat.index(), "first move late: called off");
+                    Act::Abort
                 }
                 Lapse::Flag(seat) => {
-                    tracing::info!(game_id = %held.state.id(), seat = seat.index(), "time forfeit");
-                    held.state.time_out(seat, moment)?
+                    tracing::info!(game_id = %id, seat = seat.index(), "time forfeit");
+                    Act::TimeOut { seat }
                 }
             };
-            let change = Change::new(event, record, before, &held.state);
-            held = self.commit(slot, held, change).await?;
+            (held, _) = self.commit(slot, held, act).await?;
         }
         Ok(held)
     }
@@ -153,7 +152,7 @@ impl Games {
                 let settled = async {
                     let (slot, held) = self.lock(id).await?;
                     let held = self.settle(&slot, held).await?;
-                    self.schedule(&held.state);
+                    self.schedule(held.state());
                     Ok::<(), ApiError>(())
                 };
                 if let Err(error) = settled.await {
@@ -163,77 +162,54 @@ impl Games {
         }
     }
 
-    /// Loads every open game with a time control, so that its deadline is known (after a
-    /// start; time while the server was down counts against nobody).
+    /// Calls off every game that waited for a player or for setups longer than the limits;
+    /// returns how many.
+    pub async fn expire_overdue(&self) -> Result<usize, ApiError> {
+        let now = self.time.now_ms();
+        let since = |limit: Duration| now.saturating_sub(limit.as_millis() as u64);
+        let (waiting, setup) = (
+            since(self.limits.waiting_expiry),
+            since(self.limits.setup_expiry),
+        );
+        let mut expired = 0;
+        for unstarted in self.store.unstarted().await? {
+            let limit = match unstarted.phase {
+                GamePhase::Waiting => waiting,
+                _ => setup,
+            };
+            if unstarted.since_ms >= limit {
+                continue;
+            }
+            let id = unstarted.game;
+            match self.act(id, Who::Server, Intent::Expire, None).await {
+                Ok(_) => {
+                    let phase = unstarted.phase;
+                    tracing::info!(game_id = %id, ?phase, "called off a game that never started");
+                    expired += 1;
+                }
+                // It started meanwhile.
+                Err(ApiError::FailedPrecondition {
+                    reason: Reason::WrongPhase,
+                    ..
+                }) => {}
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(expired)
+    }
+
+    /// Loads every unfinished game with a time control, so that its deadline is known
+    /// (after a start; time while the server was down counts against nobody).
     pub async fn resume_clocks(&self) {
-        for id in self.directory.open_timed() {
+        let timed = match self.store.unfinished(Unfinished::Timed).await {
+            Ok(timed) => timed,
+            Err(error) => return tracing::warn!(%error, "could not list the timed games"),
+        };
+        for id in timed {
             match self.lock(id).await {
-                Ok((_slot, held)) => self.schedule(&held.state),
+                Ok((_slot, held)) => self.schedule(held.state()),
                 Err(error) => tracing::warn!(game_id = %id, %error, "could not load a timed game"),
             }
         }
-    }
-
-    /// The caller, in a game without clock, wins against the seat to move that has not
-    /// acted for the abandonment limit.
-    pub async fn claim_victory(&self, id: GameId, token: Option<&str>) -> Result<Seen, ApiError> {
-        self.refuse_if_shutting_down()?;
-        let (slot, mut held) = self.lock(id).await?;
-        let seat = self.seat_for(&held.state, token)?;
-        let refuse = |reason, message: String| Err(ApiError::precondition(reason, message));
-        if held.state.phase() != GamePhase::Playing {
-            return refuse(
-                Reason::WrongPhase,
-                "only a game being played can be claimed".into(),
-            );
-        }
-        if held.state.clocks().timed() {
-            return refuse(
-                Reason::WrongPhase,
-                "this game has a clock: the server ends it when a player's time runs out".into(),
-            );
-        }
-        if held.state.game().to_move() == Some(seat) {
-            return refuse(
-                Reason::NotYourTurn,
-                "it is your turn: the absent player is you".into(),
-            );
-        }
-        let now = self.time.now_ms();
-        let idle = Duration::from_millis(held.state.clocks().idle(now));
-        let limit = self.limits.abandon_after;
-        if idle < limit {
-            let left = limit - idle;
-            return refuse(
-                Reason::TooEarly,
-                format!(
-                    "your opponent has been away for {}; you can claim the game after {} \
-                     (in {})",
-                    human(idle),
-                    human(limit),
-                    human(left)
-                ),
-            );
-        }
-        let before = held.state.phase();
-        let moment = self.moment(&held.state);
-        let (event, record) = held.state.claim(seat, moment)?;
-        let change = Change::new(event, record, before, &held.state);
-        let held = self.commit(&slot, held, change).await?;
-        Ok(held
-            .state
-            .seen(trinchera_rules::Viewer::Player(seat))
-            .at(now))
-    }
-}
-
-/// A duration as a person reads it: "3 days 4 h", "12 min", "40 s".
-fn human(duration: Duration) -> String {
-    let secs = duration.as_secs();
-    match secs {
-        0..120 => format!("{secs} s"),
-        120..7200 => format!("{} min", secs / 60),
-        7200..172_800 => format!("{} h", secs / 3600),
-        _ => format!("{} days {} h", secs / 86_400, secs % 86_400 / 3600),
     }
 }

@@ -1,22 +1,22 @@
-//! The game manager: loads games on demand, serializes the actions on each game, persists
-//! them durably before answering, and publishes them to watchers.
+//! The game manager: loads games on demand, serializes the acts on each game, persists them
+//! durably before answering, and publishes them to watchers.
 //!
 //! Split by concern: [`cache`] holds the games in memory (one lock each, loaded on demand,
-//! dropped when idle), [`directory`] knows every game's ruleset and phase without touching
-//! storage (existence checks, filtered listings, open-game accounting, expiry), `pipeline`
-//! turns requests into durable, published log entries (read → play → commit → publish under
-//! the game's lock), `bot_turns` lets bots act on their own tasks, `reads` answers views,
-//! histories and watches, `auth` maps tokens to seats, and [`throttle`] holds the rate
-//! limits.
+//! dropped when idle), `act` is the one write path (lock → settle → authorise → apply →
+//! commit → publish) that clients, bots and deadlines all take, `deadlines` settles the time
+//! limits, `bot_turns` lets bots act on their own tasks, `reads` answers views, histories,
+//! replays, watches and listings, `auth` maps tokens to seats, `reservations` counts the
+//! open games each address created, [`quota`] caps replays, `thinking` lines bots up for
+//! the cores, and [`throttle`] holds the rate limits.
 
+mod act;
 mod auth;
 mod bot_turns;
 pub mod cache;
-pub mod deadlines;
-pub mod directory;
-mod pipeline;
+mod deadlines;
 pub mod quota;
 mod reads;
+mod reservations;
 #[cfg(test)]
 mod tests;
 mod thinking;
@@ -27,19 +27,20 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use tokio::sync::{broadcast, watch};
-use trinchera_rules::{Action, Placement, Seat};
+use trinchera_rules::{Action, Placement, Setup};
 
+pub use self::act::{Acted, Intent, Who};
 use self::cache::Cache;
 use self::deadlines::Deadlines;
-use self::directory::Directory;
 use self::quota::{Quota, QuotaNames, QuotaPermit};
+use self::reservations::Reservations;
 use self::thinking::Thinking;
 use self::throttle::{RateLimits, Throttle};
 use crate::error::ApiError;
 use crate::hub::Published;
 use crate::ids::GameId;
 use crate::records::EventRecord;
-use crate::state::{GameEvent, ReplaySteps, Reveal, Seen};
+use crate::state::{GameEvent, ReplaySteps, Reveal, Snapshot};
 use crate::store::{Store, StoreError};
 use crate::timing::{Downtime, SystemTime, TimeSource};
 
@@ -55,10 +56,6 @@ pub struct Limits {
     pub max_game_name: NameLimit,
     /// Longest player name.
     pub max_player_name: NameLimit,
-    /// Largest ListGames page.
-    pub max_page_size: usize,
-    /// ListGames page when none is asked for.
-    pub default_page_size: usize,
     /// Longest move notation, in bytes.
     pub max_notation: usize,
     /// Events a watcher may fall behind before it gets a fresh snapshot.
@@ -142,8 +139,6 @@ impl Default for Limits {
                 characters: 32,
                 bytes: 64,
             },
-            max_page_size: 100,
-            default_page_size: 20,
             max_notation: 200,
             watch_buffer: 256,
             idle_eviction: Duration::from_secs(300),
@@ -161,24 +156,13 @@ impl Default for Limits {
     }
 }
 
-/// What a player gets when taking a seat.
-#[derive(Debug)]
-pub struct Seated {
-    /// The seat.
-    pub seat: Seat,
-    /// The secret token, shown once.
-    pub token: String,
-    /// The game as the player sees it.
-    pub seen: Seen,
-}
-
 /// What a new game is to be.
 #[derive(Debug)]
 pub struct NewGame {
     /// Ruleset id (checked when the game is made).
     pub ruleset: String,
     /// The creator's seat.
-    pub seat: Seat,
+    pub seat: trinchera_rules::Seat,
     /// The game's display name, checked; empty for the ruleset's name.
     pub name: String,
     /// The creator's display name, checked; empty for a default.
@@ -191,17 +175,19 @@ pub struct NewGame {
     pub control: crate::timing::TimeControl,
 }
 
-/// How a player wants to set up.
-#[derive(Debug)]
+/// How a seat wants to set up.
+#[derive(Clone, Debug)]
 pub enum SetupRequest {
-    /// Explicit placements.
+    /// Explicit placements, to be validated.
     Placements(Vec<Placement>),
-    /// A server-made uniformly random legal setup.
-    Random,
+    /// A setup from the server's setup maker (the bots').
+    Made,
+    /// A setup already validated (a bot's).
+    Validated(Setup),
 }
 
 /// A move as the client sent it.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum MoveInput {
     /// Structured.
     Action(Action),
@@ -225,14 +211,14 @@ pub struct WatchItem {
     /// The event; `None` in a snapshot.
     pub event: Option<GameEvent>,
     /// What the watcher sees after it.
-    pub seen: Seen,
+    pub snapshot: Snapshot,
 }
 
 /// What a replay shows first.
 #[derive(Debug)]
 pub struct ReplayOpening {
     /// What the caller sees now.
-    pub seen: Seen,
+    pub now: Snapshot,
     /// The fairness reveal, once the game is over.
     pub reveal: Option<Reveal>,
     /// How many steps follow.
@@ -256,7 +242,7 @@ pub struct Games {
     store: Arc<dyn Store>,
     limits: Limits,
     cache: Cache,
-    directory: Directory,
+    reservations: Reservations,
     throttle: Throttle,
     shutdown: watch::Sender<bool>,
     /// Games whose bot has a task now.
@@ -276,20 +262,18 @@ pub struct Games {
 }
 
 impl Games {
-    /// The manager of every game in `store`; reads every summary once to know the games.
-    pub fn new(store: Arc<dyn Store>, limits: Limits) -> Result<Arc<Games>, StoreError> {
-        Games::with_time(store, limits, Arc::new(SystemTime))
+    /// The manager of every game in `store`; records the downtime since it was last used.
+    pub async fn new(store: Arc<dyn Store>, limits: Limits) -> Result<Arc<Games>, StoreError> {
+        Games::with_time(store, limits, Arc::new(SystemTime)).await
     }
 
-    /// [`Games::new`] with the server's time from `time`; records the downtime since the
-    /// store was last used.
-    pub fn with_time(
+    /// [`Games::new`] with the server's time from `time`.
+    pub async fn with_time(
         store: Arc<dyn Store>,
         limits: Limits,
         time: Arc<dyn TimeSource>,
     ) -> Result<Arc<Games>, StoreError> {
-        let directory = Directory::load(store.as_ref())?;
-        let downtime = store.record_downtime(time.now_ms())?;
+        let downtime = store.record_downtime(time.now_ms()).await?;
         let replays = Quota::new(
             QuotaNames {
                 what: "replays",
@@ -308,7 +292,7 @@ impl Games {
             thinking: Thinking::new(limits.bots.threads),
             store,
             limits,
-            directory,
+            reservations: Reservations::default(),
             shutdown: watch::Sender::new(false),
             bots_running: Mutex::new(HashSet::new()),
             me: me.clone(),
@@ -352,8 +336,8 @@ impl Games {
 
     /// Notes that the server is alive now (call every second or so), so that a later start
     /// knows how long it was down: that time counts against no clock.
-    pub fn heartbeat(&self) {
-        if let Err(error) = self.store.mark_alive(self.time.now_ms()) {
+    pub async fn heartbeat(&self) {
+        if let Err(error) = self.store.mark_alive(self.time.now_ms()).await {
             tracing::warn!(%error, "could not note the server's time");
         }
     }
@@ -363,13 +347,8 @@ impl Games {
         self.cache.loaded()
     }
 
-    /// Unfinished games.
-    pub fn open_games(&self) -> usize {
-        self.directory.open_games()
-    }
-
     /// Flushes the store one last time.
-    pub fn close(&self) -> Result<(), StoreError> {
-        self.store.close()
+    pub async fn close(&self) -> Result<(), StoreError> {
+        self.store.close().await
     }
 }

@@ -1,30 +1,30 @@
-//! The read path: views, histories, watches and listings. Nothing here changes a game.
-
-use trinchera_rules::Viewer;
+//! The read path: views, histories, replays, watches and listings. Nothing here changes a
+//! game.
 
 use std::net::IpAddr;
 
-use super::directory::Filter;
+use trinchera_rules::Viewer;
+
 use super::quota::QuotaPermit;
 use super::{Games, ReplayOpening, ReplaySession, Watch, WatchItem};
 use crate::error::{ApiError, Reason};
 use crate::ids::GameId;
 use crate::records::SummaryRecord;
-use crate::state::{GamePhase, GameState, History, PositionPage, ReplaySteps, Seen};
-use crate::store::StoreError;
+use crate::state::{GamePhase, GameState, History, PositionPage, ReplaySteps, Snapshot};
+use crate::store::ListQuery;
 
 impl Games {
     /// What the caller sees of game `id` now.
-    pub async fn view(&self, id: GameId, token: Option<&str>) -> Result<Seen, ApiError> {
+    pub async fn view(&self, id: GameId, token: Option<&str>) -> Result<Snapshot, ApiError> {
         let (_slot, held) = self.lock(id).await?;
-        let viewer = self.viewer_for(&held.state, token)?;
-        Ok(held.state.seen(viewer).at(self.time.now_ms()))
+        let viewer = self.viewer_for(held.state(), token).await?;
+        Ok(held.state().snapshot(viewer).at(self.time.now_ms()))
     }
 
     /// What `viewer` sees of game `id` now.
-    pub async fn seen(&self, id: GameId, viewer: Viewer) -> Result<Seen, ApiError> {
+    pub async fn snapshot(&self, id: GameId, viewer: Viewer) -> Result<Snapshot, ApiError> {
         let (_slot, held) = self.lock(id).await?;
-        Ok(held.state.seen(viewer))
+        Ok(held.state().snapshot(viewer))
     }
 
     /// Every event of game `id`, the reveal once it is over, and what the caller sees now;
@@ -42,9 +42,9 @@ impl Games {
         // Replayed from a copy of the log: a long replay does not hold up the game's moves.
         let (viewer, over, log) = {
             let (_slot, held) = self.lock(id).await?;
-            let viewer = self.viewer_for(&held.state, token)?;
-            let over = held.state.phase() == GamePhase::Finished;
-            (viewer, over, held.log.clone())
+            let viewer = self.viewer_for(held.state(), token).await?;
+            let over = held.state().phase() == GamePhase::Finished;
+            (viewer, over, held.log().to_vec())
         };
         let page = page.map(|page| PositionPage {
             limit: page.limit.min(self.limits.history_page),
@@ -53,8 +53,8 @@ impl Games {
         let replayed =
             tokio::task::spawn_blocking(move || GameState::history(id, &log, viewer, page, over))
                 .await
-                .map_err(|e| StoreError::Backend(format!("a replay failed: {e}")))?;
-        let history = replayed.map_err(|e| StoreError::Backend(e.to_string()))?;
+                .map_err(|e| ApiError::Internal(Box::new(e)))?;
+        let history = replayed.map_err(|e| ApiError::Internal(Box::new(e)))?;
         Ok((history, permit))
     }
 
@@ -69,22 +69,21 @@ impl Games {
         peer: Option<IpAddr>,
     ) -> Result<ReplaySession, ApiError> {
         let permit = self.replays.admit(peer)?;
-        let (slot_state, log) = {
+        let (viewer, now, reveal, log) = {
             let (_slot, held) = self.lock(id).await?;
-            let viewer = self.viewer_for(&held.state, token)?;
-            let seen = held.state.seen(viewer).at(self.time.now_ms());
-            ((viewer, seen, held.state.reveal()), held.log.clone())
+            let viewer = self.viewer_for(held.state(), token).await?;
+            let now = held.state().snapshot(viewer).at(self.time.now_ms());
+            (viewer, now, held.state().reveal(), held.log().to_vec())
         };
-        let (viewer, seen, reveal) = slot_state;
         let after = after.unwrap_or(0);
-        if after > seen.version {
-            return Err(ahead(after, seen.version));
+        if after > now.version {
+            return Err(ahead(after, now.version));
         }
-        let over = seen.phase == GamePhase::Finished;
+        let over = now.phase == GamePhase::Finished;
         Ok(ReplaySession {
             opening: ReplayOpening {
-                steps: seen.version - after,
-                seen,
+                steps: now.version - after,
+                now,
                 reveal,
             },
             steps: ReplaySteps::new(id, log, viewer, after, over),
@@ -100,30 +99,31 @@ impl Games {
         after: Option<u64>,
     ) -> Result<(Viewer, Watch), ApiError> {
         let (slot, held) = self.lock(id).await?;
-        let viewer = self.viewer_for(&held.state, token)?;
-        let version = held.state.version();
+        let viewer = self.viewer_for(held.state(), token).await?;
+        let version = held.state().version();
         let initial = match after {
             None => vec![WatchItem {
                 event: None,
-                seen: held.state.seen(viewer).at(self.time.now_ms()),
+                snapshot: held.state().snapshot(viewer).at(self.time.now_ms()),
             }],
             Some(after) if after > version => return Err(ahead(after, version)),
             Some(after) => {
+                // Each as it was sent live: the watcher's sight then, its legal moves too.
                 let mut items = Vec::new();
-                GameState::replay(id, &held.log, |state, event| {
+                GameState::replay(id, held.log(), |state, event| {
                     if event.version > after {
                         items.push(WatchItem {
                             event: Some(event.clone()),
-                            seen: state.seen(viewer),
+                            snapshot: state.snapshot(viewer),
                         });
                     }
                 })
-                .map_err(|e| StoreError::Backend(e.to_string()))?;
+                .map_err(|e| ApiError::Internal(Box::new(e)))?;
                 items
             }
         };
         let live = slot.hub.subscribe();
-        let finished = held.state.phase() == GamePhase::Finished;
+        let finished = held.state().phase() == GamePhase::Finished;
         Ok((
             viewer,
             Watch {
@@ -134,21 +134,9 @@ impl Games {
         ))
     }
 
-    /// Summaries of games below `before` that pass `filter`, newest first; at most `limit`.
-    /// The directory picks the ids, so a filtered page reads only the summaries it shows.
-    pub fn list(
-        &self,
-        filter: Filter,
-        before: Option<GameId>,
-        limit: usize,
-    ) -> Result<Vec<(GameId, SummaryRecord)>, ApiError> {
-        let mut games = Vec::with_capacity(limit);
-        for id in self.directory.page(filter, before, limit) {
-            if let Some(summary) = self.store.summary(id)? {
-                games.push((id, summary));
-            }
-        }
-        Ok(games)
+    /// A page of game summaries, newest first.
+    pub async fn list(&self, query: &ListQuery) -> Result<Vec<(GameId, SummaryRecord)>, ApiError> {
+        Ok(self.store.list(query).await?)
     }
 }
 

@@ -7,11 +7,11 @@ use std::time::Duration;
 
 use trinchera_rules::{EndReason, Seat, Viewer};
 
-use super::{Games, Limits, MoveInput, NewGame, Seated, SetupRequest};
+use super::{Games, Intent, Limits, MoveInput, NewGame, SetupRequest, Who};
 use crate::error::{ApiError, Reason};
 use crate::ids::GameId;
-use crate::state::{GamePhase, Seen};
-use crate::store::{SledOptions, SledStore, StoreError};
+use crate::state::{GamePhase, Snapshot};
+use crate::store::MemoryStore;
 use crate::timing::{TimeControl, TimeSource};
 
 /// A server clock that moves only when told.
@@ -39,30 +39,40 @@ fn live(minutes: u64, increment: u64) -> TimeControl {
     }
 }
 
-/// A manager over the store in `dir` with fake `time`, once a previous manager on `dir`
-/// has let go of it.
-fn games(dir: &std::path::Path, time: &Arc<FakeTime>) -> Arc<Games> {
-    let mut opened = SledStore::open(dir, SledOptions::default());
-    for _ in 0..100 {
-        match &opened {
-            Err(StoreError::Locked(_)) => {
-                std::thread::sleep(Duration::from_millis(50));
-                opened = SledStore::open(dir, SledOptions::default());
-            }
-            _ => break,
-        }
-    }
-    let store = opened.expect("store");
+/// A manager over `store` with fake `time`: each call is a start of the server.
+async fn games(store: &MemoryStore, time: &Arc<FakeTime>) -> Arc<Games> {
     let limits = Limits {
         abandon_after: Duration::from_secs(7 * 86_400),
         ..Limits::default()
     };
-    Games::with_time(
-        Arc::new(store),
-        limits,
-        Arc::clone(time) as Arc<dyn TimeSource>,
-    )
-    .expect("games")
+    let time = Arc::clone(time) as Arc<dyn TimeSource>;
+    Games::with_time(Arc::new(store.reopen()), limits, time)
+        .await
+        .expect("games")
+}
+
+/// Takes the free seat of game `id`; returns its token.
+async fn join(games: &Games, id: GameId) -> String {
+    let joined = games
+        .act(
+            id,
+            Who::Client(None),
+            Intent::Join {
+                name: String::new(),
+            },
+            None,
+        )
+        .await
+        .expect("joined");
+    joined.token.expect("a token")
+}
+
+/// What the holder of `token` asks of game `id`.
+async fn ask(games: &Games, id: GameId, token: &str, intent: Intent) -> Result<Snapshot, ApiError> {
+    let acted = games
+        .act(id, Who::Client(Some(token)), intent, None)
+        .await?;
+    Ok(acted.snapshot)
 }
 
 /// A tanques game (no setups: play starts when both seats are taken) with `control`.
@@ -82,44 +92,41 @@ async fn tanques(games: &Games, control: TimeControl) -> (GameId, [String; 2]) {
         )
         .await
         .expect("created");
-    let joiner: Seated = games.join(id, String::new()).await.expect("joined");
-    (id, [creator.token, joiner.token])
+    let joiner = join(games, id).await;
+    (id, [creator.token.expect("a token"), joiner])
 }
 
 /// Plays the first legal action of the seat of `token`.
-async fn act(games: &Games, id: GameId, token: &str) -> Result<Seen, ApiError> {
+async fn act(games: &Games, id: GameId, token: &str) -> Result<Snapshot, ApiError> {
     let seen = games.view(id, Some(token)).await?;
     let action = seen.legal.first().expect("a legal action").action.clone();
-    let (_, seen) = games
-        .play(id, Some(token), MoveInput::Action(action), None)
-        .await?;
-    Ok(seen)
+    ask(games, id, token, Intent::Move(MoveInput::Action(action))).await
 }
 
 /// Any acting call by the seat of `token`: it settles the deadlines that passed first.
-async fn poke(games: &Games, id: GameId, token: &str) -> Result<Seen, ApiError> {
-    games.resign(id, Some(token)).await
+async fn poke(games: &Games, id: GameId, token: &str) -> Result<Snapshot, ApiError> {
+    ask(games, id, token, Intent::Resign).await
 }
 
 /// Plays until `seat`'s turn is over (a tanques turn has several phases).
-async fn turn(games: &Games, id: GameId, tokens: &[String; 2], seat: Seat) -> Seen {
+async fn turn(games: &Games, id: GameId, tokens: &[String; 2], seat: Seat) -> Snapshot {
     loop {
         let seen = act(games, id, &tokens[seat.index()]).await.expect("played");
-        if seen.view.to_move != Some(seat) {
+        if seen.projection.to_move != Some(seat) {
             return seen;
         }
     }
 }
 
-fn remaining(seen: &Seen, seat: Seat) -> u64 {
+fn remaining(seen: &Snapshot, seat: Seat) -> u64 {
     seen.clocks.remaining(seat, seen.at_ms).expect("a clock")
 }
 
 #[tokio::test]
 async fn live_clocks_charge_the_turn_and_add_the_increment() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let store = MemoryStore::new();
     let time = Arc::new(FakeTime(AtomicU64::new(START)));
-    let games = games(dir.path(), &time);
+    let games = games(&store, &time).await;
     let (id, tokens) = tanques(&games, live(1, 2)).await;
     // First turns run on no clock.
     time.advance(Duration::from_secs(20));
@@ -133,7 +140,7 @@ async fn live_clocks_charge_the_turn_and_add_the_increment() {
     let seen = turn(&games, id, &tokens, Seat::First).await;
     assert_eq!(remaining(&seen, Seat::First), 47_000);
     assert_eq!(
-        seen.clocks.running.map(|(seat, _)| seat),
+        seen.clocks.running().map(|(seat, _)| seat),
         Some(Seat::Second)
     );
     // Seat 1 lets its minute run out: the next call finds the game lost on time.
@@ -157,9 +164,9 @@ async fn live_clocks_charge_the_turn_and_add_the_increment() {
 
 #[tokio::test]
 async fn a_first_move_that_never_comes_calls_the_game_off() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let store = MemoryStore::new();
     let time = Arc::new(FakeTime(AtomicU64::new(START)));
-    let games = games(dir.path(), &time);
+    let games = games(&store, &time).await;
     let (id, tokens) = tanques(&games, live(5, 0)).await;
     time.advance(Duration::from_secs(61));
     assert!(poke(&games, id, &tokens[1]).await.is_err());
@@ -174,9 +181,9 @@ async fn a_first_move_that_never_comes_calls_the_game_off() {
 
 #[tokio::test]
 async fn a_late_setup_is_made_at_random_and_play_goes_on() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let store = MemoryStore::new();
     let time = Arc::new(FakeTime(AtomicU64::new(START)));
-    let games = games(dir.path(), &time);
+    let games = games(&store, &time).await;
     let (id, creator) = games
         .create(
             None,
@@ -192,32 +199,30 @@ async fn a_late_setup_is_made_at_random_and_play_goes_on() {
         )
         .await
         .expect("created");
-    let joiner = games.join(id, String::new()).await.expect("joined");
-    games
-        .submit_setup(id, Some(&joiner.token), SetupRequest::Random)
+    let joiner = join(&games, id).await;
+    ask(&games, id, &joiner, Intent::Setup(SetupRequest::Made))
         .await
         .expect("set up");
+    let creator = creator.token.expect("a token");
     time.advance(Duration::from_secs(5 * 60 + 1));
-    let seen = games.view(id, Some(&creator.token)).await.expect("view");
+    let seen = games.view(id, Some(&creator)).await.expect("view");
     assert_eq!(
         seen.phase,
         GamePhase::Setup,
         "nothing happens without a call or the timer"
     );
-    let refused = games
-        .submit_setup(id, Some(&creator.token), SetupRequest::Random)
-        .await;
+    let refused = ask(&games, id, &creator, Intent::Setup(SetupRequest::Made)).await;
     assert!(refused.is_err(), "the server already set the late seat up");
-    let seen = games.view(id, Some(&creator.token)).await.expect("view");
+    let seen = games.view(id, Some(&creator)).await.expect("view");
     assert_eq!(seen.phase, GamePhase::Playing);
-    assert!(seen.meta.seats[Seat::First].commitment().is_some());
+    assert!(seen.table.seats[Seat::First].commitment.is_some());
 }
 
 #[tokio::test]
 async fn correspondence_gives_each_turn_its_deadline() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let store = MemoryStore::new();
     let time = Arc::new(FakeTime(AtomicU64::new(START)));
-    let games = games(dir.path(), &time);
+    let games = games(&store, &time).await;
     let day = Duration::from_secs(86_400);
     let (id, tokens) = tanques(&games, TimeControl::Correspondence { per_move: day }).await;
     time.advance(day / 2);
@@ -243,22 +248,22 @@ async fn correspondence_gives_each_turn_its_deadline() {
 
 #[tokio::test]
 async fn time_while_the_server_is_down_counts_against_nobody() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let store = MemoryStore::new();
     let time = Arc::new(FakeTime(AtomicU64::new(START)));
     let (id, tokens) = {
-        let games = games(dir.path(), &time);
+        let games = games(&store, &time).await;
         let (id, tokens) = tanques(&games, live(1, 0)).await;
         turn(&games, id, &tokens, Seat::First).await;
         turn(&games, id, &tokens, Seat::Second).await;
         // Seat 0 thinks 10 s; the server notes it is alive, then goes down.
         time.advance(Duration::from_secs(10));
-        games.heartbeat();
-        games.close().expect("closes");
+        games.heartbeat().await;
+        games.close().await.expect("closes");
         (id, tokens)
     };
     // Down for an hour: far past seat 0's minute.
     time.advance(Duration::from_secs(3600));
-    let games = games(dir.path(), &time);
+    let games = games(&store, &time).await;
     let seen = games.view(id, Some(&tokens[0])).await.expect("view");
     assert_eq!(seen.outcome, None);
     assert_eq!(
@@ -273,14 +278,14 @@ async fn time_while_the_server_is_down_counts_against_nobody() {
 
 #[tokio::test]
 async fn an_absent_opponent_can_be_claimed_against_only_after_the_limit() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let store = MemoryStore::new();
     let time = Arc::new(FakeTime(AtomicU64::new(START)));
-    let games = games(dir.path(), &time);
+    let games = games(&store, &time).await;
     let (id, tokens) = tanques(&games, TimeControl::Untimed).await;
     turn(&games, id, &tokens, Seat::First).await;
     // Seat 1 is to move and stays away.
     time.advance(Duration::from_secs(6 * 86_400));
-    let early = games.claim_victory(id, Some(&tokens[0])).await;
+    let early = ask(&games, id, &tokens[0], Intent::Claim).await;
     match early {
         Err(ApiError::FailedPrecondition {
             reason: Reason::TooEarly,
@@ -291,7 +296,7 @@ async fn an_absent_opponent_can_be_claimed_against_only_after_the_limit() {
         ),
         other => panic!("expected TOO_EARLY, got {other:?}"),
     }
-    let own_turn = games.claim_victory(id, Some(&tokens[1])).await;
+    let own_turn = ask(&games, id, &tokens[1], Intent::Claim).await;
     assert!(
         matches!(
             own_turn,
@@ -303,8 +308,7 @@ async fn an_absent_opponent_can_be_claimed_against_only_after_the_limit() {
         "{own_turn:?}"
     );
     time.advance(Duration::from_secs(86_400));
-    let seen = games
-        .claim_victory(id, Some(&tokens[0]))
+    let seen = ask(&games, id, &tokens[0], Intent::Claim)
         .await
         .expect("claimed");
     let outcome = seen.outcome.expect("over");

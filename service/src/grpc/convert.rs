@@ -12,7 +12,7 @@ use crate::error::{ApiError, Reason};
 use crate::games::ReplayOpening;
 use crate::ids::GameId;
 use crate::records::SummaryRecord;
-use crate::state::{EventKind, GameEvent, GamePhase, History, Meta, Reveal, Seen, control_of};
+use crate::state::{EventKind, GameEvent, GamePhase, History, Reveal, Snapshot, Table, control_of};
 use crate::timing::{Lapse, Speed, TimeControl};
 
 fn seat_number(seat: Seat) -> i32 {
@@ -451,19 +451,20 @@ enum Names {
     Omitted,
 }
 
-fn players(meta: &Meta, description: &Description, names: Names) -> Vec<pb::Player> {
-    meta.seats
+fn players(table: &Table, description: &Description, names: Names) -> Vec<pb::Player> {
+    table
+        .seats
         .iter()
-        .map(|(seat, info)| pb::Player {
+        .map(|(seat, card)| pb::Player {
             seat: seat_number(seat),
             name: match names {
-                Names::Sent => info.name.clone(),
+                Names::Sent => card.name.clone(),
                 Names::Omitted => String::new(),
             },
-            joined: info.joined(),
-            setup_done: info.setup.is_some() || description.setup_zone(seat).is_none(),
-            setup_commitment: info.commitment().unwrap_or_default().to_owned(),
-            bot: info
+            joined: card.joined,
+            setup_done: card.commitment.is_some() || description.setup_zone(seat).is_none(),
+            setup_commitment: card.commitment.clone().unwrap_or_default(),
+            bot: card
                 .bot
                 .map(|level| level.name().to_owned())
                 .unwrap_or_default(),
@@ -472,42 +473,42 @@ fn players(meta: &Meta, description: &Description, names: Names) -> Vec<pb::Play
 }
 
 /// The view one caller gets.
-pub fn game_view(seen: &Seen) -> pb::GameView {
-    view(seen, Names::Sent)
+pub fn game_view(snapshot: &Snapshot) -> pb::GameView {
+    view(snapshot, Names::Sent)
 }
 
 /// A position of a replay: the view without the names, which the reply carries once.
-pub fn position(seen: &Seen) -> pb::GameView {
-    view(seen, Names::Omitted)
+pub fn position(snapshot: &Snapshot) -> pb::GameView {
+    view(snapshot, Names::Omitted)
 }
 
-fn view(seen: &Seen, names: Names) -> pb::GameView {
-    let description = seen.description;
+fn view(snapshot: &Snapshot, names: Names) -> pb::GameView {
+    let description = snapshot.description;
     pb::GameView {
-        game_id: seen.id.to_string(),
+        game_id: snapshot.id.to_string(),
         ruleset: description.id.to_owned(),
-        version: seen.version,
-        phase: phase(seen.phase) as i32,
-        viewer_seat: seen.viewer.seat().map(seat_number),
-        to_move: seen
-            .view
+        version: snapshot.version,
+        phase: phase(snapshot.phase) as i32,
+        viewer_seat: snapshot.viewer.seat().map(seat_number),
+        to_move: snapshot
+            .projection
             .to_move
             .map(seat_number)
-            .filter(|_| seen.phase == GamePhase::Playing),
-        players: players(&seen.meta, description, names),
-        pieces: seen
-            .view
+            .filter(|_| snapshot.phase == GamePhase::Playing),
+        players: players(&snapshot.table, description, names),
+        pieces: snapshot
+            .projection
             .pieces
             .iter()
             .map(|p| piece(description, p))
             .collect(),
-        captured: seen
-            .view
+        captured: snapshot
+            .projection
             .captured
             .iter()
             .map(|p| piece(description, p))
             .collect(),
-        legal_moves: seen
+        legal_moves: snapshot
             .legal
             .iter()
             .map(|legal| pb::LegalMove {
@@ -515,14 +516,14 @@ fn view(seen: &Seen, names: Names) -> pb::GameView {
                 notation: legal.notation.clone(),
             })
             .collect(),
-        result: seen.outcome.map(outcome),
-        status: status(&seen.view.status),
-        last_event: seen.last_event.as_ref().map(|e| event(e, description)),
+        result: snapshot.outcome.map(outcome),
+        status: status(&snapshot.projection.status),
+        last_event: snapshot.last_event.as_ref().map(|e| event(e, description)),
         name: match names {
-            Names::Sent => seen.meta.name.clone(),
+            Names::Sent => snapshot.table.name.clone(),
             Names::Omitted => String::new(),
         },
-        clock: clock(seen),
+        clock: clock(snapshot),
     }
 }
 
@@ -728,30 +729,19 @@ pub fn speed_from(number: i32) -> Result<Option<Speed>, ApiError> {
 }
 
 /// The clocks of a view for the wire, at the view's instant; `None` without time control.
-fn clock(seen: &Seen) -> Option<pb::Clock> {
-    let clocks = &seen.clocks;
-    if !clocks.timed() || seen.phase == GamePhase::Finished {
-        return time_control(clocks.control).map(|control| pb::Clock {
-            control: Some(control),
-            speed: speed(clocks.control.speed()) as i32,
-            remaining_ms: Seat::BOTH
-                .iter()
-                .map(|&seat| clocks.seats[seat].remaining_ms)
-                .collect(),
-            server_time_ms: seen.at_ms,
-            ..pb::Clock::default()
-        });
-    }
-    let now = seen.at_ms;
+fn clock(snapshot: &Snapshot) -> Option<pb::Clock> {
+    let clocks = &snapshot.clocks;
+    let control = time_control(clocks.control())?;
+    let now = snapshot.at_ms;
     let deadline = clocks.next_deadline();
     Some(pb::Clock {
-        control: time_control(clocks.control),
-        speed: speed(clocks.control.speed()) as i32,
+        control: Some(control),
+        speed: speed(clocks.control().speed()) as i32,
         remaining_ms: Seat::BOTH
             .iter()
             .map(|&seat| clocks.remaining(seat, now).unwrap_or_default())
             .collect(),
-        running: clocks.running.map(|(seat, _)| seat_number(seat)),
+        running: clocks.running().map(|(seat, _)| seat_number(seat)),
         server_time_ms: now,
         deadline_ms: deadline.map(|(at, _)| at),
         lapse: match deadline.map(|(_, lapse)| lapse) {
@@ -794,7 +784,7 @@ pub fn summary(id: GameId, summary: &SummaryRecord) -> pb::GameSummary {
 
 /// A history for the wire: every event, the reveal once over, the caller's view.
 pub fn history(history: &History) -> pb::GetHistoryResponse {
-    let description = history.seen.description;
+    let description = history.now.description;
     pb::GetHistoryResponse {
         events: history
             .events
@@ -803,7 +793,7 @@ pub fn history(history: &History) -> pb::GetHistoryResponse {
             .collect(),
         reveal: history.reveal.as_ref().map(reveal),
         ruleset: description.id.to_owned(),
-        view: Some(game_view(&history.seen)),
+        view: Some(game_view(&history.now)),
         positions: history.positions.iter().map(position).collect(),
         next_positions_after: history.next_positions_after,
     }
@@ -811,13 +801,13 @@ pub fn history(history: &History) -> pb::GetHistoryResponse {
 
 /// The first message of a replay.
 pub fn replay_start(opening: &ReplayOpening) -> pb::ReplayGameResponse {
-    let seen = &opening.seen;
+    let snapshot = &opening.now;
     pb::ReplayGameResponse {
         item: Some(pb::replay_game_response::Item::Start(pb::ReplayStart {
-            ruleset: seen.description.id.to_owned(),
-            name: seen.meta.name.clone(),
-            players: players(&seen.meta, seen.description, Names::Sent),
-            view: Some(game_view(seen)),
+            ruleset: snapshot.description.id.to_owned(),
+            name: snapshot.table.name.clone(),
+            players: players(&snapshot.table, snapshot.description, Names::Sent),
+            view: Some(game_view(snapshot)),
             reveal: opening.reveal.as_ref().map(reveal),
             steps: opening.steps,
         })),
@@ -825,11 +815,11 @@ pub fn replay_start(opening: &ReplayOpening) -> pb::ReplayGameResponse {
 }
 
 /// One step of a replay: `event` and the game after it.
-pub fn replay_step(event: &GameEvent, seen: &Seen) -> pb::ReplayGameResponse {
+pub fn replay_step(event: &GameEvent, snapshot: &Snapshot) -> pb::ReplayGameResponse {
     pb::ReplayGameResponse {
         item: Some(pb::replay_game_response::Item::Step(pb::ReplayStep {
-            event: Some(self::event(event, seen.description)),
-            position: Some(position(seen)),
+            event: Some(self::event(event, snapshot.description)),
+            position: Some(position(snapshot)),
         })),
     }
 }

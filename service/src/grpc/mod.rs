@@ -3,6 +3,7 @@
 
 mod checks;
 pub mod convert;
+mod listing;
 mod replay;
 mod watch;
 
@@ -12,12 +13,12 @@ use tonic::{Request, Response, Status};
 use tracing::Instrument;
 use trinchera_proto::v1 as pb;
 use trinchera_proto::v1::game_service_server::GameService;
-use trinchera_rules::{Quoted, Seat, catalog};
+use trinchera_rules::{Seat, catalog};
 
 use crate::error::{ApiError, Reason};
-use crate::games::directory::Filter;
-use crate::games::{Games, MoveInput, NewGame, SetupRequest};
+use crate::games::{Games, Intent, MoveInput, NewGame, SetupRequest, Who};
 use crate::net::{HoldUntilSent, WatchPermit};
+use crate::store::ListQuery;
 use crate::state::PositionPage;
 
 /// The gRPC service over a set of games.
@@ -112,7 +113,7 @@ impl GameService for Api {
                      between two bots",
                 ));
             }
-            let (id, seated) = self
+            let (id, created) = self
                 .games
                 .create(
                     peer,
@@ -132,8 +133,8 @@ impl GameService for Api {
             Ok(pb::CreateGameResponse {
                 game_id: id.to_string(),
                 seat: seat.index() as i32,
-                player_token: seated.token,
-                view: Some(convert::game_view(&seated.seen)),
+                player_token: created.token.unwrap_or_default(),
+                view: Some(convert::game_view(&created.snapshot)),
             })
         })
         .await
@@ -149,13 +150,17 @@ impl GameService for Api {
             let id = checks::game_id(&body.game_id)?;
             let limits = self.games.limits();
             let player = checks::name(&body.player_name, limits.max_player_name, "player name")?;
-            let seated = self.games.join(id, player).await?;
-            record_seat(seated.seat);
+            let joined = self
+                .games
+                .act(id, Who::Client(None), Intent::Join { name: player }, None)
+                .await?;
+            let seat = joined.seat.ok_or(ApiError::Internal("a join took no seat".into()))?;
+            record_seat(seat);
             Ok(pb::JoinGameResponse {
                 game_id: id.to_string(),
-                seat: seated.seat.index() as i32,
-                player_token: seated.token,
-                view: Some(convert::game_view(&seated.seen)),
+                seat: seat.index() as i32,
+                player_token: joined.token.unwrap_or_default(),
+                view: Some(convert::game_view(&joined.snapshot)),
             })
         })
         .await
@@ -167,62 +172,16 @@ impl GameService for Api {
     ) -> Result<Response<pb::ListGamesResponse>, Status> {
         let body = request.get_ref();
         handle(span("ListGames", ""), async {
-            let limits = self.games.limits();
-            let page_size = match usize::try_from(body.page_size) {
-                Ok(0) => limits.default_page_size,
-                Ok(size) if size <= limits.max_page_size => size,
-                _ => {
-                    return Err(ApiError::invalid(
-                        Reason::BadRequest,
-                        format!("page_size must be between 1 and {}", limits.max_page_size),
-                    ));
-                }
-            };
-            let before = match body.page_token.as_str() {
-                "" => None,
-                token => Some(token.parse().map_err(|()| {
-                    ApiError::invalid(Reason::BadRequest, "page_token is not one this server gave")
-                })?),
-            };
-            let phase = match pb::Phase::try_from(body.phase) {
-                Ok(pb::Phase::Unspecified) => None,
-                Ok(phase) => Some(convert::phase_from(phase)),
-                Err(_) => {
-                    return Err(ApiError::invalid(
-                        Reason::BadRequest,
-                        format!("unknown phase {}", body.phase),
-                    ));
-                }
-            };
-            let ruleset = match body.ruleset.as_str() {
-                "" => None,
-                id => Some(
-                    catalog::RULESETS
-                        .iter()
-                        .position(|r| (r.description)().id == id)
-                        .ok_or_else(|| {
-                            ApiError::invalid(
-                                Reason::UnknownRuleset,
-                                format!(
-                                    "there is no ruleset {}; the server hosts: {}",
-                                    Quoted(id),
-                                    catalog::ids().join(", ")
-                                ),
-                            )
-                        })?,
-                ),
-            };
-            let games = self.games.list(
-                Filter {
-                    phase,
-                    ruleset,
-                    speed: convert::speed_from(body.speed)?,
-                },
-                before,
-                page_size + 1,
-            )?;
-            let more = games.len() > page_size;
-            let games = &games[..games.len().min(page_size)];
+            let query = ListQuery::try_from(body)?;
+            let games = self
+                .games
+                .list(&ListQuery {
+                    limit: query.limit + 1,
+                    ..query
+                })
+                .await?;
+            let more = games.len() > query.limit;
+            let games = &games[..games.len().min(query.limit)];
             Ok(pb::ListGamesResponse {
                 next_page_token: match games.last() {
                     Some((id, _)) if more => id.to_string(),
@@ -244,12 +203,12 @@ impl GameService for Api {
         let body = request.get_ref();
         handle(span("GetView", &body.game_id), async {
             let id = checks::game_id(&body.game_id)?;
-            let seen = self.games.view(id, token(&request)?.as_deref()).await?;
-            if let Some(seat) = seen.viewer.seat() {
+            let snapshot = self.games.view(id, token(&request)?.as_deref()).await?;
+            if let Some(seat) = snapshot.viewer.seat() {
                 record_seat(seat);
             }
             Ok(pb::GetViewResponse {
-                view: Some(convert::game_view(&seen)),
+                view: Some(convert::game_view(&snapshot)),
             })
         })
         .await
@@ -263,16 +222,17 @@ impl GameService for Api {
         handle(span("SubmitSetup", &body.game_id), async {
             let id = checks::game_id(&body.game_id)?;
             let setup = if body.random {
-                SetupRequest::Random
+                SetupRequest::Made
             } else {
                 SetupRequest::Placements(convert::placements_from(&body.placements)?)
             };
-            let seen = self
+            let token = token(&request)?;
+            let acted = self
                 .games
-                .submit_setup(id, token(&request)?.as_deref(), setup)
+                .act(id, Who::Client(token.as_deref()), Intent::Setup(setup), None)
                 .await?;
             Ok(pb::SubmitSetupResponse {
-                view: Some(convert::game_view(&seen)),
+                view: Some(convert::game_view(&acted.snapshot)),
             })
         })
         .await
@@ -300,18 +260,16 @@ impl GameService for Api {
                     ));
                 }
             };
-            let (event, seen) = self
+            let token = token(&request)?;
+            let who = Who::Client(token.as_deref());
+            let acted = self
                 .games
-                .play(
-                    id,
-                    token(&request)?.as_deref(),
-                    input,
-                    body.expected_version,
-                )
+                .act(id, who, Intent::Move(input), body.expected_version)
                 .await?;
+            let snapshot = &acted.snapshot;
             Ok(pb::MakeMoveResponse {
-                event: Some(convert::event(&event, seen.description)),
-                view: Some(convert::game_view(&seen)),
+                event: Some(convert::event(&acted.event, snapshot.description)),
+                view: Some(convert::game_view(snapshot)),
             })
         })
         .await
@@ -324,9 +282,13 @@ impl GameService for Api {
         let body = request.get_ref();
         handle(span("Resign", &body.game_id), async {
             let id = checks::game_id(&body.game_id)?;
-            let seen = self.games.resign(id, token(&request)?.as_deref()).await?;
+            let token = token(&request)?;
+            let acted = self
+                .games
+                .act(id, Who::Client(token.as_deref()), Intent::Resign, None)
+                .await?;
             Ok(pb::ResignResponse {
-                view: Some(convert::game_view(&seen)),
+                view: Some(convert::game_view(&acted.snapshot)),
             })
         })
         .await
@@ -339,12 +301,13 @@ impl GameService for Api {
         let body = request.get_ref();
         handle(span("ClaimVictory", &body.game_id), async {
             let id = checks::game_id(&body.game_id)?;
-            let seen = self
+            let token = token(&request)?;
+            let acted = self
                 .games
-                .claim_victory(id, token(&request)?.as_deref())
+                .act(id, Who::Client(token.as_deref()), Intent::Claim, None)
                 .await?;
             Ok(pb::ClaimVictoryResponse {
-                view: Some(convert::game_view(&seen)),
+                view: Some(convert::game_view(&acted.snapshot)),
             })
         })
         .await

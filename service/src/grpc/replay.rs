@@ -13,7 +13,6 @@ use trinchera_proto::v1 as pb;
 use super::convert;
 use crate::error::ApiError;
 use crate::games::{Games, ReplaySession};
-use crate::store::StoreError;
 
 /// The response stream of ReplayGame.
 pub type ReplayStream = Pin<Box<dyn Stream<Item = Result<pb::ReplayGameResponse, Status>> + Send>>;
@@ -45,7 +44,7 @@ pub fn stream(games: Arc<Games>, session: ReplaySession) -> ReplayStream {
                     .take(STEPS_PER_BATCH)
                     .map(|step| match step {
                         Ok((event, seen)) => Ok(convert::replay_step(&event, &seen)),
-                        Err(error) => Err(internal(error.to_string())),
+                        Err(error) => Err(internal(error)),
                     })
                     .collect();
                 (steps, batch)
@@ -57,7 +56,7 @@ pub fn stream(games: Arc<Games>, session: ReplaySession) -> ReplayStream {
                     let failed = batch.iter().any(Result::is_err);
                     Some((batch, (!failed).then_some((steps, permit))))
                 }
-                Err(error) => Some((vec![Err(internal(error.to_string()))], None)),
+                Err(error) => Some((vec![Err(internal(error))], None)),
             }
         }
     })
@@ -66,6 +65,6 @@ pub fn stream(games: Arc<Games>, session: ReplaySession) -> ReplayStream {
 }
 
 /// A replay that cannot go on: logged, and sent as a generic internal error.
-fn internal(problem: String) -> Status {
-    Status::from(ApiError::Store(StoreError::Backend(problem)))
+fn internal(problem: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Status {
+    Status::from(ApiError::Internal(problem.into()))
 }

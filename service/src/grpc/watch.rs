@@ -15,16 +15,16 @@ use super::convert;
 use crate::games::{Games, Watch, WatchItem};
 use crate::hub::Published;
 use crate::ids::GameId;
-use crate::state::{GameEvent, GamePhase, Seen};
+use crate::state::{GameEvent, GamePhase, Snapshot};
 
 /// The response stream of WatchGame.
 pub type WatchStream = Pin<Box<dyn Stream<Item = Result<pb::WatchGameResponse, Status>> + Send>>;
 
-fn message(event: Option<&GameEvent>, seen: &Seen) -> pb::WatchGameResponse {
+fn message(event: Option<&GameEvent>, snapshot: &Snapshot) -> pb::WatchGameResponse {
     pb::WatchGameResponse {
-        version: seen.version,
-        event: event.map(|event| convert::event(event, seen.description)),
-        view: Some(convert::game_view(seen)),
+        version: snapshot.version,
+        event: event.map(|event| convert::event(event, snapshot.description)),
+        view: Some(convert::game_view(snapshot)),
         snapshot: event.is_none(),
     }
 }
@@ -67,7 +67,7 @@ impl Forward {
     /// The next message, `None` once the game ended or the server is stopping.
     async fn next(&mut self) -> Option<Result<pb::WatchGameResponse, Status>> {
         if let Some(item) = self.initial.next() {
-            return Some(Ok(self.sent(item.event.as_ref(), &item.seen)));
+            return Some(Ok(self.sent(item.event.as_ref(), &item.snapshot)));
         }
         if self.over {
             return None;
@@ -76,7 +76,7 @@ impl Forward {
             let published = tokio::select! {
                 () = stopped(&mut self.shutdown) => return None,
                 received = self.live.recv() => match received {
-                    Ok(published) if published.state.version() <= self.last => continue,
+                    Ok(published) if published.version() <= self.last => continue,
                     Ok(published) => published,
                     Err(broadcast::error::RecvError::Lagged(skipped)) => {
                         tracing::debug!(
@@ -84,8 +84,8 @@ impl Forward {
                             skipped,
                             "slow watcher gets a fresh snapshot"
                         );
-                        return Some(match self.games.seen(self.id, self.viewer).await {
-                            Ok(seen) => Ok(self.sent(None, &seen)),
+                        return Some(match self.games.snapshot(self.id, self.viewer).await {
+                            Ok(snapshot) => Ok(self.sent(None, &snapshot)),
                             Err(error) => {
                                 self.over = true;
                                 Err(error.into())
@@ -95,16 +95,16 @@ impl Forward {
                     Err(broadcast::error::RecvError::Closed) => return None,
                 },
             };
-            let seen = published.seen(self.viewer);
-            return Some(Ok(self.sent(Some(&published.event), &seen)));
+            let snapshot = published.snapshot(self.viewer);
+            return Some(Ok(self.sent(Some(&published.event), &snapshot)));
         }
     }
 
-    /// The message of `event` (none for a snapshot) with `seen`, noted as sent.
-    fn sent(&mut self, event: Option<&GameEvent>, seen: &Seen) -> pb::WatchGameResponse {
-        self.last = seen.version;
-        self.over |= seen.phase == GamePhase::Finished;
-        message(event, seen)
+    /// The message of `event` (none for a snapshot) with `snapshot`, noted as sent.
+    fn sent(&mut self, event: Option<&GameEvent>, snapshot: &Snapshot) -> pb::WatchGameResponse {
+        self.last = snapshot.version;
+        self.over |= snapshot.phase == GamePhase::Finished;
+        message(event, snapshot)
     }
 }
 

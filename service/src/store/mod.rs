@@ -1,33 +1,48 @@
-//! Durable storage of games behind one trait, so that backends can be swapped (sled now).
+//! Durable storage of games behind one async trait shaped by what the service needs, so that
+//! backends can be swapped: [`SledStore`] (the embedded default), [`MemoryStore`] (a model
+//! for tests, with simulated restarts). One conformance suite runs against every backend.
 //!
-//! Each accepted action is one atomic [`Write`]: its log entry, plus the listing summary when
-//! the phase changed, plus a token index entry when a seat was taken. Writes become durable
-//! together: [`Store::durable`] resolves once everything written before the call is on disk,
-//! and concurrent callers share one flush (group commit).
+//! A game is an append-only log of [`EventRecord`]s plus a [`SummaryRecord`] for listings.
+//! Each accepted action is one [`Append`]: its log entry at the next version, plus the
+//! summary when the phase changed, plus a token index entry when a seat was taken. An append
+//! is atomic and durable when it returns, and it names its version: a store refuses an
+//! append whose version is not the log's next ([`StoreError::Conflict`]), so two writers
+//! can never both write one version.
 
-mod sled_store;
+mod memory;
+mod sled;
 
-use std::future::Future;
-use std::pin::Pin;
+#[cfg(test)]
+mod conformance;
 
-pub use sled_store::{SledOptions, SledStore, refresh_snapshot};
-
+pub use self::memory::MemoryStore;
+pub use self::sled::{SledOptions, SledStore, refresh_snapshot};
 use crate::ids::{GameId, TokenHash};
 use crate::records::{DecodeError, EventRecord, SummaryRecord};
-use crate::timing::Downtime;
+use crate::state::GamePhase;
+use crate::timing::{Downtime, Speed};
 
-/// A boxed, sendable future.
-pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
+/// A failure of a backend, with its cause.
+pub type BackendError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Why storage failed.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// The backend reported an error.
     #[error("storage backend: {0}")]
-    Backend(String),
+    Backend(#[source] BackendError),
     /// A stored value could not be read.
     #[error("stored data: {0}")]
     Decode(#[from] DecodeError),
+    /// An append named a version that is not the next of the game's log: another writer
+    /// appended first (or the game does not exist).
+    #[error("game {game}: version {version} is not the next of its log")]
+    Conflict {
+        /// The game.
+        game: GameId,
+        /// The version the append named.
+        version: u64,
+    },
     /// The data directory was written by a newer Trinchera.
     #[error(
         "the data directory was written by a newer Trinchera (storage format {found}); this \
@@ -47,56 +62,175 @@ pub enum StoreError {
     Locked(std::path::PathBuf),
 }
 
-/// Everything one accepted action writes, atomically.
-#[derive(Debug)]
-pub struct Write<'a> {
-    /// The game.
-    pub game: GameId,
-    /// The version the entry creates (1 for the creation).
+impl StoreError {
+    /// A backend failure caused by `error`.
+    pub fn backend(error: impl Into<BackendError>) -> StoreError {
+        StoreError::Backend(error.into())
+    }
+}
+
+/// Everything one accepted action writes, atomically and durably.
+#[derive(Clone, Copy, Debug)]
+pub struct Append<'a> {
+    /// The version the entry creates: the log's length plus one (1 for the creation).
     pub version: u64,
     /// The log entry.
-    pub event: &'a EventRecord,
+    pub record: &'a EventRecord,
     /// The new listing summary, when it changed.
     pub summary: Option<&'a SummaryRecord>,
     /// A token issued by this action.
     pub token: Option<TokenHash>,
 }
 
-/// Durable storage of games.
+/// A page of a game listing: games below `before` (newest first) that pass the filters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ListQuery {
+    /// Only games in this phase.
+    pub phase: Option<GamePhase>,
+    /// Only games of this ruleset (its index in the catalog).
+    pub ruleset: Option<usize>,
+    /// Only games of this speed class.
+    pub speed: Option<Speed>,
+    /// Only games with ids below this one (the previous page's last); `None`: from the
+    /// newest.
+    pub before: Option<GameId>,
+    /// Games at most.
+    pub limit: usize,
+}
+
+/// Which unfinished games a query asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unfinished {
+    /// Every one.
+    All,
+    /// Those with a bot in a seat.
+    WithBots,
+    /// Those between two bots.
+    Exhibitions,
+    /// Those with a time control.
+    Timed,
+}
+
+/// A game that has not started: since when it waits, and for what.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unstarted {
+    /// The game.
+    pub game: GameId,
+    /// Waiting for a player, or for setups.
+    pub phase: GamePhase,
+    /// Since when, in ms since the Unix epoch.
+    pub since_ms: u64,
+}
+
+/// Durable storage of games. Every method may wait on the backend (disk, network), so each
+/// is async; none is called while a game is locked except [`Store::append`].
+#[async_trait::async_trait]
 pub trait Store: Send + Sync + 'static {
-    /// A new, never used game id.
-    fn next_game_id(&self) -> Result<GameId, StoreError>;
+    /// Stores a new game whose first entry is `creation` (version 1): gives it the next id,
+    /// never used before, and returns once it is durable.
+    async fn create(&self, creation: Append<'_>) -> Result<GameId, StoreError>;
 
-    /// Queues `write`, to be applied atomically; it is visible to reads and durable once a
-    /// later [`Store::durable`] resolves (a failure is reported there).
-    fn write(&self, write: &Write<'_>) -> Result<(), StoreError>;
-
-    /// Resolves once every write made before this call is durable.
-    fn durable(&self) -> BoxFuture<Result<(), StoreError>>;
+    /// Appends to game `game`'s log, atomically and durably; refused with
+    /// [`StoreError::Conflict`] (nothing written) unless `append.version` is the log's
+    /// next.
+    async fn append(&self, game: GameId, append: Append<'_>) -> Result<(), StoreError>;
 
     /// A game's log, oldest first; empty if there is no such game.
-    fn log(&self, game: GameId) -> Result<Vec<EventRecord>, StoreError>;
+    async fn log(&self, game: GameId) -> Result<Vec<EventRecord>, StoreError>;
+
+    /// Whether game `game` exists.
+    async fn exists(&self, game: GameId) -> Result<bool, StoreError>;
+
+    /// One game's summary, if there is such a game.
+    async fn summary(&self, game: GameId) -> Result<Option<SummaryRecord>, StoreError>;
+
+    /// A page of summaries, newest first.
+    async fn list(&self, query: &ListQuery) -> Result<Vec<(GameId, SummaryRecord)>, StoreError>;
+
+    /// The unfinished games of one kind, by id.
+    async fn unfinished(&self, which: Unfinished) -> Result<Vec<GameId>, StoreError>;
+
+    /// How many unfinished games of one kind there are.
+    async fn count_unfinished(&self, which: Unfinished) -> Result<usize, StoreError>;
+
+    /// Every game that has not started, oldest first.
+    async fn unstarted(&self) -> Result<Vec<Unstarted>, StoreError>;
 
     /// The game a token belongs to, if any.
-    fn token_owner(&self, token: &TokenHash) -> Result<Option<GameId>, StoreError>;
+    async fn token_owner(&self, token: &TokenHash) -> Result<Option<GameId>, StoreError>;
 
-    /// Notes that the server runs at `now_ms` (durable with the next flush), so that a
-    /// later start knows how long it was down.
-    fn mark_alive(&self, now_ms: u64) -> Result<(), StoreError>;
+    /// Notes that the server runs at `now_ms` (durable soon after), so that a later start
+    /// knows how long it was down.
+    async fn mark_alive(&self, now_ms: u64) -> Result<(), StoreError>;
 
     /// Every interval the server was down, oldest first, including the one from its last
     /// sign of life to `now_ms` (the start), which it records durably.
-    fn record_downtime(&self, now_ms: u64) -> Result<Downtime, StoreError>;
+    async fn record_downtime(&self, now_ms: u64) -> Result<Downtime, StoreError>;
 
-    /// One game's summary, if there is such a game.
-    fn summary(&self, game: GameId) -> Result<Option<SummaryRecord>, StoreError>;
+    /// Flushes everything and lets go of the backend's resources.
+    async fn close(&self) -> Result<(), StoreError>;
+}
 
-    /// Summaries of games with ids below `before` (all if `None`), newest first.
-    fn summaries(
-        &self,
-        before: Option<GameId>,
-    ) -> Box<dyn Iterator<Item = Result<(GameId, SummaryRecord), StoreError>> + Send + '_>;
+/// Which of a game's traits the listing and the queries of unfinished games look at, read
+/// from its summary: what every backend indexes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Traits {
+    /// The ruleset's index in the catalog, `None` for a ruleset this build does not host.
+    pub ruleset: Option<usize>,
+    /// The phase.
+    pub phase: Option<GamePhase>,
+    /// The speed class.
+    pub speed: Option<Speed>,
+    /// Seats played by the server's bots.
+    pub bots: usize,
+}
 
-    /// Flushes everything and stops the committer.
-    fn close(&self) -> Result<(), StoreError>;
+impl Traits {
+    /// The traits `summary` shows.
+    pub fn of(summary: &SummaryRecord) -> Traits {
+        Traits {
+            ruleset: trinchera_rules::catalog::RULESETS
+                .iter()
+                .position(|r| (r.description)().id == summary.ruleset),
+            phase: GamePhase::from_number(summary.phase),
+            speed: Some(Speed::from_number(summary.speed).unwrap_or(Speed::Untimed)),
+            bots: summary.bot_seats(),
+        }
+    }
+
+    /// Whether the game is not over.
+    pub fn unfinished(self) -> bool {
+        self.phase.is_some_and(|phase| phase != GamePhase::Finished)
+    }
+
+    /// Whether the game is an unfinished game of kind `which`.
+    pub fn is(self, which: Unfinished) -> bool {
+        self.unfinished()
+            && match which {
+                Unfinished::All => true,
+                Unfinished::WithBots => self.bots > 0,
+                Unfinished::Exhibitions => self.bots >= 2,
+                Unfinished::Timed => self.speed.is_some_and(|speed| speed != Speed::Untimed),
+            }
+    }
+
+    /// Whether the game passes the filters of `query`.
+    pub fn matches(self, query: &ListQuery) -> bool {
+        self.phase.is_some()
+            && query.phase.is_none_or(|phase| self.phase == Some(phase))
+            && query
+                .ruleset
+                .is_none_or(|index| self.ruleset == Some(index))
+            && query.speed.is_none_or(|speed| self.speed == Some(speed))
+    }
+
+    /// When a game that has not started entered its phase, from its summary.
+    pub fn unstarted(game: GameId, summary: &SummaryRecord) -> Option<Unstarted> {
+        let phase = GamePhase::from_number(summary.phase)?;
+        matches!(phase, GamePhase::Waiting | GamePhase::Setup).then(|| Unstarted {
+            game,
+            phase,
+            since_ms: summary.phase_since_ms(),
+        })
+    }
 }

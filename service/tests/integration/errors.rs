@@ -118,7 +118,7 @@ async fn refused_moves_change_nothing() {
     assert!(
         refused
             .as_ref()
-            .is_err_and(|s| s.message().contains("Rojo's turn")),
+            .is_err_and(|s| s.message().contains("Rojo to move")),
         "{refused:?}"
     );
     assert_refused(refused, Code::FailedPrecondition, "NOT_YOUR_TURN");

@@ -24,7 +24,7 @@ use trinchera_service::grpc::convert;
 use trinchera_service::ids::GameId;
 use trinchera_service::records::EventRecord;
 use trinchera_service::state::GameState;
-use trinchera_service::store::{SledOptions, SledStore, Store};
+use trinchera_service::store::{ListQuery, SledOptions, SledStore, Store};
 use trinchera_service::{Games, Limits, NetConfig};
 
 /// The generated client.
@@ -73,7 +73,7 @@ impl TestServer {
         net: NetConfig,
     ) -> TestServer {
         let store = open_store(dir).await;
-        let games = Games::new(Arc::new(store), limits).expect("games");
+        let games = Games::new(Arc::new(store), limits).await.expect("games");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
@@ -624,7 +624,7 @@ impl Stored {
             Viewer::Player(Seat::Second),
             Viewer::Spectator,
         ]
-        .map(|viewer| convert::game_view(&self.state.seen(viewer)))
+        .map(|viewer| convert::game_view(&self.state.snapshot(viewer)))
     }
 }
 
@@ -634,9 +634,12 @@ impl Stored {
 pub async fn stored_games(dir: &Path) -> BTreeMap<GameId, Stored> {
     let store = open_store(dir).await;
     let mut games = BTreeMap::new();
-    for listed in store.summaries(None) {
-        let (id, summary) = listed.expect("a readable summary");
-        let log = store.log(id).expect("a readable log");
+    let every = ListQuery {
+        limit: usize::MAX,
+        ..ListQuery::default()
+    };
+    for (id, summary) in store.list(&every).await.expect("readable summaries") {
+        let log = store.log(id).await.expect("a readable log");
         let state = GameState::replay(id, &log, |_, _| {})
             .unwrap_or_else(|error| panic!("game {id} does not replay: {error}"));
         assert_eq!(
@@ -646,7 +649,7 @@ pub async fn stored_games(dir: &Path) -> BTreeMap<GameId, Stored> {
         );
         games.insert(id, Stored { log, state });
     }
-    store.close().expect("the store closes");
+    store.close().await.expect("the store closes");
     games
 }
 

@@ -20,7 +20,7 @@ use trinchera_service::MAX_REQUEST_BYTES;
 use trinchera_service::grpc::convert;
 use trinchera_service::ids::{GameId, TokenHash};
 use trinchera_service::records::{self, EventRecord};
-use trinchera_service::state::{Creator, GameState, Moment};
+use trinchera_service::state::{Act, Creation, Creator, GameState, Moment};
 use trinchera_service::timing::TimeControl;
 
 use crate::harness::{
@@ -472,37 +472,41 @@ fn sample_log(seed: u64) -> Vec<EventRecord> {
     let mut rng = crate::harness::rng(seed);
     let ruleset = ["frente", "castillos", "asalto", "tanques"][(seed % 4) as usize];
     let tokens = [TokenHash::of("a"), TokenHash::of("b")];
-    let (mut state, _, created) = GameState::create(
-        GameId(1),
-        ruleset,
-        "x".into(),
-        Creator::person(Seat::First, "Ana".into(), tokens[0]),
-        trinchera_rules::Seed([seed as u8; 32]),
-        0,
-        TimeControl::Untimed,
-    )
-    .expect("creates");
-    let mut log = vec![created];
-    log.push(
-        state
-            .join(
-                Seat::Second,
-                "Beto".into(),
-                tokens[1],
-                None,
-                Moment::default(),
-            )
-            .expect("joins")
-            .1,
-    );
+    let creation = Creation {
+        ruleset: ruleset.into(),
+        name: "x".into(),
+        creator: Creator {
+            seat: Seat::First,
+            name: "Ana".into(),
+            token: tokens[0],
+            bot: None,
+        },
+        seed: trinchera_rules::Seed([seed as u8; 32]),
+        control: TimeControl::Untimed,
+    };
+    let (mut state, created) =
+        GameState::create(GameId(1), creation, Moment::default()).expect("creates");
+    let mut log = vec![created.record];
+    let mut apply = |state: &mut GameState, act: Act| {
+        let change = state.apply(act, Moment::default()).expect("applies");
+        log.push(change.record);
+    };
+    let join = Act::Join {
+        seat: Seat::Second,
+        name: "Beto".into(),
+        token: tokens[1],
+        bot: None,
+    };
+    apply(&mut state, join);
     for seat in Seat::BOTH {
         if let Some(zone) = state.description().setup_zone(seat) {
             let setup = trinchera_rules::Setup::random(zone, rng.random());
-            log.push(
-                state
-                    .submit_setup(setup, [7; 16], Moment::default())
-                    .expect("sets up")
-                    .1,
+            apply(
+                &mut state,
+                Act::Setup {
+                    setup,
+                    salt: [7; 16],
+                },
             );
         }
     }
@@ -512,12 +516,8 @@ fn sample_log(seed: u64) -> Vec<EventRecord> {
             break;
         };
         let choice = &legal[rng.random_range(0..legal.len())];
-        log.push(
-            state
-                .play(seat, &choice.action, Moment::default())
-                .expect("listed")
-                .1,
-        );
+        let action = choice.action.clone();
+        apply(&mut state, Act::Move { seat, action });
     }
     log
 }
@@ -783,7 +783,7 @@ async fn token_abuse_is_refused_and_logged_without_the_token() {
     assert!(
         result
             .as_ref()
-            .is_err_and(|s| s.message().contains("Rojo's turn"))
+            .is_err_and(|s| s.message().contains("Rojo to move"))
     );
     abuse.refused(result, Code::FailedPrecondition, Some(&players[1].token));
     // Spectators acting.

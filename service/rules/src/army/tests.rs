@@ -967,7 +967,7 @@ fn turns_refusals_and_resignation() {
     let first = game.legal_actions().remove(0);
     assert_eq!(
         game.play(AZUL, &first.action).map_err(|e| e.to_string()),
-        Err("it is Rojo's turn".to_owned())
+        Err("it is not your turn (Rojo to move)".to_owned())
     );
     let played = game.play(ROJO, &first.action).expect("listed");
     assert_eq!(played.notation, first.notation);
@@ -978,7 +978,7 @@ fn turns_refusals_and_resignation() {
     );
     assert_eq!(
         PlayError::NotYourTurn("Azul").to_string(),
-        "it is Azul's turn"
+        "it is not your turn (Azul to move)"
     );
     // A refused action changes nothing.
     let before = game.position().cloned();

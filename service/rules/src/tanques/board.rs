@@ -238,13 +238,8 @@ fn describe() -> Description {
                         forward, L or R a 60° turn); attack e5 from d5 d6 advance d5 casualty \
                         d6 (advance and casualty are optional: by default nobody advances and \
                         the first attacker named is lost on a failed attack); end (closes the \
-                        movement or attack phase). The legal list names every enter, every \
-                        letter sequence of every tank that may maneuver (group them by tank; \
-                        different sequences may end on the same hex and facing), and each set \
-                        of attackers once, in reading order, with the defaults: offer the \
-                        advance (none or any attacker) and the casualty (any attacker) as \
-                        options of the chosen attack, every choice is legal. A phase whose \
-                        only legal action is end is passed automatically.",
+                        movement or attack phase). A phase in which end is all you can do is \
+                        passed for you.",
     }
 }
 

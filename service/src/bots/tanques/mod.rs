@@ -25,7 +25,7 @@ use rand::RngExt;
 use trinchera_rules::tanques::{Tanques, dice};
 use trinchera_rules::{Action, Cell, Facing, Rules, Seat, Seed, Setup, Sight, Status, View};
 
-use super::{Bot, Config, Level, SeatView, legal_actions, listed, world};
+use super::{Bot, Config, Level, SeatKnowledge, legal_actions, listed, world};
 use forecast::{Map, outlook};
 
 /// The map, for the hard level's look ahead.
@@ -167,7 +167,7 @@ impl TanquesBot {
     /// advance for a success and the cheapest casualty for a failure.
     fn attack_value(
         &self,
-        view: &SeatView,
+        view: &SeatKnowledge,
         action: &Action,
         seeds: &[[Seed; 2]; MAX_COLUMN],
     ) -> Option<(i32, Action)> {
@@ -221,12 +221,12 @@ impl Bot for TanquesBot {
         None
     }
 
-    fn choose(&mut self, view: &SeatView) -> Option<Action> {
+    fn choose(&mut self, view: &SeatKnowledge) -> Option<Action> {
         let legal = legal_actions(view);
         if legal.len() <= 1 {
             return legal.into_iter().next();
         }
-        let Status::Tanques(status) = &view.view.status else {
+        let Status::Tanques(status) = &view.projection.status else {
             return listed(view, None);
         };
         let mut rng = self.config.rng(view.version);

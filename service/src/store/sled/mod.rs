@@ -46,20 +46,28 @@
 //! - sled's `generate_id` continues 2 000 000 higher after each restart (it reserves twice
 //!   its persist interval), so game ids come from a counter of this store instead, started
 //!   above the highest stored game: dense, and never an acknowledged game's id twice (an id
-//!   is reused only if its creation was never acknowledged).
+//!   is reused only if its creation was never acknowledged);
+//! - every append names its version and the committer refuses one that is not the next of
+//!   its log ([`StoreError::Conflict`]), checked against the chunk it appends to (and the
+//!   previous chunk when it starts one), so no version is ever written twice or skipped.
+//!
+//! An in-memory [`index`] of every game's traits answers existence checks, listings and the
+//! queries of unfinished games without reading summaries.
+
+mod index;
 
 use std::collections::HashMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use tokio::sync::oneshot;
 
-use super::{BoxFuture, Store, StoreError, Write};
+use self::index::Index;
+use super::{Append, ListQuery, Store, StoreError, Unfinished, Unstarted};
 use crate::ids::{GameId, TokenHash};
 use crate::records::{self, EventChunk, EventRecord, SummaryRecord};
 use crate::timing::Downtime;
@@ -77,8 +85,6 @@ const FORMAT_KEY: &[u8] = b"format";
 const ALIVE_KEY: &[u8] = b"alive";
 /// When the server was down: pairs of big-endian ms since the Unix epoch.
 const DOWNTIME_KEY: &[u8] = b"downtime";
-/// Downtime intervals kept (older ones can no longer overlap a running turn).
-const MAX_DOWNTIMES: usize = 1000;
 
 /// Settings of the sled store.
 #[derive(Clone, Debug)]
@@ -99,22 +105,36 @@ impl Default for SledOptions {
     }
 }
 
-type Waiter = oneshot::Sender<Result<(), String>>;
-
-/// One action's writes.
-struct Pairs {
-    /// The log entry: game, version, and the entry.
-    event: (GameId, u64, EventRecord),
-    /// Other keys to set.
-    pairs: Vec<(Vec<u8>, Vec<u8>)>,
+/// Why one append of a group was not made durable.
+#[derive(Clone, Debug)]
+enum Refusal {
+    /// Its version was not the next of its log.
+    Conflict,
+    /// The group's batch or flush failed.
+    Failed(String),
 }
 
-/// What the committer is asked to do, in order.
+type Waiter = oneshot::Sender<Result<(), Refusal>>;
+
+/// One append, as the committer receives it.
+struct Write {
+    game: GameId,
+    version: u64,
+    record: EventRecord,
+    /// The summary, if it changed.
+    summary: Option<SummaryRecord>,
+    /// A token index entry, if a seat was taken.
+    token: Option<TokenHash>,
+    /// Told once the append is durable, or why not.
+    waiter: Waiter,
+}
+
+/// What the committer is asked to do.
 enum Request {
-    /// Apply these writes atomically with the rest of the group.
-    Write(Box<Pairs>),
-    /// Answer once every write queued before is durable.
-    Durable(Waiter),
+    /// Append durably, with the rest of the group.
+    Write(Box<Write>),
+    /// Note the server's time with the next group.
+    Alive(u64),
 }
 
 /// A [`Store`] in a sled database directory.
@@ -122,12 +142,13 @@ pub struct SledStore {
     db: sled::Db,
     /// The next game id to hand out.
     next_game: AtomicU64,
+    index: Arc<Index>,
     commits: Mutex<Option<mpsc::Sender<Request>>>,
     committer: Mutex<Option<JoinHandle<()>>>,
 }
 
 fn backend(error: impl std::fmt::Display) -> StoreError {
-    StoreError::Backend(error.to_string())
+    StoreError::backend(error.to_string())
 }
 
 /// The key of the chunk that holds `version` (from 1) of `game`'s log.
@@ -138,11 +159,6 @@ fn chunk_key(game: GameId, version: u64) -> [u8; 13] {
     key[1..9].copy_from_slice(&game.0.to_be_bytes());
     key[9..].copy_from_slice(&chunk.to_be_bytes());
     key
-}
-
-/// Whether `version` is the first of its chunk.
-fn starts_chunk(version: u64) -> bool {
-    version.saturating_sub(1).is_multiple_of(CHUNK)
 }
 
 /// Length of a layout 1 event key: `E` game(8) version(8).
@@ -298,6 +314,11 @@ impl SledStore {
             Some([1, ..]) => migrate_from_layout_1(&db)?,
             Some(_) => {}
         }
+        let index = Arc::new(Index::default());
+        for item in db.scan_prefix([SUMMARY]) {
+            let (key, value) = item.map_err(backend)?;
+            index.record(game_of(&key[1..])?, &records::decode(&value)?);
+        }
         let data_file = if options.sync_data {
             Some(File::open(dir.join("db")).map_err(backend)?)
         } else {
@@ -306,87 +327,156 @@ impl SledStore {
         let (commits, requests) = mpsc::channel();
         let committer = {
             let db = db.clone();
+            let index = Arc::clone(&index);
             std::thread::Builder::new()
                 .name("trinchera-committer".into())
-                .spawn(move || commit_loop(&db, data_file.as_ref(), &requests))
+                .spawn(move || commit_loop(&db, &index, data_file.as_ref(), &requests))
                 .map_err(backend)?
-        };
-        let last_game = match db.scan_prefix([SUMMARY]).keys().next_back() {
-            Some(key) => game_of(&key.map_err(backend)?[1..])?.0,
-            None => 0,
         };
         Ok(SledStore {
             db,
-            next_game: AtomicU64::new(last_game + 1),
+            next_game: AtomicU64::new(index.last() + 1),
+            index,
             commits: Mutex::new(Some(commits)),
             committer: Mutex::new(Some(committer)),
         })
     }
 }
 
-/// Takes everything queued, applies the writes as one batch, flushes once, answers the
-/// waiters. A failed group fails every waiter in it.
+/// Takes everything queued, applies the appends that are next in their logs as one batch,
+/// flushes once, answers every append. A failed group fails every append in it; a conflict
+/// fails only its own.
 ///
 /// Groups form by themselves: what queues up during one flush is the next group. Waiting a
 /// little longer to gather more (0.5 and 1 ms were tried) gave no measurable gain at 128
 /// concurrent games and costs every lone action that much latency.
-fn commit_loop(db: &sled::Db, data_file: Option<&File>, requests: &mpsc::Receiver<Request>) {
+fn commit_loop(
+    db: &sled::Db,
+    index: &Index,
+    data_file: Option<&File>,
+    requests: &mpsc::Receiver<Request>,
+) {
     while let Ok(first) = requests.recv() {
-        let mut waiters = Vec::new();
         let mut writes = Vec::new();
+        let mut alive = None;
         for request in std::iter::once(first).chain(requests.try_iter()) {
             match request {
-                Request::Write(pairs) => writes.push(*pairs),
-                Request::Durable(waiter) => waiters.push(waiter),
+                Request::Write(write) => writes.push(*write),
+                Request::Alive(now) => alive = Some(now),
             }
         }
-        let actions = writes.len();
-        let mut result = if writes.is_empty() {
-            Ok(())
-        } else {
-            apply(db, writes).map_err(|e| e.to_string())
+        let appends = writes.len();
+        let conflicts = match apply(db, &writes, alive) {
+            Ok(applied) => applied,
+            Err(error) => {
+                let failure = Refusal::Failed(error.to_string());
+                for write in writes {
+                    let _ = write.waiter.send(Err(failure.clone()));
+                }
+                continue;
+            }
         };
-        if result.is_ok() {
-            result = db.flush().map(drop).map_err(|e| e.to_string());
-        }
+        let mut result = db.flush().map(drop).map_err(|e| e.to_string());
         if let (Ok(()), Some(file)) = (&result, data_file) {
             result = file.sync_data().map_err(|e| e.to_string());
         }
         if let Err(error) = &result {
-            tracing::error!(%error, actions, "group commit failed");
+            tracing::error!(%error, appends, "group commit failed");
         }
-        for waiter in waiters {
-            // A waiter that gave up is fine: its write is durable anyway.
-            let _ = waiter.send(result.clone());
+        for (write, conflict) in writes.into_iter().zip(conflicts) {
+            let answer = if conflict {
+                Err(Refusal::Conflict)
+            } else {
+                if result.is_ok()
+                    && let Some(summary) = &write.summary
+                {
+                    index.record(write.game, summary);
+                }
+                result.clone().map_err(Refusal::Failed)
+            };
+            // A waiter that gave up is fine: its append is durable anyway.
+            let _ = write.waiter.send(answer);
         }
     }
 }
 
-/// Applies a group's writes as one batch; each log entry is appended to its chunk (read
-/// from the group itself when an earlier write of the group changed it).
-fn apply(db: &sled::Db, writes: Vec<Pairs>) -> Result<(), StoreError> {
+/// Entries in the chunk `key` of the group being built, or stored.
+fn chunk_of(
+    db: &sled::Db,
+    pending: &HashMap<[u8; 13], Vec<u8>>,
+    key: [u8; 13],
+) -> Result<Option<Vec<u8>>, StoreError> {
+    match pending.get(&key) {
+        Some(chunk) => Ok(Some(chunk.clone())),
+        None => Ok(db.get(key).map_err(backend)?.map(|value| value.to_vec())),
+    }
+}
+
+/// Whether `version` is the next of `game`'s log, given the chunks of the group so far.
+fn is_next(
+    db: &sled::Db,
+    pending: &HashMap<[u8; 13], Vec<u8>>,
+    game: GameId,
+    version: u64,
+) -> Result<bool, StoreError> {
+    let Some(before) = version.checked_sub(1) else {
+        return Ok(false);
+    };
+    let in_chunk = (before % CHUNK) as usize;
+    let chunk = chunk_of(db, pending, chunk_key(game, version))?;
+    if in_chunk > 0 {
+        return Ok(match chunk {
+            Some(chunk) => EventChunk::count(&chunk)? == in_chunk,
+            None => false,
+        });
+    }
+    if chunk.is_some() {
+        return Ok(false);
+    }
+    if before == 0 {
+        return Ok(db.get(game_key(SUMMARY, game)).map_err(backend)?.is_none());
+    }
+    Ok(match chunk_of(db, pending, chunk_key(game, before))? {
+        Some(previous) => EventChunk::count(&previous)? == CHUNK as usize,
+        None => false,
+    })
+}
+
+/// Applies a group as one batch: every append that is next in its log is appended to its
+/// chunk (read from the group itself when an earlier append of the group changed it), with
+/// its summary and token; `alive` notes the server's time. Returns, for each write, whether
+/// it conflicted.
+fn apply(db: &sled::Db, writes: &[Write], alive: Option<u64>) -> Result<Vec<bool>, StoreError> {
     let mut chunks: HashMap<[u8; 13], Vec<u8>> = HashMap::new();
     let mut batch = sled::Batch::default();
-    for Pairs { event, pairs } in writes {
-        let (game, version, record) = event;
-        let key = chunk_key(game, version);
-        let chunk = if starts_chunk(version) {
-            EventChunk::append(None, &record)
-        } else if let Some(pending) = chunks.get(&key) {
-            EventChunk::append(Some(pending), &record)
-        } else {
-            let stored = db.get(key).map_err(backend)?;
-            EventChunk::append(stored.as_deref(), &record)
-        };
-        chunks.insert(key, chunk);
-        for (key, value) in pairs {
-            batch.insert(key, value);
+    let mut conflicts = Vec::with_capacity(writes.len());
+    for write in writes {
+        if !is_next(db, &chunks, write.game, write.version)? {
+            conflicts.push(true);
+            continue;
+        }
+        conflicts.push(false);
+        let key = chunk_key(write.game, write.version);
+        let stored = chunk_of(db, &chunks, key)?;
+        chunks.insert(key, EventChunk::append(stored.as_deref(), &write.record));
+        if let Some(summary) = &write.summary {
+            batch.insert(
+                game_key(SUMMARY, write.game).as_slice(),
+                records::encode(summary),
+            );
+        }
+        if let Some(token) = &write.token {
+            batch.insert(token_key(token).as_slice(), &write.game.0.to_be_bytes());
         }
     }
     for (key, value) in chunks {
         batch.insert(key.as_slice(), value);
     }
-    db.apply_batch(batch).map_err(backend)
+    if let Some(now) = alive {
+        batch.insert(ALIVE_KEY, &now.to_be_bytes());
+    }
+    db.apply_batch(batch).map_err(backend)?;
+    Ok(conflicts)
 }
 
 impl SledStore {
@@ -395,54 +485,98 @@ impl SledStore {
         let commits = commits.as_ref().ok_or(StoreError::Closed)?;
         commits.send(request).map_err(|_| StoreError::Closed)
     }
-}
 
-impl Store for SledStore {
-    fn next_game_id(&self) -> Result<GameId, StoreError> {
-        Ok(GameId(self.next_game.fetch_add(1, Ordering::Relaxed)))
-    }
-
-    fn write(&self, write: &Write<'_>) -> Result<(), StoreError> {
-        let mut pairs = Vec::with_capacity(2);
-        if let Some(summary) = write.summary {
-            pairs.push((
-                game_key(SUMMARY, write.game).to_vec(),
-                records::encode(summary),
-            ));
-        }
-        if let Some(token) = &write.token {
-            pairs.push((
-                token_key(token).to_vec(),
-                write.game.0.to_be_bytes().to_vec(),
-            ));
-        }
-        self.send(Request::Write(Box::new(Pairs {
-            event: (write.game, write.version, write.event.clone()),
-            pairs,
-        })))
-    }
-
-    fn durable(&self) -> BoxFuture<Result<(), StoreError>> {
+    /// Queues `append` of `game` and waits until it is durable.
+    async fn write(&self, game: GameId, append: Append<'_>) -> Result<(), StoreError> {
         let (waiter, done) = oneshot::channel();
-        let queued = self.send(Request::Durable(waiter));
-        Box::pin(async move {
-            queued?;
-            done.await
-                .map_err(|_| StoreError::Closed)?
-                .map_err(StoreError::Backend)
-        })
+        self.send(Request::Write(Box::new(Write {
+            game,
+            version: append.version,
+            record: append.record.clone(),
+            summary: append.summary.cloned(),
+            token: append.token,
+            waiter,
+        })))?;
+        match done.await.map_err(|_| StoreError::Closed)? {
+            Ok(()) => Ok(()),
+            Err(Refusal::Conflict) => Err(StoreError::Conflict {
+                game,
+                version: append.version,
+            }),
+            Err(Refusal::Failed(error)) => Err(StoreError::backend(error)),
+        }
     }
 
-    fn log(&self, game: GameId) -> Result<Vec<EventRecord>, StoreError> {
+    /// Reads `game`'s log (on the calling thread).
+    fn read_log(db: &sled::Db, game: GameId) -> Result<Vec<EventRecord>, StoreError> {
         let mut log = Vec::new();
-        for value in self.db.scan_prefix(game_key(EVENT, game)).values() {
-            let chunk: EventChunk = records::decode(&value.map_err(backend)?)?;
+        for value in db.scan_prefix(game_key(EVENT, game)).values() {
+            let chunk: records::EventChunk = records::decode(&value.map_err(backend)?)?;
             log.extend(chunk.events);
         }
         Ok(log)
     }
 
-    fn token_owner(&self, token: &TokenHash) -> Result<Option<GameId>, StoreError> {
+    fn read_summary(&self, game: GameId) -> Result<Option<SummaryRecord>, StoreError> {
+        self.db
+            .get(game_key(SUMMARY, game))
+            .map_err(backend)?
+            .map(|value| records::decode(&value).map_err(StoreError::from))
+            .transpose()
+    }
+}
+
+#[async_trait::async_trait]
+impl Store for SledStore {
+    async fn create(&self, creation: Append<'_>) -> Result<GameId, StoreError> {
+        let game = GameId(self.next_game.fetch_add(1, Ordering::Relaxed));
+        self.write(game, creation).await?;
+        Ok(game)
+    }
+
+    async fn append(&self, game: GameId, append: Append<'_>) -> Result<(), StoreError> {
+        self.write(game, append).await
+    }
+
+    async fn log(&self, game: GameId) -> Result<Vec<EventRecord>, StoreError> {
+        let db = self.db.clone();
+        // A long log is many chunks to read and decode: not on the async workers.
+        tokio::task::spawn_blocking(move || SledStore::read_log(&db, game))
+            .await
+            .map_err(StoreError::backend)?
+    }
+
+    async fn exists(&self, game: GameId) -> Result<bool, StoreError> {
+        Ok(self.index.exists(game))
+    }
+
+    async fn summary(&self, game: GameId) -> Result<Option<SummaryRecord>, StoreError> {
+        self.read_summary(game)
+    }
+
+    async fn list(&self, query: &ListQuery) -> Result<Vec<(GameId, SummaryRecord)>, StoreError> {
+        let mut games = Vec::new();
+        for game in self.index.page(query) {
+            if let Some(summary) = self.read_summary(game)? {
+                games.push((game, summary));
+            }
+        }
+        Ok(games)
+    }
+
+    async fn unfinished(&self, which: Unfinished) -> Result<Vec<GameId>, StoreError> {
+        Ok(self.index.unfinished(which))
+    }
+
+    async fn count_unfinished(&self, which: Unfinished) -> Result<usize, StoreError> {
+        Ok(self.index.count_unfinished(which))
+    }
+
+    async fn unstarted(&self) -> Result<Vec<Unstarted>, StoreError> {
+        Ok(self.index.unstarted())
+    }
+
+    async fn token_owner(&self, token: &TokenHash) -> Result<Option<GameId>, StoreError> {
         self.db
             .get(token_key(token))
             .map_err(backend)?
@@ -450,15 +584,12 @@ impl Store for SledStore {
             .transpose()
     }
 
-    fn mark_alive(&self, now_ms: u64) -> Result<(), StoreError> {
-        self.db
-            .insert(ALIVE_KEY, &now_ms.to_be_bytes())
-            .map(drop)
-            .map_err(backend)
+    async fn mark_alive(&self, now_ms: u64) -> Result<(), StoreError> {
+        self.send(Request::Alive(now_ms))
     }
 
-    fn record_downtime(&self, now_ms: u64) -> Result<Downtime, StoreError> {
-        let mut intervals: Vec<(u64, u64)> = match self.db.get(DOWNTIME_KEY).map_err(backend)? {
+    async fn record_downtime(&self, now_ms: u64) -> Result<Downtime, StoreError> {
+        let mut downtime = Downtime(match self.db.get(DOWNTIME_KEY).map_err(backend)? {
             Some(bytes) => bytes
                 .chunks_exact(16)
                 .filter_map(|pair| {
@@ -468,67 +599,49 @@ impl Store for SledStore {
                 })
                 .collect(),
             None => Vec::new(),
-        };
+        });
         let alive = self
             .db
             .get(ALIVE_KEY)
             .map_err(backend)?
             .and_then(|bytes| bytes.as_ref().try_into().ok().map(u64::from_be_bytes));
-        if let Some(alive) = alive
-            && alive < now_ms
-        {
-            intervals.push((alive, now_ms));
-            let excess = intervals.len().saturating_sub(MAX_DOWNTIMES);
-            intervals.drain(..excess);
-            let bytes: Vec<u8> = intervals
-                .iter()
-                .flat_map(|&(from, to)| [from.to_be_bytes(), to.to_be_bytes()])
-                .flatten()
-                .collect();
-            self.db.insert(DOWNTIME_KEY, bytes).map_err(backend)?;
-        }
-        self.mark_alive(now_ms)?;
-        self.db.flush().map_err(backend)?;
-        Ok(Downtime(intervals))
-    }
-
-    fn summary(&self, game: GameId) -> Result<Option<SummaryRecord>, StoreError> {
+        downtime.note_start(alive, now_ms);
+        let bytes: Vec<u8> = downtime
+            .0
+            .iter()
+            .flat_map(|&(from, to)| [from.to_be_bytes(), to.to_be_bytes()])
+            .flatten()
+            .collect();
+        self.db.insert(DOWNTIME_KEY, bytes).map_err(backend)?;
         self.db
-            .get(game_key(SUMMARY, game))
-            .map_err(backend)?
-            .map(|value| records::decode(&value).map_err(StoreError::from))
-            .transpose()
+            .insert(ALIVE_KEY, &now_ms.to_be_bytes())
+            .map_err(backend)?;
+        self.db.flush().map_err(backend)?;
+        Ok(downtime)
     }
 
-    fn summaries(
-        &self,
-        before: Option<GameId>,
-    ) -> Box<dyn Iterator<Item = Result<(GameId, SummaryRecord), StoreError>> + Send + '_> {
-        let start = game_key(SUMMARY, GameId(0));
-        let end = before.map_or_else(
-            || vec![SUMMARY + 1],
-            |game| game_key(SUMMARY, game).to_vec(),
-        );
-        Box::new(self.db.range(start.to_vec()..end).rev().map(|item| {
-            let (key, value) = item.map_err(backend)?;
-            Ok((game_of(&key[1..])?, records::decode(&value)?))
-        }))
+    async fn close(&self) -> Result<(), StoreError> {
+        self.shut();
+        self.db.flush().map(drop).map_err(backend)
     }
+}
 
-    fn close(&self) -> Result<(), StoreError> {
+impl SledStore {
+    /// Stops the committer once everything queued is applied.
+    fn shut(&self) {
         if let Ok(mut commits) = self.commits.lock() {
             commits.take();
         }
         if let Some(committer) = self.committer.lock().ok().and_then(|mut c| c.take()) {
             let _ = committer.join();
         }
-        self.db.flush().map(drop).map_err(backend)
     }
 }
 
 impl Drop for SledStore {
     fn drop(&mut self) {
-        if let Err(error) = self.close() {
+        self.shut();
+        if let Err(error) = self.db.flush() {
             tracing::error!(%error, "final flush failed");
         }
     }
@@ -537,7 +650,7 @@ impl Drop for SledStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::records::{Entry, SetupRecord};
+    use crate::records::Entry;
 
     /// Opens the store in `dir` once the previous handle's background threads have let go
     /// of the file lock (sled releases it a moment after the drop).
@@ -580,89 +693,20 @@ mod tests {
         }
     }
 
-    /// Writes the move `notation` as `version` of `game`, without summary or token.
-    fn write_move(store: &SledStore, game: GameId, version: u64, notation: &str) {
+    /// Appends the move `notation` as `version` of `game`, without summary or token.
+    async fn write_move(store: &SledStore, game: GameId, version: u64, notation: &str) {
         store
-            .write(&Write {
+            .append(
                 game,
-                version,
-                event: &event(notation),
-                summary: None,
-                token: None,
-            })
-            .expect("writes");
-    }
-
-    #[tokio::test]
-    async fn log_summaries_and_tokens_survive_reopen() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let token = TokenHash::of("secret");
-        let (a, b);
-        {
-            let store = SledStore::open(dir.path(), SledOptions::default()).expect("opens");
-            a = store.next_game_id().expect("id");
-            b = store.next_game_id().expect("id");
-            assert!(b > a);
-            let summary = SummaryRecord {
-                name: "first".into(),
-                ..SummaryRecord::default()
-            };
-            for (version, notation) in [(1, "a4-a5"), (2, "a7-a6"), (3, "a5-a4")] {
-                store
-                    .write(&Write {
-                        game: a,
-                        version,
-                        event: &event(notation),
-                        summary: (version == 1).then_some(&summary),
-                        token: (version == 1).then_some(token),
-                    })
-                    .expect("writes");
-            }
-            let second = EventRecord {
-                seat: Some(1),
-                entry: Some(Entry::Setup(SetupRecord::default())),
-                ..EventRecord::default()
-            };
-            store
-                .write(&Write {
-                    game: b,
-                    version: 1,
-                    event: &second,
-                    summary: Some(&SummaryRecord::default()),
+                Append {
+                    version,
+                    record: &event(notation),
+                    summary: None,
                     token: None,
-                })
-                .expect("writes");
-            store.durable().await.expect("durable");
-        }
-        let store = reopen(dir.path());
-        let log = store.log(a).expect("log");
-        let notations: Vec<_> = log
-            .iter()
-            .map(|e| match &e.entry {
-                Some(Entry::Move(n)) => n.as_str(),
-                _ => "",
-            })
-            .collect();
-        assert_eq!(notations, ["a4-a5", "a7-a6", "a5-a4"]);
-        assert_eq!(store.log(b).expect("log").len(), 1);
-        assert!(store.log(GameId(999)).expect("log").is_empty());
-        assert_eq!(store.token_owner(&token).expect("token"), Some(a));
-        assert_eq!(store.token_owner(&TokenHash::of("x")).expect("token"), None);
-        let listed: Vec<GameId> = store
-            .summaries(None)
-            .map(|s| s.expect("summary").0)
-            .collect();
-        assert_eq!(listed, [b, a]);
-        let older: Vec<GameId> = store
-            .summaries(Some(b))
-            .map(|s| s.expect("summary").0)
-            .collect();
-        assert_eq!(older, [a]);
-        assert_eq!(
-            store.next_game_id().expect("id"),
-            GameId(b.0 + 1),
-            "ids stay dense"
-        );
+                },
+            )
+            .await
+            .expect("appends");
     }
 
     fn notations(log: &[EventRecord]) -> Vec<String> {
@@ -674,31 +718,49 @@ mod tests {
             .collect()
     }
 
-    #[tokio::test]
+    #[tokio::test(flavor = "multi_thread")]
     async fn long_logs_span_chunks_and_groups() {
         let dir = tempfile::tempdir().expect("temp dir");
         let total = 3 * CHUNK + 5;
         let moves: Vec<String> = (1..=total).map(|v| format!("m{v}")).collect();
-        let (a, b);
+        let (a, b) = (GameId(1), GameId(2));
         {
-            let store = SledStore::open(dir.path(), SledOptions::default()).expect("opens");
-            a = store.next_game_id().expect("id");
-            b = store.next_game_id().expect("id");
+            let store =
+                Arc::new(SledStore::open(dir.path(), SledOptions::default()).expect("opens"));
             for (version, notation) in (1..).zip(&moves) {
-                // Two games interleaved, sometimes several writes of one game per group.
-                for game in [a, b] {
-                    write_move(&store, game, version, notation);
-                }
-                if version % 7 == 0 {
-                    store.durable().await.expect("durable");
+                // Two games interleaved, their appends in the same groups.
+                let both = [a, b].map(|game| {
+                    let store = Arc::clone(&store);
+                    let notation = notation.clone();
+                    tokio::spawn(async move { write_move(&store, game, version, &notation).await })
+                });
+                for append in both {
+                    append.await.expect("task");
                 }
             }
-            store.durable().await.expect("durable");
-            assert_eq!(notations(&store.log(a).expect("log")), moves);
+            assert_eq!(notations(&store.log(a).await.expect("log")), moves);
+            // Versions out of turn are refused and write nothing.
+            for version in [1, total, total + 2, total + CHUNK] {
+                let refused = store
+                    .append(
+                        a,
+                        Append {
+                            version,
+                            record: &event("late"),
+                            summary: None,
+                            token: None,
+                        },
+                    )
+                    .await;
+                assert!(
+                    matches!(refused, Err(StoreError::Conflict { .. })),
+                    "version {version}: {refused:?}"
+                );
+            }
         }
         let store = reopen(dir.path());
-        assert_eq!(notations(&store.log(a).expect("log")), moves);
-        assert_eq!(notations(&store.log(b).expect("log")), moves);
+        assert_eq!(notations(&store.log(a).await.expect("log")), moves);
+        assert_eq!(notations(&store.log(b).await.expect("log")), moves);
         let keys = store.db.scan_prefix(game_key(EVENT, a)).count() as u64;
         assert_eq!(keys, total.div_ceil(CHUNK));
     }
@@ -729,17 +791,16 @@ mod tests {
         }
         let store = reopen(dir.path());
         for game in [GameId(3), GameId(4)] {
-            assert_eq!(notations(&store.log(game).expect("log")), moves);
+            assert_eq!(notations(&store.log(game).await.expect("log")), moves);
         }
         assert_eq!(
             store.db.get(FORMAT_KEY).expect("get").as_deref(),
             Some([LAYOUT].as_slice())
         );
         let next = CHUNK + 4;
-        write_move(&store, GameId(3), next, "after");
-        store.durable().await.expect("durable");
+        write_move(&store, GameId(3), next, "after").await;
         assert_eq!(
-            notations(&store.log(GameId(3)).expect("log"))
+            notations(&store.log(GameId(3)).await.expect("log"))
                 .last()
                 .map(String::as_str),
             Some("after")
@@ -769,16 +830,16 @@ mod tests {
     #[tokio::test]
     async fn a_refreshed_snapshot_keeps_everything() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let game;
         {
             let store = SledStore::open(dir.path(), SledOptions::default()).expect("opens");
-            game = store.next_game_id().expect("id");
-            write_move(&store, game, 1, "a1-a2");
-            store.durable().await.expect("durable");
+            write_move(&store, GameId(1), 1, "a1-a2").await;
         }
         refresh_snapshot(dir.path(), Duration::from_secs(5)).expect("refreshes");
         let store = reopen(dir.path());
-        assert_eq!(notations(&store.log(game).expect("log")), ["a1-a2"]);
+        assert_eq!(
+            notations(&store.log(GameId(1)).await.expect("log")),
+            ["a1-a2"]
+        );
     }
 
     #[test]
@@ -803,10 +864,19 @@ mod tests {
             ..SledOptions::default()
         };
         let store = SledStore::open(dir.path(), options).expect("opens");
-        let game = store.next_game_id().expect("id");
-        write_move(&store, game, 1, "a1-a2");
-        store.durable().await.expect("durable");
-        store.close().expect("closes");
-        assert!(matches!(store.durable().await, Err(StoreError::Closed)));
+        write_move(&store, GameId(1), 1, "a1-a2").await;
+        store.close().await.expect("closes");
+        let closed = store
+            .append(
+                GameId(1),
+                Append {
+                    version: 2,
+                    record: &event("a2-a3"),
+                    summary: None,
+                    token: None,
+                },
+            )
+            .await;
+        assert!(matches!(closed, Err(StoreError::Closed)), "{closed:?}");
     }
 }

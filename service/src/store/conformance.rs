@@ -1,0 +1,422 @@
+//! One suite every backend passes: appends and reloads (across restarts), conflicting
+//! appends, id allocation, listing pages and filters, the queries of unfinished and
+//! unstarted games, tokens and downtime. Each test runs once per backend.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use super::{
+    Append, ListQuery, MemoryStore, SledOptions, SledStore, Store, StoreError, Unfinished,
+};
+use crate::ids::{GameId, TokenHash};
+use crate::records::{Entry, EventRecord, SummaryRecord};
+use crate::state::GamePhase;
+use crate::timing::Speed;
+
+/// A backend under test: its store, and the store a restart would find.
+trait Backend: Send {
+    /// The store now.
+    fn store(&self) -> Arc<dyn Store>;
+    /// Closes the store and opens it again, as a restarted server does.
+    fn restart(&mut self) -> impl Future<Output = ()> + Send;
+}
+
+/// The in-memory model.
+struct Memory(Arc<MemoryStore>);
+
+impl Backend for Memory {
+    fn store(&self) -> Arc<dyn Store> {
+        Arc::clone(&self.0) as Arc<dyn Store>
+    }
+
+    async fn restart(&mut self) {
+        self.0 = Arc::new(self.0.reopen());
+    }
+}
+
+/// sled in a temporary directory.
+struct Sled {
+    dir: tempfile::TempDir,
+    store: Option<Arc<SledStore>>,
+}
+
+impl Sled {
+    fn new() -> Sled {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Some(Arc::new(open_when_unlocked(dir.path())));
+        Sled { dir, store }
+    }
+}
+
+/// Opens the sled store in `dir` once a closed one's flusher has let go of the lock.
+fn open_when_unlocked(dir: &Path) -> SledStore {
+    for _ in 0..100 {
+        match SledStore::open(dir, SledOptions::default()) {
+            Err(StoreError::Locked(_)) => std::thread::sleep(std::time::Duration::from_millis(50)),
+            other => return other.unwrap_or_else(|e| panic!("cannot open the store: {e}")),
+        }
+    }
+    panic!("the store's lock was never released")
+}
+
+impl Backend for Sled {
+    fn store(&self) -> Arc<dyn Store> {
+        Arc::clone(self.store.as_ref().expect("open")) as Arc<dyn Store>
+    }
+
+    async fn restart(&mut self) {
+        if let Some(store) = self.store.take() {
+            store.close().await.expect("closes");
+            drop(store);
+        }
+        self.store = Some(Arc::new(open_when_unlocked(self.dir.path())));
+    }
+}
+
+/// Runs the test `$name` (an async fn taking a backend) against every backend.
+macro_rules! conformance {
+    ($($name:ident),* $(,)?) => {
+        mod memory {
+            $(#[tokio::test(flavor = "multi_thread")]
+            async fn $name() {
+                super::$name(super::Memory(std::sync::Arc::new(super::MemoryStore::new()))).await;
+            })*
+        }
+        mod sled {
+            $(#[tokio::test(flavor = "multi_thread")]
+            async fn $name() {
+                super::$name(super::Sled::new()).await;
+            })*
+        }
+    };
+}
+
+conformance!(
+    appends_survive_restarts,
+    appends_out_of_turn_conflict_and_write_nothing,
+    racing_appends_of_one_version_let_exactly_one_through,
+    ids_are_new_and_increase_across_restarts,
+    listings_page_newest_first_and_filter,
+    queries_find_unfinished_and_unstarted_games,
+    downtime_is_the_gap_before_a_start,
+);
+
+fn record(notation: &str) -> EventRecord {
+    EventRecord {
+        seat: Some(0),
+        entry: Some(Entry::Move(notation.into())),
+        ..EventRecord::default()
+    }
+}
+
+fn summary(ruleset: &str, phase: GamePhase) -> SummaryRecord {
+    SummaryRecord {
+        ruleset: ruleset.into(),
+        phase: phase.number(),
+        speed: Speed::Untimed.number(),
+        ..SummaryRecord::default()
+    }
+}
+
+/// Creates a game of `ruleset` in `phase` with the creator's `token`.
+async fn create(store: &dyn Store, summary: &SummaryRecord, token: Option<TokenHash>) -> GameId {
+    store
+        .create(Append {
+            version: 1,
+            record: &record("created"),
+            summary: Some(summary),
+            token,
+        })
+        .await
+        .expect("creates")
+}
+
+async fn append(store: &dyn Store, game: GameId, version: u64) -> Result<(), StoreError> {
+    store
+        .append(
+            game,
+            Append {
+                version,
+                record: &record(&format!("m{version}")),
+                summary: None,
+                token: None,
+            },
+        )
+        .await
+}
+
+fn notations(log: &[EventRecord]) -> Vec<String> {
+    log.iter()
+        .map(|e| match &e.entry {
+            Some(Entry::Move(n)) => n.clone(),
+            _ => String::new(),
+        })
+        .collect()
+}
+
+async fn appends_survive_restarts(mut backend: impl Backend) {
+    let store = backend.store();
+    let token = TokenHash::of("secret");
+    let game = create(
+        store.as_ref(),
+        &summary("frente", GamePhase::Waiting),
+        Some(token),
+    )
+    .await;
+    // Past a sled chunk (32 entries) and into the next.
+    for version in 2..=40 {
+        append(store.as_ref(), game, version)
+            .await
+            .expect("appends");
+    }
+    let joined = SummaryRecord {
+        players: vec!["Ana".into(), "Beto".into()],
+        ..summary("frente", GamePhase::Setup)
+    };
+    let other = TokenHash::of("other");
+    store
+        .append(
+            game,
+            Append {
+                version: 41,
+                record: &record("joined"),
+                summary: Some(&joined),
+                token: Some(other),
+            },
+        )
+        .await
+        .expect("appends");
+    drop(store);
+    backend.restart().await;
+    let store = backend.store();
+    let log = store.log(game).await.expect("log");
+    assert_eq!(log.len(), 41);
+    assert_eq!(notations(&log)[1..4], ["m2", "m3", "m4"]);
+    assert_eq!(store.summary(game).await.expect("summary"), Some(joined));
+    for token in [token, other] {
+        assert_eq!(store.token_owner(&token).await.expect("owner"), Some(game));
+    }
+    assert_eq!(
+        store.token_owner(&TokenHash::of("x")).await.expect("owner"),
+        None
+    );
+    assert!(store.exists(game).await.expect("exists"));
+    let missing = GameId(game.0 + 100);
+    assert!(!store.exists(missing).await.expect("exists"));
+    assert!(store.log(missing).await.expect("log").is_empty());
+    assert_eq!(store.summary(missing).await.expect("summary"), None);
+    append(store.as_ref(), game, 42)
+        .await
+        .expect("appends after the restart");
+}
+
+async fn appends_out_of_turn_conflict_and_write_nothing(backend: impl Backend) {
+    let store = backend.store();
+    let game = create(store.as_ref(), &summary("asalto", GamePhase::Waiting), None).await;
+    append(store.as_ref(), game, 2).await.expect("appends");
+    for version in [0, 1, 2, 4, 33] {
+        let refused = append(store.as_ref(), game, version).await;
+        assert!(
+            matches!(refused, Err(StoreError::Conflict { version: v, .. }) if v == version),
+            "version {version}: {refused:?}"
+        );
+    }
+    let nowhere = append(store.as_ref(), GameId(game.0 + 50), 2).await;
+    assert!(
+        matches!(nowhere, Err(StoreError::Conflict { .. })),
+        "{nowhere:?}"
+    );
+    assert_eq!(
+        notations(&store.log(game).await.expect("log")),
+        ["created", "m2"]
+    );
+}
+
+async fn racing_appends_of_one_version_let_exactly_one_through(backend: impl Backend) {
+    let store = backend.store();
+    let game = create(store.as_ref(), &summary("frente", GamePhase::Playing), None).await;
+    for version in 2..=20 {
+        let racers: Vec<_> = (0..4)
+            .map(|_| {
+                let store = Arc::clone(&store);
+                tokio::spawn(async move { append(store.as_ref(), game, version).await })
+            })
+            .collect();
+        let mut through = 0;
+        for racer in racers {
+            match racer.await.expect("task") {
+                Ok(()) => through += 1,
+                Err(StoreError::Conflict { .. }) => {}
+                Err(other) => panic!("{other}"),
+            }
+        }
+        assert_eq!(through, 1, "version {version}");
+    }
+    assert_eq!(store.log(game).await.expect("log").len(), 20);
+}
+
+async fn ids_are_new_and_increase_across_restarts(mut backend: impl Backend) {
+    let store = backend.store();
+    let first = create(store.as_ref(), &summary("frente", GamePhase::Waiting), None).await;
+    let second = create(store.as_ref(), &summary("frente", GamePhase::Waiting), None).await;
+    assert!(second > first && first.0 > 0);
+    drop(store);
+    backend.restart().await;
+    let store = backend.store();
+    let third = create(store.as_ref(), &summary("frente", GamePhase::Waiting), None).await;
+    assert!(third > second, "{third:?} after {second:?}");
+}
+
+async fn listings_page_newest_first_and_filter(backend: impl Backend) {
+    let store = backend.store();
+    let mut made = Vec::new();
+    for (ruleset, phase) in [
+        ("frente", GamePhase::Finished),
+        ("asalto", GamePhase::Waiting),
+        ("frente", GamePhase::Waiting),
+        ("tanques", GamePhase::Playing),
+        ("frente", GamePhase::Waiting),
+    ] {
+        made.push(create(store.as_ref(), &summary(ruleset, phase), None).await);
+    }
+    let list = |query: ListQuery| {
+        let store = Arc::clone(&store);
+        async move {
+            let page = store.list(&query).await.expect("lists");
+            page.into_iter().map(|(game, _)| game).collect::<Vec<_>>()
+        }
+    };
+    let all = ListQuery {
+        limit: 10,
+        ..ListQuery::default()
+    };
+    assert_eq!(
+        list(all).await,
+        made.iter().rev().copied().collect::<Vec<_>>()
+    );
+    let waiting = ListQuery {
+        phase: Some(GamePhase::Waiting),
+        ..all
+    };
+    assert_eq!(list(waiting).await, [made[4], made[2], made[1]]);
+    let page = ListQuery {
+        limit: 2,
+        ..waiting
+    };
+    assert_eq!(list(page).await, [made[4], made[2]]);
+    let next = ListQuery {
+        before: Some(made[2]),
+        ..page
+    };
+    assert_eq!(list(next).await, [made[1]]);
+    let frente = ListQuery {
+        ruleset: Some(0),
+        ..all
+    };
+    assert_eq!(list(frente).await, [made[4], made[2], made[0]]);
+    let bullet = ListQuery {
+        speed: Some(Speed::Bullet),
+        ..all
+    };
+    assert!(list(bullet).await.is_empty());
+}
+
+async fn queries_find_unfinished_and_unstarted_games(backend: impl Backend) {
+    let store = backend.store();
+    let bots = |levels: &[&str]| levels.iter().map(|l| (*l).to_owned()).collect();
+    let person = create(store.as_ref(), &summary("frente", GamePhase::Playing), None).await;
+    let with_bot = SummaryRecord {
+        bots: bots(&["", "hard"]),
+        since_ms: 50,
+        ..summary("frente", GamePhase::Setup)
+    };
+    let against_bot = create(store.as_ref(), &with_bot, None).await;
+    let exhibition = SummaryRecord {
+        bots: bots(&["easy", "hard"]),
+        speed: Speed::Blitz.number(),
+        ..summary("tanques", GamePhase::Playing)
+    };
+    let exhibition = create(store.as_ref(), &exhibition, None).await;
+    let waiting = SummaryRecord {
+        since_ms: 10,
+        ..summary("asalto", GamePhase::Waiting)
+    };
+    let waiting = create(store.as_ref(), &waiting, None).await;
+    let over = create(
+        store.as_ref(),
+        &summary("frente", GamePhase::Finished),
+        None,
+    )
+    .await;
+    let unfinished = |which| {
+        let store = Arc::clone(&store);
+        async move { store.unfinished(which).await.expect("query") }
+    };
+    assert_eq!(
+        unfinished(Unfinished::All).await,
+        [person, against_bot, exhibition, waiting]
+    );
+    assert_eq!(
+        unfinished(Unfinished::WithBots).await,
+        [against_bot, exhibition]
+    );
+    assert_eq!(unfinished(Unfinished::Exhibitions).await, [exhibition]);
+    assert_eq!(unfinished(Unfinished::Timed).await, [exhibition]);
+    for (which, count) in [(Unfinished::All, 4), (Unfinished::Exhibitions, 1)] {
+        assert_eq!(store.count_unfinished(which).await.expect("count"), count);
+    }
+    let unstarted = store.unstarted().await.expect("query");
+    let found: Vec<(GameId, GamePhase, u64)> = unstarted
+        .iter()
+        .map(|u| (u.game, u.phase, u.since_ms))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (waiting, GamePhase::Waiting, 10),
+            (against_bot, GamePhase::Setup, 50)
+        ]
+    );
+    // A game that ends leaves every query.
+    store
+        .append(
+            exhibition,
+            Append {
+                version: 2,
+                record: &record("end"),
+                summary: Some(&summary("tanques", GamePhase::Finished)),
+                token: None,
+            },
+        )
+        .await
+        .expect("appends");
+    assert_eq!(
+        store
+            .count_unfinished(Unfinished::Exhibitions)
+            .await
+            .expect("count"),
+        0
+    );
+    assert!(!unfinished(Unfinished::All).await.contains(&over));
+}
+
+async fn downtime_is_the_gap_before_a_start(mut backend: impl Backend) {
+    let store = backend.store();
+    assert!(
+        store
+            .record_downtime(1_000)
+            .await
+            .expect("first start")
+            .0
+            .is_empty()
+    );
+    store.mark_alive(5_000).await.expect("alive");
+    // sled notes the time with its next group: an append makes one.
+    create(store.as_ref(), &summary("frente", GamePhase::Waiting), None).await;
+    drop(store);
+    backend.restart().await;
+    let store = backend.store();
+    let downtime = store.record_downtime(9_000).await.expect("restart");
+    assert_eq!(downtime.0, [(5_000, 9_000)]);
+    assert_eq!(downtime.after(7_000), 2_000);
+}
