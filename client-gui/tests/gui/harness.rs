@@ -90,6 +90,13 @@ impl Server {
     }
 }
 
+/// Whether the board of the open game holds a complete setup of the viewer's tray.
+pub fn setup_complete(app: &App) -> bool {
+    app.game
+        .as_ref()
+        .is_some_and(|g| g.zone().is_some_and(|zone| g.draft().tray().complete(zone)))
+}
+
 /// Waits for `done` to hold, giving up after [`PATIENCE`] (a hang, not a slow machine).
 pub fn eventually(what: &str, mut done: impl FnMut() -> bool) {
     let start = Instant::now();
@@ -213,11 +220,7 @@ impl Window {
     /// in the window's language) and submits it (`submit`).
     pub fn set_up_at_random(&mut self, random: &str, submit: &str) {
         self.click(random);
-        self.wait_for("the random setup on the board", |app| {
-            app.game
-                .as_ref()
-                .is_some_and(|g| g.zone().is_some_and(|zone| g.draft().tray().complete(zone)))
-        });
+        self.wait_for("the random setup on the board", setup_complete);
         self.click(submit);
     }
 

@@ -7,7 +7,7 @@ use trinchera_client::Names;
 use trinchera_client::setup_file::Zone;
 use trinchera_gui::lobby::{ClockChoice, Opponent};
 
-use crate::harness::{Server, Window};
+use crate::harness::{Server, Window, setup_complete};
 
 /// Creates a frente game against the random bot with the viewer in `seat`, and waits for
 /// the setup tray.
@@ -142,13 +142,6 @@ fn a_file_that_does_not_fit_loads_with_its_problems_listed() {
     assert_eq!(me.game().draft().tray().placements(), before);
 }
 
-/// Whether the board holds a complete setup of the viewer's tray.
-fn complete(app: &trinchera_gui::App) -> bool {
-    app.game
-        .as_ref()
-        .is_some_and(|g| g.zone().is_some_and(|zone| g.draft().tray().complete(zone)))
-}
-
 #[test]
 fn random_setup_fills_the_board_around_the_pieces_kept_and_submit_sends_it() {
     let server = Server::start();
@@ -165,7 +158,7 @@ fn random_setup_fills_the_board_around_the_pieces_kept_and_submit_sends_it() {
 
     me.click("Random setup keeps the pieces placed");
     me.click("Random setup");
-    me.wait_for("the setup around the flag", complete);
+    me.wait_for("the setup around the flag", setup_complete);
     assert_eq!(
         me.game().draft().tray().at(front),
         Some("estandarte"),
@@ -176,7 +169,7 @@ fn random_setup_fills_the_board_around_the_pieces_kept_and_submit_sends_it() {
     me.click("Random setup keeps the pieces placed");
     me.click("Random setup");
     me.wait_for("a setup of the server's own", |app| {
-        complete(app)
+        setup_complete(app)
             && app
                 .game
                 .as_ref()
