@@ -521,6 +521,8 @@ async fn unfinished(
             Err(error) => return Err(error),
         }
     }
+    // Game ids are numbers: 2 before 10.
+    mine.sort_by(|(a, _), (b, _)| (a.len(), a).cmp(&(b.len(), b)));
     Ok(mine)
 }
 

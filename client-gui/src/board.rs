@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 
 use eframe::egui::{
-    self, Align2, Color32, CornerRadius, FontId, Pos2, Rect, Response, RichText, Sense, Shape,
-    Stroke, StrokeKind, Ui, Vec2, pos2, vec2,
+    self, Align2, Color32, CornerRadius, FontId, Pos2, Rect, Response, Sense, Shape, Stroke,
+    StrokeKind, Ui, Vec2, pos2, vec2,
 };
 use trinchera_client::{Geometry, Names};
 use trinchera_proto::v1 as pb;
@@ -930,10 +930,11 @@ pub fn legend(ui: &mut Ui, viewer: i32) {
         revealed: false,
         ..known.clone()
     };
+    // Half the size of a tile on a board that fills a window: the marks still show.
     let tile = Layout {
         origin: Pos2::ZERO,
-        unit: Vec2::splat(24.0),
-        size: 12.0,
+        unit: Vec2::splat(34.0),
+        size: 20.0,
         shape: pb::BoardShape::Square,
     };
     for (piece, en, es) in [
@@ -951,7 +952,7 @@ pub fn legend(ui: &mut Ui, viewer: i32) {
         ui.horizontal(|ui| {
             let (rect, _) = ui.allocate_exact_size(tile.unit, Sense::hover());
             draw_piece(ui.painter(), &tile, rect.center(), &piece, false);
-            ui.label(RichText::new(lang.pick(en, es)).small());
+            ui.label(lang.pick(en, es));
         });
     }
 }
