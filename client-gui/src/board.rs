@@ -12,7 +12,7 @@ use eframe::egui::{
 use trinchera_client::{Geometry, Names};
 use trinchera_proto::v1 as pb;
 
-use crate::i18n::{Lang, tr};
+use crate::i18n::{Lang, lang, tr};
 use crate::palette;
 
 /// How a cell is highlighted.
@@ -871,7 +871,7 @@ pub fn dragged_piece(ui: &Ui, names: &Names<'_>, kind: &str, owner: i32) {
     let Some(pointer) = ui.ctx().pointer_interact_pos() else {
         return;
     };
-    let lang = crate::i18n::lang(ui);
+    let lang = lang(ui);
     let known = names.kind(kind);
     let piece = PieceModel {
         owner,
@@ -910,7 +910,7 @@ pub fn dragged_piece(ui: &Ui, names: &Names<'_>, kind: &str, owner: i32) {
 /// What the marks on the tiles of a hidden army mean, each beside a small tile that shows
 /// it: the ring on a piece of `viewer`'s, and the dot on an enemy piece.
 pub fn legend(ui: &mut Ui, viewer: i32) {
-    let lang = crate::i18n::lang(ui);
+    let lang = lang(ui);
     let known = PieceModel {
         owner: viewer,
         own: true,

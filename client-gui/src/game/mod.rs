@@ -17,7 +17,6 @@ use trinchera_client::{Names, clock, status};
 use trinchera_proto::v1 as pb;
 
 use self::events::Events;
-pub use self::events::LogLine;
 use self::tray::SetupEditor;
 use self::turn::Typed;
 use crate::action::Action;

@@ -1,16 +1,17 @@
-//! The setup tray: the buttons that submit, randomize or clear the setup (first, so that
-//! nothing above them moves them while the player places pieces), the pieces left by kind
-//! (click one to take it in hand, or drag it onto a cell), what a refused setup lacked, and
-//! the saved setups.
+//! The setup tray: the buttons that submit, fill at random or clear the setup (first, so
+//! that nothing above them moves them while the player places pieces), the pieces left by
+//! kind (click one to take it in hand, or drag it onto a cell), what a refused setup lacked,
+//! and the saved setups.
 
 use eframe::egui::{self, RichText, Ui};
 use trinchera_client::Names;
 use trinchera_client::tray::Tray;
+use trinchera_proto::v1 as pb;
 
 use super::GameScreen;
 use crate::action::Action;
 use crate::board::{self, DraggedKind};
-use crate::i18n::lang;
+use crate::i18n::{lang, tr};
 use crate::palette;
 use crate::setup::Draft;
 use crate::shelf::Shelf;
@@ -38,7 +39,7 @@ pub struct SetupEditor {
 
 impl SetupEditor {
     /// An empty editor with the first kind of `zone` in hand.
-    pub fn new(zone: Option<&trinchera_proto::v1::SetupZone>) -> SetupEditor {
+    pub fn new(zone: Option<&pb::SetupZone>) -> SetupEditor {
         SetupEditor {
             draft: Draft::new(zone),
             ..SetupEditor::default()
@@ -149,7 +150,7 @@ pub fn ui(game: &mut GameScreen, ui: &mut Ui, shelf: &Shelf, actions: &mut Vec<A
 }
 
 /// The pieces left by kind, and whether the setup is complete.
-fn kinds(draft: &mut Draft, ui: &mut Ui, names: &Names<'_>, zone: &trinchera_proto::v1::SetupZone) {
+fn kinds(draft: &mut Draft, ui: &mut Ui, names: &Names<'_>, zone: &pb::SetupZone) {
     let lang = lang(ui);
     ui.horizontal_wrapped(|ui| {
         for count in &zone.pieces {
@@ -184,7 +185,7 @@ fn kinds(draft: &mut Draft, ui: &mut Ui, names: &Names<'_>, zone: &trinchera_pro
         )
         .to_owned()
     } else {
-        crate::i18n::tr!(
+        tr!(
             lang,
             "{left} piece(s) left to place.",
             "Quedan {left} pieza(s) por colocar."
