@@ -500,7 +500,7 @@ async fn probe(server: Server, out: Outbox, url: String) {
 
 /// The unfinished games this machine holds a seat of, by id with their ruleset. A game
 /// seen finished is marked so in the store and never asked about again; a game the server
-/// no longer has is left out.
+/// no longer has is left out; one it would not tell about stays in.
 async fn unfinished(
     server: &Server,
     store: &Store,
@@ -513,12 +513,13 @@ async fn unfinished(
         }
         match server.view(&id, None).await {
             Ok(view) if view.phase() == pb::Phase::Finished => store.remember_view(url, &view)?,
-            Ok(_) => mine.push((id, record.ruleset)),
             Err(ClientError::Refused {
                 status: Code::NotFound,
                 ..
             }) => {}
-            Err(error) => return Err(error),
+            Err(error) if error.is_unreachable() => return Err(error),
+            // Unfinished as far as this machine knows.
+            Ok(_) | Err(_) => mine.push((id, record.ruleset)),
         }
     }
     // Game ids are numbers: 2 before 10.
