@@ -252,24 +252,45 @@ impl Window {
 
     /// Drags the widget labelled `label` onto board cell `cell` and drops it there.
     pub fn drag_to_cell(&mut self, label: &str, cell: &str) {
-        let from = self.harness.get_by_label(label).rect().center();
-        let prefix = format!("{cell}, ");
-        let to = self
-            .harness
-            .get_by(move |node| node.label().is_some_and(|l| l.starts_with(&prefix)))
-            .rect()
-            .center();
-        self.harness.hover_at(from);
-        self.harness.step();
-        self.harness.drag_at(from);
-        self.harness.step();
-        for t in [0.25, 0.5, 0.75, 1.0] {
-            self.harness.hover_at(from.lerp(to, t));
+        for t in [0.25, 0.5, 0.75] {
+            self.drag_toward(label, cell, t);
+        }
+        self.drop_on_cell(cell);
+    }
+
+    /// Presses on the widget labelled `label` (unless a drag is under way) and moves the
+    /// pointer `t` of the way from it to board cell `cell`; returns where the pointer is.
+    pub fn drag_toward(&mut self, label: &str, cell: &str, t: f32) -> egui::Pos2 {
+        let (from, to) = (self.rect(label).center(), self.cell_rect(cell).center());
+        if self.harness.ctx.dragged_id().is_none() {
+            self.harness.hover_at(from);
+            self.harness.step();
+            self.harness.drag_at(from);
             self.harness.step();
         }
+        let at = from.lerp(to, t);
+        self.harness.hover_at(at);
+        self.harness.step();
+        self.harness.step();
+        at
+    }
+
+    /// Releases the pointer over board cell `cell`.
+    pub fn drop_on_cell(&mut self, cell: &str) {
+        let to = self.cell_rect(cell).center();
+        self.harness.hover_at(to);
+        self.harness.step();
         self.harness.drop_at(to);
         self.harness.step();
         self.harness.step();
+    }
+
+    /// Where board cell `cell` is.
+    fn cell_rect(&self, cell: &str) -> egui::Rect {
+        let prefix = format!("{cell}, ");
+        self.harness
+            .get_by(move |node| node.label().is_some_and(|l| l.starts_with(&prefix)))
+            .rect()
     }
 
     /// The accessible label of board cell `cell`.

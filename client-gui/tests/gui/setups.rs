@@ -188,28 +188,13 @@ fn a_piece_dragged_from_the_tray_shows_under_the_pointer() {
     let server = Server::start();
     let mut me = Window::lobby(&server);
     new_game(&mut me, 0);
-    let from = me.rect("Espía 1 ×1").center();
-    let to = me
-        .harness
-        .get_by(|node| node.label().is_some_and(|l| l.starts_with("e4, ")))
-        .rect()
-        .center();
-    me.harness.hover_at(from);
-    me.harness.step();
-    me.harness.drag_at(from);
-    me.harness.step();
-    let halfway = from.lerp(to, 0.5);
-    me.harness.hover_at(halfway);
-    me.harness.step();
-    me.harness.step();
+    let halfway = me.drag_toward("Espía 1 ×1", "e4", 0.5);
     let dragged = me.rect("Espía, dragged");
     assert!(
         dragged.contains(halfway),
         "{dragged:?} is not under {halfway:?}"
     );
-    me.harness.drop_at(to);
-    me.harness.step();
-    me.harness.step();
+    me.drop_on_cell("e4");
     assert!(!me.shows("Espía, dragged"), "gone once dropped");
     assert!(me.cell_label("e4").contains("your Espía"));
 }
