@@ -27,16 +27,16 @@ macro_rules! internal {
 internal! {
     mod bots;
     mod error;
+    mod games;
     mod grpc;
     mod hub;
     mod ids;
+    mod net;
     mod records;
     mod state;
     mod timing;
 }
-pub mod games;
-pub mod local;
-pub mod net;
+mod local;
 pub mod store;
 
 use std::future::Future;
@@ -47,7 +47,8 @@ use tokio::net::TcpListener;
 use tonic::codegen::http;
 use trinchera_proto::v1::game_service_server::GameServiceServer;
 
-pub use games::{BotPace, Games, Limits};
+pub use games::throttle::{RateLimit, RateLimits};
+pub use games::{BotPace, Games, Limits, NameLimit};
 pub use local::LocalServer;
 pub use net::NetConfig;
 

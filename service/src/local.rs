@@ -3,7 +3,7 @@
 
 use std::io;
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -11,7 +11,7 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 
 use crate::games::throttle::RateLimits;
-use crate::store::{SledOptions, SledStore};
+use crate::store::{SledOptions, SledStore, Store};
 use crate::{BotPace, Games, Limits, NetConfig};
 
 impl Limits {
@@ -30,18 +30,29 @@ impl Limits {
     }
 }
 
-/// A server on its own thread, serving a sled store in a directory until stopped or
-/// dropped.
+/// A server on its own thread, serving a store (sled in a directory, or any backend) until
+/// stopped or dropped.
 pub struct LocalServer {
     address: SocketAddr,
     running: Option<(oneshot::Sender<()>, JoinHandle<()>)>,
 }
 
 impl LocalServer {
-    /// Starts a server with its data in `dir`, listening on `address` (port 0: a free one),
-    /// and returns once it accepts connections.
+    /// Starts a server with its data in a sled store in `dir`, listening on `address` (port
+    /// 0: a free one), and returns once it accepts connections.
     pub fn start(dir: &Path, address: SocketAddr, limits: Limits) -> io::Result<LocalServer> {
-        let dir: PathBuf = dir.to_owned();
+        let store = SledStore::open(dir, SledOptions::default()).map_err(io::Error::other)?;
+        LocalServer::start_with_store(Arc::new(store), address, limits)
+    }
+
+    /// Starts a server over `store` (any backend: a [`MemoryStore`](crate::store::MemoryStore)
+    /// for a server that keeps nothing), listening on `address`, and returns once it
+    /// accepts connections.
+    pub fn start_with_store(
+        store: Arc<dyn Store>,
+        address: SocketAddr,
+        limits: Limits,
+    ) -> io::Result<LocalServer> {
         let (ready_tx, ready_rx) = std::sync::mpsc::channel::<io::Result<SocketAddr>>();
         let (stop, stopped) = oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
@@ -55,11 +66,7 @@ impl LocalServer {
             };
             runtime.block_on(async move {
                 let started = async {
-                    let store =
-                        SledStore::open(&dir, SledOptions::default()).map_err(io::Error::other)?;
-                    let games = Games::new(Arc::new(store), limits)
-                        .await
-                        .map_err(io::Error::other)?;
+                    let games = Games::new(store, limits).await.map_err(io::Error::other)?;
                     let listener = tokio::net::TcpListener::bind(address).await?;
                     Ok::<_, io::Error>((games, listener))
                 };

@@ -10,9 +10,8 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
-use trinchera_service::games::throttle::{RateLimit, RateLimits};
 use trinchera_service::store::{SledOptions, SledStore, refresh_snapshot};
-use trinchera_service::{BotPace, Games, Limits, NetConfig};
+use trinchera_service::{BotPace, Games, Limits, NetConfig, RateLimit, RateLimits};
 
 /// mimalloc: the server allocates and frees many small buffers per call (views, HTTP/2
 /// frames); measured faster than the system allocator, see README "Benchmarks".

@@ -1,35 +1,5 @@
-//! Why an action, a notation or a position text was refused.
-
-use crate::army::ArmyIllegal;
-use crate::asalto::AsaltoIllegal;
-use crate::cell::Cell;
-use crate::tanques::TanquesIllegal;
-
-/// An action that the rules do not allow in the current position.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Illegal {
-    /// The action has a shape this ruleset never uses (e.g. a tank maneuver in Asalto).
-    #[error("this kind of action does not exist in this game; moves look like {example}")]
-    WrongShape {
-        /// An example of a well-formed action.
-        example: &'static str,
-    },
-    /// A cell that is not on the board.
-    #[error("({}, {}) is not on the board", .0.x, .0.y)]
-    OffBoard(Cell),
-    /// No piece of the mover stands on the labelled cell.
-    #[error("there is no piece of yours on {0}")]
-    NoOwnPiece(String),
-    /// An army-game rule forbids the move.
-    #[error(transparent)]
-    Army(#[from] ArmyIllegal),
-    /// An Asalto rule forbids the action.
-    #[error(transparent)]
-    Asalto(#[from] AsaltoIllegal),
-    /// A tanques rule forbids the action.
-    #[error(transparent)]
-    Tanques(#[from] TanquesIllegal),
-}
+//! Why a notation or a position text was refused, and how request text is quoted in
+//! messages. Why an action is illegal is [`crate::illegal`]'s.
 
 /// Text that is not a move in the ruleset's notation.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

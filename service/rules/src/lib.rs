@@ -32,6 +32,7 @@ mod describe;
 mod effect;
 mod error;
 mod game;
+mod illegal;
 mod notation;
 mod outcome;
 pub mod playout;
@@ -49,8 +50,9 @@ pub use describe::{
     SetupZone, Terrain,
 };
 pub use effect::{BattleResult, Effect, RemovalCause};
-pub use error::{Illegal, NotationError, NotationProblem, PositionError, Quoted};
+pub use error::{NotationError, NotationProblem, PositionError, Quoted};
 pub use game::{Game, LegalAction, Match, Phase, PlayError, Played, SetupRefused};
+pub use illegal::Illegal;
 pub use outcome::{EndReason, Outcome};
 pub use rules::{PositionText, Rules, Seed};
 pub use seat::{BySeat, Seat, Viewer};

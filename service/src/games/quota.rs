@@ -84,7 +84,8 @@ impl Quota {
     }
 
     /// Work running now.
-    pub fn in_use(&self) -> usize {
+    #[cfg(test)]
+    fn in_use(&self) -> usize {
         self.running().total
     }
 }

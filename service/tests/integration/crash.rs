@@ -25,8 +25,8 @@ use trinchera_rules::catalog;
 use trinchera_service::ids::GameId;
 
 use crate::harness::{
-    ChildServer, Client, Player, authed, connect, gapless_history, rng, scaled, stored_games,
-    try_play_random_move, try_spectator_view, try_view_of,
+    ChildServer, Client, Player, authed, connect, gapless_history, open_store, rng, scaled,
+    stored_games, try_play_random_move, try_spectator_view, try_view_of,
 };
 
 /// Concurrent clients, and games each keeps going.
@@ -522,7 +522,7 @@ async fn sigkill_under_load_loses_no_acknowledged_action() {
     let served = verify(&mut client, &ledger, None).await;
     server.kill().await;
     // ...and is what the directory replays to: the same views, and listings that agree.
-    let stored = stored_games(dir).await;
+    let stored = stored_games(Arc::new(open_store(dir).await)).await;
     for (game, views) in &served {
         let id = GameId(game.parse().expect("a numeric id"));
         let stored = stored

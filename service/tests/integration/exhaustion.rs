@@ -11,8 +11,7 @@ use tokio_stream::StreamExt;
 use tonic::Code;
 use tonic_types::StatusExt;
 use trinchera_proto::v1 as pb;
-use trinchera_service::games::throttle::{RateLimit, RateLimits};
-use trinchera_service::{BotPace, Limits};
+use trinchera_service::{BotPace, Limits, RateLimit, RateLimits};
 
 use crate::harness::{
     ChildServer, Client, TestServer, assert_refused, authed, connect, connect_from, new_game,

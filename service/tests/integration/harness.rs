@@ -24,7 +24,7 @@ use trinchera_service::grpc::convert;
 use trinchera_service::ids::GameId;
 use trinchera_service::records::EventRecord;
 use trinchera_service::state::GameState;
-use trinchera_service::store::{ListQuery, SledOptions, SledStore, Store};
+use trinchera_service::store::{ListQuery, MemoryStore, SledOptions, SledStore, Store};
 use trinchera_service::{Games, Limits, NetConfig};
 
 /// The generated client.
@@ -72,8 +72,9 @@ impl TestServer {
         limits: Limits,
         net: NetConfig,
     ) -> TestServer {
-        let store = open_store(dir).await;
-        let games = Games::new(Arc::new(store), limits).await.expect("games");
+        let games = Games::new(store_of(dir).await, limits)
+            .await
+            .expect("games");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
@@ -112,7 +113,25 @@ impl TestServer {
     }
 }
 
-/// The store in `dir`, once the previous server in this process has released it (its
+/// Whether the in-process servers keep their games in memory
+/// (`TRINCHERA_TEST_STORE=memory`) instead of sled, the default.
+fn in_memory() -> bool {
+    std::env::var("TRINCHERA_TEST_STORE").is_ok_and(|backend| backend == "memory")
+}
+
+/// The store of `dir` for an in-process server: sled in the directory, or (with
+/// `TRINCHERA_TEST_STORE=memory`) a memory store that a restart on the same `dir` finds
+/// again.
+pub async fn store_of(dir: &Path) -> Arc<dyn Store> {
+    static MEMORY: Mutex<BTreeMap<PathBuf, MemoryStore>> = Mutex::new(BTreeMap::new());
+    if in_memory() {
+        let mut stores = MEMORY.lock().expect("stores");
+        return Arc::new(stores.entry(dir.to_owned()).or_default().reopen());
+    }
+    Arc::new(open_store(dir).await)
+}
+
+/// The sled store in `dir`, once the previous server in this process has released it (its
 /// connections and streams may hold it for a moment after it stopped).
 pub async fn open_store(dir: &Path) -> SledStore {
     let mut attempts = 0;
@@ -628,11 +647,10 @@ impl Stored {
     }
 }
 
-/// Every game of the store in `dir` (no server may have it open), each replayed from its
-/// log. Checks that every listed game's log replays and that its listing summary, written
-/// in the same batches as the log, is the replayed game's summary.
-pub async fn stored_games(dir: &Path) -> BTreeMap<GameId, Stored> {
-    let store = open_store(dir).await;
+/// Every game of `store` (no server may have it open), each replayed from its log. Checks
+/// that every listed game's log replays and that its listing summary, written in the same
+/// batches as the log, is the replayed game's summary.
+pub async fn stored_games(store: Arc<dyn Store>) -> BTreeMap<GameId, Stored> {
     let mut games = BTreeMap::new();
     let every = ListQuery {
         limit: usize::MAX,

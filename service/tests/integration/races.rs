@@ -15,7 +15,7 @@ use trinchera_service::ids::GameId;
 
 use crate::harness::{
     Client, Player, TestServer, assert_refused, authed, gapless_history, new_game, random_setups,
-    rng, scaled, spectator_view, stored_games, view_of,
+    rng, scaled, spectator_view, store_of, stored_games, view_of,
 };
 
 /// What racers saw acknowledged on one game: version → notation ("" for a resignation).
@@ -243,7 +243,7 @@ async fn race(games: usize, racers: usize, turns: usize, rulesets: &[&str]) {
     }
     let temp = server.stop().await;
     // ...and so does the store, read directly.
-    let stored = stored_games(&dir).await;
+    let stored = stored_games(store_of(&dir).await).await;
     assert_eq!(stored.len(), games);
     for (players, before) in &served {
         let id = GameId(players[0].game.parse().expect("numeric id"));

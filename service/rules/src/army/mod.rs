@@ -58,7 +58,9 @@ use crate::action::Action;
 use crate::cell::Cell;
 use crate::describe::{Description, KindId};
 use crate::effect::{BattleResult, Effect, RemovalCause};
-use crate::error::{Illegal, NotationError};
+use crate::error::NotationError;
+pub use crate::illegal::ArmyIllegal;
+use crate::illegal::Illegal;
 use crate::notation;
 use crate::outcome::{EndReason, Outcome};
 use crate::rules::{Rules, Seed};
@@ -82,55 +84,6 @@ const GONE: u8 = 0;
 pub trait Variant: Copy + Default + fmt::Debug + Send + Sync + 'static {
     /// The variant's tables, built once.
     fn spec() -> &'static Spec;
-}
-
-/// Why an army move is illegal, in words a player understands.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ArmyIllegal {
-    /// The game has ended: nothing is legal any more.
-    #[error("the game is over")]
-    GameOver,
-    /// Bombs and flags never move.
-    #[error("{article} {0} never moves", article = article(.0))]
-    Immovable(&'static str),
-    /// From and to are the same square.
-    #[error("a move must go to another square")]
-    NullMove,
-    /// A diagonal or knight-like move.
-    #[error("pieces move straight: up, down, left or right, never diagonally")]
-    NotStraight,
-    /// A multi-square move by a kind that steps.
-    #[error("only the {0} moves more than one square at a time")]
-    TooFar(&'static str),
-    /// Something stands between the two squares.
-    #[error("the way from {0} to {1} is blocked")]
-    Blocked(String, String),
-    /// The target is a lake.
-    #[error("{0} is a lake")]
-    Lake(String),
-    /// The target holds the mover's own piece.
-    #[error("{0} holds one of your own pieces")]
-    OwnPiece(String),
-    /// A long move that ends on an enemy, by a kind that cannot attack at range.
-    #[error(
-        "{article} {0} that moves more than one square cannot attack in the same move",
-        article = article(.0)
-    )]
-    LongAttack(&'static str),
-    /// The target stands in a trench.
-    #[error("the piece on {0} is in a trench and cannot be attacked")]
-    Trench(String),
-    /// The repetition limit.
-    #[error("this piece may not move between {0} and {1} more than {2} times in a row")]
-    Repetition(String, String, u8),
-}
-
-/// The indefinite article for a kind's name in an error message ("an Estandarte").
-fn article(name: &str) -> &'static str {
-    match name.chars().next() {
-        Some('A' | 'E' | 'I' | 'O' | 'U' | 'É' | 'Í' | 'Ó' | 'Ú') => "an",
-        _ => "a",
-    }
 }
 
 /// A move of an army game: a step, a long move or an attack, between padded squares.

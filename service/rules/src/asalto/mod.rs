@@ -54,7 +54,9 @@ use crate::action::Action;
 use crate::cell::Cell;
 use crate::describe::{Description, KindId};
 use crate::effect::{Effect, RemovalCause};
-use crate::error::{Illegal, NotationError, NotationProblem};
+use crate::error::{NotationError, NotationProblem};
+pub use crate::illegal::AsaltoIllegal;
+use crate::illegal::Illegal;
 use crate::notation;
 use crate::outcome::{EndReason, Outcome};
 use crate::rules::{Rules, Seed};
@@ -79,68 +81,6 @@ pub(crate) const OFFICER: KindId = KindId(1);
 
 /// An example of every action shape, for messages.
 const EXAMPLE: &str = "d1-d2, d5xd3xf3 or huff d6";
-
-/// Why an Asalto action is illegal, in words a player understands.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum AsaltoIllegal {
-    /// The game has ended.
-    #[error("the game is over")]
-    GameOver,
-    /// The two points are not neighbours on a line.
-    #[error("no line joins {0} to {1}: pieces step one point along a line")]
-    NoLine(String, String),
-    /// A rebel step to a lower row.
-    #[error("rebels never move away from the fortress: a rebel may not step to a lower row")]
-    Backwards,
-    /// A rebel step along a marked line (tacticas).
-    #[error(
-        "rebels may not move along the marked line from {0} to {1}: they move sideways only \
-         on rows 5-7"
-    )]
-    MarkedLine(String, String),
-    /// The target point holds a piece.
-    #[error("{0} is not empty")]
-    Occupied(String),
-    /// A rebel tried to jump.
-    #[error("rebels never jump or capture")]
-    RebelsNeverJump,
-    /// An officer capture written as a step.
-    #[error("an officer steps one point at a time; to capture, write the jump with x: {0}x{1}")]
-    CaptureWithX(String, String),
-    /// A jump action with no landing point.
-    #[error("a capture names at least one landing point, e.g. d5xd3")]
-    NoLanding,
-    /// More jumps than any chain can have.
-    #[error("no capture chain has more than {MAX_CHAIN} jumps")]
-    ChainTooLong,
-    /// A landing point that is not two points along a line.
-    #[error(
-        "an officer jumps over one adjacent rebel to the point straight beyond it along a \
-         line; {0} to {1} is no such jump"
-    )]
-    NotAJump(String, String),
-    /// A jump over an empty point.
-    #[error("there is no rebel on {0} to jump over")]
-    NothingToJump(String),
-    /// A jump over the other officer.
-    #[error("officers never jump officers ({0})")]
-    OfficerOverOfficer(String),
-    /// A huff in the officers' turn.
-    #[error("only the rebels huff, at the start of their turn")]
-    OnlyRebelsHuff,
-    /// A huff after a huff in the same turn.
-    #[error("the rebels may huff only one officer per turn")]
-    AlreadyHuffed,
-    /// A huff of an empty or rebel point.
-    #[error("there is no officer on {0}")]
-    NoOfficer(String),
-    /// A huff of an officer that did not miss a capture.
-    #[error(
-        "the officer on {0} did not miss a capture in the officers' last turn, so it cannot be \
-         huffed"
-    )]
-    NotHuffable(String),
-}
 
 /// For each direction, the landing points of the captures open to `officers` that way: over
 /// one of `rebels` onto one of `free`.
@@ -403,7 +343,7 @@ impl<V: Variant> Siege<V> {
             return Err(AsaltoIllegal::NoLanding.into());
         }
         if landings.len() > MAX_CHAIN {
-            return Err(AsaltoIllegal::ChainTooLong.into());
+            return Err(AsaltoIllegal::ChainTooLong(MAX_CHAIN).into());
         }
         let others = self.officers & !bit(s);
         let (mut at, mut rebels, mut chain) = (s, self.rebels, Chain::EMPTY);

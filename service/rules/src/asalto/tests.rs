@@ -331,7 +331,7 @@ fn officers_step_along_lines_and_capture_straight() {
     };
     assert_eq!(
         position.check(&endless),
-        Err(AsaltoIllegal::ChainTooLong.into())
+        Err(AsaltoIllegal::ChainTooLong(MAX_CHAIN).into())
     );
     let jump_nowhere = Action::Jump {
         from: cell("d5"),

@@ -47,7 +47,9 @@ use crate::action::{Action, Facing, TankAction};
 use crate::cell::Cell;
 use crate::describe::{Description, KindId};
 use crate::effect::{Effect, RemovalCause};
-use crate::error::{Illegal, NotationError};
+use crate::error::NotationError;
+use crate::illegal::Illegal;
+pub use crate::illegal::TanquesIllegal;
 use crate::outcome::{EndReason, Outcome};
 use crate::rules::{Rules, Seed};
 use crate::seat::{BySeat, Seat};
@@ -75,80 +77,6 @@ const RESERVE: u8 = 0xFE;
 const GONE: u8 = 0xFD;
 /// No tank advances.
 const NO_ADVANCE: u8 = 0xFF;
-
-/// Why a tanques action is illegal, in words a player understands.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum TanquesIllegal {
-    /// Nothing can be played any more.
-    #[error("the game is over")]
-    GameOver,
-    /// An enter or maneuver outside the movement phase.
-    #[error("tanks enter and maneuver only in the movement phase, which is over this turn")]
-    NotMovementPhase,
-    /// An enter or maneuver in the final phase.
-    #[error("after round 12 only attacks are allowed")]
-    FinalPhase,
-    /// An attack during the movement phase.
-    #[error("attacks come after the movement phase: end it first")]
-    NotAttackPhase,
-    /// Every tank of the seat has entered already.
-    #[error("you have no tank left in reserve")]
-    NoReserve,
-    /// Entering on a hex that is not one of the mover's entry hexes.
-    #[error("{0} is not one of your entry hexes")]
-    NotEntryHex(String),
-    /// Entering on an occupied hex.
-    #[error("{0} is occupied")]
-    Occupied(String),
-    /// The turn's maneuver allowance is used up.
-    #[error("you have used all your maneuvers this turn")]
-    NoManeuversLeft,
-    /// The tank has maneuvered this turn.
-    #[error("the tank on {0} has already maneuvered this turn")]
-    AlreadyManeuvered(String),
-    /// A maneuver with no letter.
-    #[error("a maneuver needs at least one step or turn")]
-    EmptyManeuver,
-    /// More than two forward steps.
-    #[error("a maneuver has at most 2 forward steps")]
-    TooManyForward,
-    /// More than two turns.
-    #[error("a maneuver has at most 2 turns")]
-    TooManyTurns,
-    /// A turn while standing on a swamp.
-    #[error("a tank on a swamp cannot turn ({0} is a swamp)")]
-    SwampTurn(String),
-    /// A forward step off the board.
-    #[error("going forward from {0} would leave the board")]
-    Edge(String),
-    /// A forward step onto a tank.
-    #[error("the way forward from {0} is blocked by the tank on {1}")]
-    Blocked(String, String),
-    /// The attacked hex holds no tank.
-    #[error("there is no tank on {0} to attack")]
-    NoTarget(String),
-    /// The attacked tank is the mover's own.
-    #[error("the tank on {0} is your own")]
-    OwnTarget(String),
-    /// An attack with no attacker.
-    #[error("an attack needs at least one attacker")]
-    NoAttackers,
-    /// The same attacker named twice.
-    #[error("{0} is named twice among the attackers")]
-    DuplicateAttacker(String),
-    /// An attacker that is not next to the target.
-    #[error("the tank on {0} is not next to {1}")]
-    NotAdjacent(String, String),
-    /// An attacker whose cannon points elsewhere.
-    #[error("the tank on {0} does not face {1}")]
-    NotFacing(String, String),
-    /// An attacker that has attacked this turn.
-    #[error("the tank on {0} has already attacked this turn")]
-    AlreadyAttacked(String),
-    /// An advance or casualty that is not one of the attackers.
-    #[error("the {0} must be one of the attackers, and {1} is not")]
-    NotAnAttacker(&'static str, String),
-}
 
 /// A legal tanques move; see the module docs for what the list contains.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
