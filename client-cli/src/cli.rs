@@ -51,6 +51,11 @@ pub struct Cli {
     )]
     pub server: String,
 
+    /// PEM certificates of a private CA to trust for an https:// server, besides the
+    /// system's root certificates.
+    #[arg(long, global = true, env = "TRINCHERA_TLS_CA", value_name = "PATH")]
+    pub tls_ca: Option<std::path::PathBuf>,
+
     /// Machine-readable output: one JSON document on stdout (errors too, as {"error": ...}).
     #[arg(long, global = true)]
     pub json: bool,

@@ -13,13 +13,15 @@ use crate::words;
 use trinchera_client::Names;
 use trinchera_client::Store;
 use trinchera_client::json::{self, Proto};
-use trinchera_client::{Server, normalize_url};
+use trinchera_client::{Server, Trust, normalize_url};
 
 /// A command's surroundings.
 #[derive(Debug)]
 pub struct Ctx {
     /// The server address.
     pub url: String,
+    /// What to trust of an https:// server.
+    pub trust: Trust,
     /// Machine output.
     pub json: bool,
     /// Colours.
@@ -43,6 +45,9 @@ impl Ctx {
         let terminal = std::io::stdout().is_terminal();
         Ok(Ctx {
             url: normalize_url(&cli.server),
+            trust: Trust {
+                ca: cli.tls_ca.clone(),
+            },
             json: cli.json,
             style: if cli.json {
                 Style::plain()
@@ -62,7 +67,7 @@ impl Ctx {
     pub async fn server(&self) -> Result<&Server, CliError> {
         Ok(self
             .server
-            .get_or_try_init(|| Server::connect(&self.url))
+            .get_or_try_init(|| Server::connect(&self.url, &self.trust))
             .await?)
     }
 

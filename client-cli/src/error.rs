@@ -93,7 +93,9 @@ impl CliError {
                 | ClientError::NoRuleset { .. }
                 | ClientError::BadToken => Class::Usage,
                 ClientError::Refused { .. } => Class::Refused,
-                ClientError::Unreachable { .. } => Class::Unreachable,
+                ClientError::Unreachable { .. } | ClientError::Untrusted { .. } => {
+                    Class::Unreachable
+                }
                 ClientError::Missing(_) | ClientError::File { .. } | ClientError::State(_) => {
                     Class::Local
                 }

@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use eframe::egui::{self, Key, Modifiers, Ui};
-use trinchera_client::Store;
+use trinchera_client::{Store, Trust};
 use trinchera_proto::v1 as pb;
 
 use crate::action::Action;
@@ -55,6 +55,8 @@ pub struct Options {
     pub lang: Lang,
     /// How boards are drawn.
     pub look: Look,
+    /// What to trust of an https:// server.
+    pub trust: Trust,
 }
 
 /// The whole app.
@@ -95,7 +97,7 @@ impl App {
     /// The app, connecting at once; `ctx` is woken by the network thread.
     pub fn new(ctx: &egui::Context, options: Options) -> App {
         let shelf = Shelf::in_config(options.store.dir());
-        let backend = Backend::start(ctx.clone(), options.store);
+        let backend = Backend::start(ctx.clone(), options.store, options.trust);
         let url = trinchera_client::normalize_url(&options.server);
         backend.send(Request::Connect(url.clone()));
         App {

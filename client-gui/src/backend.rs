@@ -8,7 +8,7 @@ use std::time::Duration;
 use eframe::egui;
 use tokio::sync::mpsc as tokio_mpsc;
 use tokio::task::JoinHandle;
-use trinchera_client::{ClientError, Code, GameRecord, Server, Store};
+use trinchera_client::{ClientError, Code, GameRecord, Server, Store, Trust};
 use trinchera_proto::v1 as pb;
 
 use crate::failure::Failure;
@@ -154,12 +154,13 @@ pub struct Backend {
 
 impl Backend {
     /// Starts the network thread; `ctx` is woken after every reply.
-    pub fn start(ctx: egui::Context, store: Store) -> Backend {
+    pub fn start(ctx: egui::Context, store: Store, trust: Trust) -> Backend {
         let (requests, inbox) = tokio_mpsc::unbounded_channel();
         let (outbox, replies) = mpsc::channel();
         let worker = Worker {
             out: Outbox { tx: outbox, ctx },
             store,
+            trust,
             server: None,
             watch: None,
             probe: None,
@@ -223,6 +224,8 @@ fn detail(error: &ClientError) -> String {
 struct Worker {
     out: Outbox,
     store: Store,
+    /// What to trust of an https:// server.
+    trust: Trust,
     server: Option<(String, Server)>,
     watch: Option<JoinHandle<()>>,
     probe: Option<JoinHandle<()>>,
@@ -374,7 +377,7 @@ impl Worker {
         }
         self.server = None;
         let connected = async {
-            let server = Server::connect(&url).await?;
+            let server = Server::connect(&url, &self.trust).await?;
             let rulesets = server.rulesets().await?.rulesets;
             Ok::<_, ClientError>((server, rulesets))
         }

@@ -29,6 +29,10 @@ struct Cli {
     /// when the file describes its ruleset).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "watch", "replay"])]
     history: Option<std::path::PathBuf>,
+    /// PEM certificates of a private CA to trust for an https:// server, besides the
+    /// system's root certificates.
+    #[arg(long, env = "TRINCHERA_TLS_CA", value_name = "PATH")]
+    tls_ca: Option<std::path::PathBuf>,
     /// Interface language: en or es (default: the last one chosen, else the system's).
     #[arg(long, value_parser = ["en", "es"])]
     lang: Option<String>,
@@ -56,6 +60,7 @@ fn main() -> std::process::ExitCode {
         (None, None, None) => None,
     };
     let history = cli.history;
+    let trust = trinchera_client::Trust { ca: cli.tls_ca };
     let chosen_lang = cli.lang.as_deref().and_then(Lang::of_code);
     let native = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
@@ -90,6 +95,7 @@ fn main() -> std::process::ExitCode {
                 store,
                 lang,
                 look,
+                trust,
             };
             let mut app = App::new(&cc.egui_ctx, options);
             if let Some(path) = &history {

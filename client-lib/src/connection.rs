@@ -2,9 +2,10 @@
 //! translation of gRPC statuses into [`ClientError`]s, and every reply made display-safe
 //! ([`Clean`]) before a client sees it.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
-use tonic::transport::{Channel, Endpoint};
+use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint};
 use tonic::{Code, Request, Status};
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
@@ -54,31 +55,50 @@ fn causes(error: &dyn std::error::Error) -> String {
     text
 }
 
+/// What a client trusts when it reaches a server over TLS (an `https://` address): the
+/// system's root certificates, and a private CA's if one is given.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Trust {
+    /// PEM certificates of a private CA (`--tls-ca`, `TRINCHERA_TLS_CA`).
+    pub ca: Option<PathBuf>,
+}
+
 impl Server {
-    /// Connects to the server at `url` (already normalized).
-    pub async fn connect(url: &str) -> Result<Server, ClientError> {
-        if url.starts_with("https://") {
-            return Err(ClientError::BadAddress {
-                url: url.to_owned(),
-                detail: "TLS is not supported yet: the server speaks plaintext HTTP/2 \
-                         (use http://, over a trusted network or a tunnel)"
-                    .to_owned(),
-            });
-        }
-        let endpoint = Endpoint::from_shared(url.to_owned())
-            .map_err(|e| ClientError::BadAddress {
-                url: url.to_owned(),
-                detail: e.to_string(),
-            })?
+    /// Connects to the server at `url` (already normalized): plaintext HTTP/2 for
+    /// `http://`, TLS for `https://`, trusting what `trust` says. A certificate that is not
+    /// trusted is an error naming the address and the reason, never a fallback to
+    /// plaintext.
+    pub async fn connect(url: &str, trust: &Trust) -> Result<Server, ClientError> {
+        let bad = |detail: String| ClientError::BadAddress {
+            url: url.to_owned(),
+            detail,
+        };
+        let mut endpoint = Endpoint::from_shared(url.to_owned())
+            .map_err(|e| bad(e.to_string()))?
             .connect_timeout(CONNECT_TIMEOUT)
             .tcp_nodelay(true);
-        let channel = endpoint
-            .connect()
-            .await
-            .map_err(|e| ClientError::Unreachable {
-                url: url.to_owned(),
-                detail: causes(&e),
-            })?;
+        if url.starts_with("https://") {
+            let mut tls = ClientTlsConfig::new().with_native_roots();
+            if let Some(ca) = &trust.ca {
+                let pem = std::fs::read(ca).map_err(|e| ClientError::file("cannot read", ca, e))?;
+                tls = tls.ca_certificate(Certificate::from_pem(pem));
+            }
+            endpoint = endpoint.tls_config(tls).map_err(|e| bad(causes(&e)))?;
+        }
+        let channel = endpoint.connect().await.map_err(|e| {
+            let detail = causes(&e);
+            if detail.contains("certificate") {
+                ClientError::Untrusted {
+                    url: url.to_owned(),
+                    detail,
+                }
+            } else {
+                ClientError::Unreachable {
+                    url: url.to_owned(),
+                    detail,
+                }
+            }
+        })?;
         Ok(Server {
             url: url.to_owned(),
             // A replay of a long game (every position) is larger than tonic's 4 MB default.

@@ -21,6 +21,17 @@ pub enum ClientError {
         /// What the transport said.
         detail: String,
     },
+    /// The server's TLS certificate is not trusted.
+    #[error(
+        "the server at {url} presented a certificate this client does not trust ({detail}); \
+         if it is signed by a private CA, give that CA with --tls-ca"
+    )]
+    Untrusted {
+        /// The address tried.
+        url: String,
+        /// Why the certificate was refused.
+        detail: String,
+    },
     /// The server answered with an error status.
     #[error("{message}")]
     Refused {

@@ -25,7 +25,7 @@ pub mod tray;
 pub mod verify;
 pub mod words;
 
-pub use connection::{Server, Watch, authed, normalize_url};
+pub use connection::{Server, Trust, Watch, authed, normalize_url};
 pub use error::ClientError;
 pub use geometry::{Geometry, Spot};
 pub use lang::Lang;

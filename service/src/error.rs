@@ -47,18 +47,28 @@ pub enum ApiError {
         actual: u64,
     },
     /// A size or count limit.
-    #[error("{0}")]
-    ResourceExhausted(String),
+    #[error("{message}")]
+    ResourceExhausted {
+        /// The limit's setting, e.g. `--max-replays` (a metrics label).
+        limit: &'static str,
+        /// Which limit was met, naming its setting.
+        message: String,
+    },
     /// A rate limit: the caller may retry after `retry_after`.
     #[error("{message}")]
     RateLimited {
+        /// The limit's setting, e.g. `--actions-per-second` (a metrics label).
+        limit: &'static str,
         /// Which limit, and its setting.
         message: String,
         /// When the next call would pass.
         retry_after: std::time::Duration,
     },
     /// The server is shutting down.
-    #[error("the server is shutting down")]
+    #[error(
+        "the server is shutting down: try again in a moment (a watch resumes with \
+         after_version)"
+    )]
     ShuttingDown,
     /// Storage failed; details are logged, not sent.
     #[error("storage failure")]
@@ -122,6 +132,24 @@ impl Reason {
 }
 
 impl ApiError {
+    /// A `RESOURCE_EXHAUSTED` error of the limit set by `limit`.
+    pub fn exhausted(limit: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::ResourceExhausted {
+            limit,
+            message: message.into(),
+        }
+    }
+
+    /// The setting of the limit this error met, if it is a refusal by a limit.
+    pub fn limit(&self) -> Option<&'static str> {
+        match self {
+            ApiError::ResourceExhausted { limit, .. } | ApiError::RateLimited { limit, .. } => {
+                Some(limit)
+            }
+            _ => None,
+        }
+    }
+
     /// An `INVALID_ARGUMENT` error.
     pub fn invalid(reason: Reason, message: impl Into<String>) -> ApiError {
         ApiError::InvalidArgument {
@@ -177,10 +205,10 @@ pub fn capped(message: String) -> String {
     out
 }
 
-impl From<ApiError> for Status {
-    fn from(error: ApiError) -> Status {
-        let message = capped(error.to_string());
-        let (code, reason) = match &error {
+impl ApiError {
+    /// The status code and machine-readable reason this error is sent with.
+    fn code_and_reason(&self) -> (Code, &'static str) {
+        match self {
             ApiError::InvalidArgument { reason, .. } => (Code::InvalidArgument, reason.code()),
             ApiError::NotFound(_) => (Code::NotFound, "GAME_NOT_FOUND"),
             ApiError::Unauthenticated(_) => (Code::Unauthenticated, "BAD_TOKEN"),
@@ -189,22 +217,33 @@ impl From<ApiError> for Status {
                 (Code::FailedPrecondition, reason.code())
             }
             ApiError::VersionMismatch { .. } => (Code::Aborted, "VERSION_MISMATCH"),
-            ApiError::ResourceExhausted(_) => (Code::ResourceExhausted, "LIMIT_EXCEEDED"),
+            ApiError::ResourceExhausted { .. } => (Code::ResourceExhausted, "LIMIT_EXCEEDED"),
             ApiError::RateLimited { .. } => (Code::ResourceExhausted, "RATE_LIMITED"),
             ApiError::ShuttingDown => (Code::Unavailable, "SHUTTING_DOWN"),
-            ApiError::Store(store) => {
-                tracing::error!(error = %store, "storage failure");
+            ApiError::Store(_) | ApiError::Internal(_) | ApiError::Random(_) => {
                 (Code::Internal, "INTERNAL")
             }
-            ApiError::Internal(cause) => {
-                tracing::error!(error = %cause, "internal failure");
-                (Code::Internal, "INTERNAL")
-            }
+        }
+    }
+
+    /// The status code this error is sent with.
+    pub fn code(&self) -> Code {
+        self.code_and_reason().0
+    }
+}
+
+impl From<ApiError> for Status {
+    fn from(error: ApiError) -> Status {
+        let message = capped(error.to_string());
+        let (code, reason) = error.code_and_reason();
+        match &error {
+            ApiError::Store(store) => tracing::error!(error = %store, "storage failure"),
+            ApiError::Internal(cause) => tracing::error!(error = %cause, "internal failure"),
             ApiError::Random(random) => {
                 tracing::error!(error = %random, "OS random number generator failed");
-                (Code::Internal, "INTERNAL")
             }
-        };
+            _ => {}
+        }
         let mut details = ErrorDetails::with_error_info(reason, ERROR_DOMAIN, HashMap::new());
         if let ApiError::RateLimited { retry_after, .. } = &error {
             details.set_retry_info(Some(*retry_after));
@@ -236,6 +275,7 @@ mod tests {
     #[test]
     fn rate_limits_carry_retry_info() {
         let status = Status::from(ApiError::RateLimited {
+            limit: "--actions-per-second",
             message: "too many".into(),
             retry_after: std::time::Duration::from_millis(1500),
         });

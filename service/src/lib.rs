@@ -36,7 +36,9 @@ internal! {
     mod state;
     mod timing;
 }
+pub mod config;
 mod local;
+pub mod metrics;
 pub mod store;
 
 use std::future::Future;
@@ -50,7 +52,14 @@ use trinchera_proto::v1::game_service_server::GameServiceServer;
 pub use games::throttle::{RateLimit, RateLimits};
 pub use games::{BotPace, Games, Limits, NameLimit};
 pub use local::LocalServer;
-pub use net::NetConfig;
+pub use net::{NetConfig, Tls, TlsError, TlsFiles};
+
+/// What `trinchera-server --version` says besides the name: the build, the API it serves and
+/// the storage layout it writes.
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (API trinchera.v1, storage layout 2)"
+);
 
 /// Largest request the server decodes (setups are the biggest: about 4 KiB).
 pub const MAX_REQUEST_BYTES: usize = 64 * 1024;
@@ -74,15 +83,81 @@ pub enum ServeError {
     Store(#[from] store::StoreError),
 }
 
-/// Serves `games` on `listener` under the connection and stream limits `net` until
-/// `shutdown` resolves; then ends watch streams, lets running calls finish, and flushes the
-/// store.
+/// How the server serves, besides its games: the transport's limits, TLS, and how long a
+/// stopping server waits for running calls.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    /// Connection and stream limits.
+    pub net: NetConfig,
+    /// TLS, if the server speaks it (re-read on SIGHUP).
+    pub tls: Option<Arc<net::Tls>>,
+    /// How long a stopping server lets running calls finish.
+    pub drain: Duration,
+}
+
+impl ServeOptions {
+    /// Plaintext under the limits `net`, draining for 10 seconds.
+    pub fn plain(net: NetConfig) -> ServeOptions {
+        ServeOptions {
+            net,
+            tls: None,
+            drain: Duration::from_secs(10),
+        }
+    }
+
+    /// The options `config` asks for; TLS files are read now.
+    pub fn from_config(config: &config::Config) -> Result<ServeOptions, net::TlsError> {
+        let path = |text: &str| (!text.is_empty()).then(|| std::path::PathBuf::from(text));
+        let tls = match (path(&config.tls.cert), path(&config.tls.key)) {
+            (Some(cert), Some(key)) => Some(Arc::new(net::Tls::load(net::TlsFiles {
+                cert,
+                key,
+                client_ca: path(&config.tls.client_ca),
+            })?)),
+            _ => None,
+        };
+        Ok(ServeOptions {
+            net: config.net(),
+            tls,
+            drain: config.drain(),
+        })
+    }
+}
+
+/// How a server stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    /// Every call finished within the drain time.
+    Drained,
+    /// Calls (or streams a client kept open) were still running when the drain time was up;
+    /// the store was flushed anyway, but is held until the process exits.
+    DrainTimedOut,
+}
+
+/// Serves `games` on `listener` with `options` until `shutdown` resolves; then the health
+/// check turns `NOT_SERVING`, watch streams end (telling clients to reconnect), new calls
+/// are refused and running calls finish, for at most `options.drain`; last the store is
+/// flushed.
 pub async fn run(
     listener: TcpListener,
     games: Arc<Games>,
-    net: NetConfig,
+    options: ServeOptions,
     shutdown: impl Future<Output = ()> + Send + 'static,
-) -> Result<(), ServeError> {
+) -> Result<Stopped, ServeError> {
+    let ServeOptions { net, tls, drain } = options;
+    if tls.is_none()
+        && let Ok(address) = listener.local_addr()
+        && !address.ip().is_loopback()
+    {
+        tracing::warn!(
+            %address,
+            "serving plaintext on a network address: player tokens travel in the clear \
+             (set tls.cert and tls.key)"
+        );
+    }
+    if let Some(tls) = &tls {
+        tokio::spawn(reload_on_hangup(Arc::clone(tls)));
+    }
     let transport = net::Net::new(net);
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<GameServiceServer<grpc::Api>>().await;
@@ -98,6 +173,7 @@ pub async fn run(
         .max_decoding_message_size(MAX_REQUEST_BYTES);
     let sweeper = tokio::spawn(sweep(Arc::clone(&games)));
     let heart = tokio::spawn(heartbeat(Arc::clone(&games)));
+    let measures = tokio::spawn(measure(Arc::clone(&games)));
     let deadlines = tokio::spawn(Arc::clone(&games).run_deadlines());
     tokio::spawn({
         let games = Arc::clone(&games);
@@ -107,6 +183,7 @@ pub async fn run(
         }
     });
     let stopping = Arc::clone(&games);
+    let (draining, drained) = tokio::sync::oneshot::channel::<()>();
     let served = tonic::transport::Server::builder()
         .timeout(REQUEST_TIMEOUT)
         .http2_keepalive_interval(Some(KEEPALIVE))
@@ -117,21 +194,66 @@ pub async fn run(
         .add_service(reflection)
         .add_service(reflection_v1alpha)
         .add_service(api)
-        .serve_with_incoming_shutdown(net::incoming(listener, transport), async move {
+        .serve_with_incoming_shutdown(net::incoming(listener, transport, tls), async move {
             shutdown.await;
             tracing::info!("shutting down: ending streams, finishing calls");
             health
                 .set_not_serving::<GameServiceServer<grpc::Api>>()
                 .await;
+            health
+                .set_service_status("", tonic_health::ServingStatus::NotServing)
+                .await;
             stopping.shut_down();
-        })
-        .await;
+            let _ = draining.send(());
+        });
+    tokio::pin!(served);
+    let (served, stopped) = tokio::select! {
+        served = &mut served => (served, Stopped::Drained),
+        () = async {
+            if drained.await.is_ok() {
+                tokio::time::sleep(drain).await;
+            } else {
+                std::future::pending::<()>().await;
+            }
+        } => {
+            tracing::warn!(
+                drain_secs = drain.as_secs(),
+                "calls still running after the drain time: stopping anyway"
+            );
+            (Ok(()), Stopped::DrainTimedOut)
+        }
+    };
     sweeper.abort();
     heart.abort();
+    measures.abort();
     deadlines.abort();
     games.close().await?;
     tracing::info!("storage flushed; bye");
-    Ok(served?)
+    served?;
+    Ok(stopped)
+}
+
+/// Re-reads the TLS files on every SIGHUP; a bad new file is reported and the old identity
+/// kept.
+async fn reload_on_hangup(tls: Arc<net::Tls>) {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut hangups = match signal(SignalKind::hangup()) {
+            Ok(hangups) => hangups,
+            Err(error) => return tracing::warn!(%error, "cannot listen for SIGHUP"),
+        };
+        while hangups.recv().await.is_some() {
+            match tls.reload() {
+                Ok(()) => tracing::info!("SIGHUP: reloaded the TLS certificate and key"),
+                Err(error) => {
+                    tracing::error!(%error, "SIGHUP: kept the old TLS certificate")
+                }
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    drop(tls);
 }
 
 /// tonic answers two kinds of bad requests before any handler runs, with codes the
@@ -146,9 +268,10 @@ fn contract_status(
     };
     let error = match status.code() {
         tonic::Code::OutOfRange if status.message().contains("message length too large") => {
-            error::ApiError::ResourceExhausted(format!(
-                "the request is too large: the limit is {MAX_REQUEST_BYTES} bytes"
-            ))
+            error::ApiError::exhausted(
+                "request-size",
+                format!("the request is too large: the limit is {MAX_REQUEST_BYTES} bytes"),
+            )
         }
         tonic::Code::Internal if status.message().starts_with("failed to decode Protobuf") => {
             error::ApiError::invalid(
@@ -171,6 +294,15 @@ async fn heartbeat(games: Arc<Games>) {
     loop {
         ticks.tick().await;
         games.heartbeat().await;
+    }
+}
+
+/// Every few seconds, records what the server holds in the metrics.
+async fn measure(games: Arc<Games>) {
+    let mut ticks = tokio::time::interval(Duration::from_secs(5));
+    loop {
+        ticks.tick().await;
+        games.measure().await;
     }
 }
 

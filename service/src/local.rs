@@ -12,7 +12,7 @@ use tokio::sync::oneshot;
 
 use crate::games::throttle::RateLimits;
 use crate::store::{SledOptions, SledStore, Store};
-use crate::{BotPace, Games, Limits, NetConfig};
+use crate::{BotPace, Games, Limits, NetConfig, ServeOptions};
 
 impl Limits {
     /// Limits for a server that only tests talk to: no rate limits, and bots that think
@@ -53,6 +53,18 @@ impl LocalServer {
         address: SocketAddr,
         limits: Limits,
     ) -> io::Result<LocalServer> {
+        let options = ServeOptions::plain(NetConfig::default());
+        LocalServer::start_serving(store, address, limits, options)
+    }
+
+    /// Starts a server over `store` on `address` served as `options` say (TLS, say), and
+    /// returns once it accepts connections.
+    pub fn start_serving(
+        store: Arc<dyn Store>,
+        address: SocketAddr,
+        limits: Limits,
+        options: ServeOptions,
+    ) -> io::Result<LocalServer> {
         let (ready_tx, ready_rx) = std::sync::mpsc::channel::<io::Result<SocketAddr>>();
         let (stop, stopped) = oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
@@ -75,7 +87,7 @@ impl LocalServer {
                     Err(e) => return drop(ready_tx.send(Err(e))),
                 };
                 let _ = ready_tx.send(listener.local_addr());
-                let served = crate::run(listener, games, NetConfig::default(), async {
+                let served = crate::run(listener, games, options, async {
                     let _ = stopped.await;
                 })
                 .await;

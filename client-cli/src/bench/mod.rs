@@ -45,7 +45,7 @@ pub async fn bench(ctx: &Ctx, args: &BenchArgs) -> Result<(), CliError> {
         .max(streams.div_ceil(STREAMS_PER_CONNECTION));
     let mut servers = Vec::new();
     for _ in 0..connections {
-        servers.push(Server::connect(&ctx.url).await?);
+        servers.push(Server::connect(&ctx.url, &ctx.trust).await?);
     }
     servers[0].health().await?;
     let server_pid = args

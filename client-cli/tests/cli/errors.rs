@@ -204,14 +204,6 @@ fn a_closed_pipe_ends_the_program_quietly() {
 }
 
 #[test]
-fn https_is_refused_until_the_server_speaks_tls() {
-    let user = User::of("https://127.0.0.1:1");
-    let run = user.run(&["rulesets"]);
-    assert_eq!(run.code, 2, "{run:?}");
-    assert!(run.stderr.contains("TLS is not supported yet"), "{run:?}");
-}
-
-#[test]
 fn a_json_file_of_another_shape_is_not_a_history_file() {
     let user = User::of("http://127.0.0.1:1");
     let (_dir, file) = file_with("{\"games\": []}\n");
@@ -243,4 +235,20 @@ fn a_refused_bot_level_uses_up_no_game_id() {
     );
     let next = id(&user.json(&["new", "frente"]));
     assert_eq!(next, first + 1, "the refusal took no id");
+}
+
+#[test]
+fn an_https_server_is_reached_with_its_ca_and_refused_without_it() {
+    let server = crate::harness::TlsServer::start();
+    let user = User::of(&server.url);
+    let ca = server.ca.to_str().expect("utf-8");
+    let created = user.json(&["--tls-ca", ca, "new", "tanques"]);
+    assert!(created["game_id"].is_string(), "{created}");
+    let untrusted = user.run(&["rulesets"]);
+    assert_ne!(untrusted.code, 0, "{untrusted:?}");
+    assert!(
+        untrusted.stderr.contains(&server.url) && untrusted.stderr.contains("does not trust"),
+        "{untrusted:?}"
+    );
+    assert!(untrusted.stderr.contains("--tls-ca"), "{untrusted:?}");
 }

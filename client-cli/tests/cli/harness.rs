@@ -347,3 +347,49 @@ impl Terminal {
         (status, finished(&self.output))
     }
 }
+
+/// A server speaking TLS with a self-signed certificate for localhost, and the
+/// certificate's file (a client trusts it as its CA).
+pub struct TlsServer {
+    pub url: String,
+    pub ca: PathBuf,
+    _server: LocalServer,
+    _files: TempDir,
+}
+
+impl TlsServer {
+    /// Starts one on 127.0.0.1 and a free port; its URL names localhost.
+    pub fn start() -> TlsServer {
+        let files = tempfile::tempdir().expect("temp dir");
+        let names = vec!["localhost".to_owned(), "127.0.0.1".to_owned()];
+        let made = rcgen::generate_simple_self_signed(names).expect("a certificate");
+        let (cert, key) = (files.path().join("cert.pem"), files.path().join("key.pem"));
+        std::fs::write(&cert, made.cert.pem()).expect("written");
+        std::fs::write(&key, made.signing_key.serialize_pem()).expect("written");
+        let tls = trinchera_service::Tls::load(trinchera_service::TlsFiles {
+            cert: cert.clone(),
+            key,
+            client_ca: None,
+        })
+        .expect("TLS files");
+        let options = trinchera_service::ServeOptions {
+            tls: Some(std::sync::Arc::new(tls)),
+            ..trinchera_service::ServeOptions::plain(Default::default())
+        };
+        let store = trinchera_service::store::MemoryStore::new();
+        let address = "127.0.0.1:0".parse().expect("address");
+        let server = LocalServer::start_serving(
+            std::sync::Arc::new(store),
+            address,
+            Limits::for_tests(),
+            options,
+        )
+        .expect("server");
+        TlsServer {
+            url: format!("https://localhost:{}", server.address().port()),
+            ca: cert,
+            _server: server,
+            _files: files,
+        }
+    }
+}

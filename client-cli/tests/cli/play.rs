@@ -205,7 +205,7 @@ fn timed_game(server: &Server, user: &User, seconds: u32) -> (String, String) {
         .build()
         .expect("runtime");
     let created = runtime.block_on(async {
-        let client = trinchera_client::Server::connect(&server.url)
+        let client = trinchera_client::Server::connect(&server.url, &Default::default())
             .await
             .expect("connects");
         client

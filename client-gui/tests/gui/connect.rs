@@ -68,3 +68,43 @@ fn a_server_that_goes_away_shows_as_gone_everywhere_without_a_click() {
     assert_eq!(*me.game().draft(), draft, "the setup being edited is kept");
     assert!(me.shows_containing("connected to"));
 }
+
+#[test]
+fn an_https_server_is_reached_when_its_certificate_is_trusted() {
+    let files = tempfile::tempdir().expect("temp dir");
+    let names = vec!["localhost".to_owned(), "127.0.0.1".to_owned()];
+    let made = rcgen::generate_simple_self_signed(names).expect("a certificate");
+    let (cert, key) = (files.path().join("cert.pem"), files.path().join("key.pem"));
+    std::fs::write(&cert, made.cert.pem()).expect("written");
+    std::fs::write(&key, made.signing_key.serialize_pem()).expect("written");
+    let tls = trinchera_service::Tls::load(trinchera_service::TlsFiles {
+        cert: cert.clone(),
+        key,
+        client_ca: None,
+    })
+    .expect("TLS files");
+    let options = trinchera_service::ServeOptions {
+        tls: Some(std::sync::Arc::new(tls)),
+        ..trinchera_service::ServeOptions::plain(Default::default())
+    };
+    let server = trinchera_service::LocalServer::start_serving(
+        std::sync::Arc::new(trinchera_service::store::MemoryStore::new()),
+        "127.0.0.1:0".parse().expect("address"),
+        trinchera_service::Limits::for_tests(),
+        options,
+    )
+    .expect("server");
+    let url = format!("https://localhost:{}", server.address().port());
+    let mut trusted = Window::trusting(&url, trinchera_client::Trust { ca: Some(cert) });
+    trusted.wait_for("the lobby", |app| app.connection == Connection::Up);
+    assert!(trusted.shows("Create game"));
+    let mut wary = Window::open(&url, None);
+    wary.wait_for("the refusal", |app| {
+        matches!(app.connection, Connection::Down { .. })
+    });
+    let said = wary
+        .harness
+        .query_all_by_label_contains("does not trust")
+        .count();
+    assert_eq!(said, 1, "the window says the certificate is not trusted");
+}

@@ -8,7 +8,7 @@ use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use tempfile::TempDir;
-use trinchera_client::Store;
+use trinchera_client::{Store, Trust};
 use trinchera_gui::{App, OpenAtStart, Options};
 use trinchera_service::{Limits, LocalServer};
 
@@ -70,7 +70,7 @@ impl Server {
             .build()
             .expect("runtime");
         runtime.block_on(async {
-            let client = trinchera_client::Server::connect(&self.url)
+            let client = trinchera_client::Server::connect(&self.url, &Default::default())
                 .await
                 .expect("connects");
             let created = client
@@ -120,19 +120,37 @@ impl Window {
 
     /// Like [`Window::open`], with the token store in `config`.
     pub fn with_config(url: &str, open: Option<OpenAtStart>, config: TempDir) -> Window {
-        Window::sized(url, open, config, egui::vec2(1280.0, 800.0))
+        Window::sized(
+            url,
+            open,
+            config,
+            egui::vec2(1280.0, 800.0),
+            Trust::default(),
+        )
+    }
+
+    /// A window connecting to `url` with `trust` for its TLS certificate.
+    pub fn trusting(url: &str, trust: Trust) -> Window {
+        let config = tempfile::tempdir().expect("temp dir");
+        Window::sized(url, None, config, egui::vec2(1280.0, 800.0), trust)
     }
 
     /// A window of `size` showing the lobby of `server`.
     pub fn lobby_sized(server: &Server, size: egui::Vec2) -> Window {
         let config = tempfile::tempdir().expect("temp dir");
-        let mut window = Window::sized(&server.url, None, config, size);
+        let mut window = Window::sized(&server.url, None, config, size, Trust::default());
         window.wait_for("the lobby", |app| app.connection.is_up());
         window
     }
 
     /// Like [`Window::with_config`], `size` points large.
-    fn sized(url: &str, open: Option<OpenAtStart>, config: TempDir, size: egui::Vec2) -> Window {
+    fn sized(
+        url: &str,
+        open: Option<OpenAtStart>,
+        config: TempDir,
+        size: egui::Vec2,
+        trust: Trust,
+    ) -> Window {
         let mut harness = Harness::builder().with_size(size).build_ui_state(
             |ui, app: &mut Option<App>| {
                 if let Some(app) = app {
@@ -147,6 +165,7 @@ impl Window {
             store: Store::at(config.path()),
             lang: Default::default(),
             look: Default::default(),
+            trust,
         };
         let mut app = App::new(&harness.ctx, options);
         // Flashes would keep the harness repainting; the state is what the tests check.

@@ -29,7 +29,7 @@ fn a_dropped_stream_resumes_from_the_last_version_and_misses_nothing() {
         .expect("runtime");
     let player = |url: &str| {
         runtime
-            .block_on(trinchera_client::Server::connect(url))
+            .block_on(trinchera_client::Server::connect(url, &Default::default()))
             .expect("connects")
     };
     let client = player(&server.url);
@@ -51,7 +51,11 @@ fn a_dropped_stream_resumes_from_the_last_version_and_misses_nothing() {
         .expect("set up");
 
     let config = tempfile::tempdir().expect("temp dir");
-    let backend = Backend::start(egui::Context::default(), Store::at(config.path()));
+    let backend = Backend::start(
+        egui::Context::default(),
+        Store::at(config.path()),
+        Default::default(),
+    );
     let mut replies = Vec::new();
     backend.send(Request::Connect(server.url.clone()));
     wait(&backend, &mut replies, "the connection", |r| {

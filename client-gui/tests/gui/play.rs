@@ -250,7 +250,8 @@ fn held_game(server: &Server, store: &trinchera_client::Store, resign: bool) -> 
         .expect("runtime");
     let created = runtime
         .block_on(async {
-            let client = trinchera_client::Server::connect(&server.url).await?;
+            let client =
+                trinchera_client::Server::connect(&server.url, &Default::default()).await?;
             let created = client
                 .create(pb::CreateGameRequest {
                     ruleset: "clasico".into(),

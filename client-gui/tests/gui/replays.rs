@@ -26,7 +26,7 @@ fn runtime() -> tokio::runtime::Runtime {
 /// The history of `game` as a spectator gets it, with every position.
 fn history(runtime: &tokio::runtime::Runtime, url: &str, game: &str) -> pb::GetHistoryResponse {
     runtime.block_on(async {
-        let server = trinchera_client::Server::connect(url)
+        let server = trinchera_client::Server::connect(url, &Default::default())
             .await
             .expect("connects");
         server.history(game, None, true).await.expect("history")
@@ -138,7 +138,7 @@ fn a_finished_game_replays_step_by_step_from_either_side_and_is_fair() {
 /// A tanques game two random bots played to its end.
 fn played_by_bots(runtime: &tokio::runtime::Runtime, url: &str) -> String {
     let game = runtime.block_on(async {
-        let client = trinchera_client::Server::connect(url)
+        let client = trinchera_client::Server::connect(url, &Default::default())
             .await
             .expect("connects");
         let created = client
@@ -176,7 +176,7 @@ fn a_history_file_replays_and_one_altered_die_is_not_fair() {
         })
         .expect("the bots attacked in one of five games");
     let (history, ruleset) = runtime.block_on(async {
-        let client = trinchera_client::Server::connect(&server.url)
+        let client = trinchera_client::Server::connect(&server.url, &Default::default())
             .await
             .expect("connects");
         let history = client.history(&game, None, true).await.expect("history");

@@ -18,7 +18,8 @@ use super::{Games, MoveInput, NewGame, SetupRequest};
 use crate::error::{ApiError, Reason};
 use crate::ids::{self, GameId, Token, TokenHash};
 use crate::state::{
-    Act, Creation, Creator, GameEvent, GamePhase, GameState, Moment, Snapshot, bot_player_name,
+    Act, Creation, Creator, EventKind, GameEvent, GamePhase, GameState, Moment, Snapshot,
+    bot_player_name,
 };
 use crate::store::{StoreError, Unfinished};
 
@@ -157,6 +158,11 @@ impl Games {
     ) {
         held.record(record);
         let state = held.state();
+        match &event.kind {
+            EventKind::Move { .. } => crate::metrics::move_committed(state.description().id),
+            EventKind::TimedOut(_) => crate::metrics::forfeit(),
+            _ => {}
+        }
         if state.phase() == GamePhase::Finished {
             self.reservations.finished(state.id());
         }

@@ -95,6 +95,7 @@ impl Games {
             Some(left) if left < SHORT_OF_TIME => None,
             _ => Some(self.thinking.slot(turn.urgency()).await),
         };
+        let waited = started.elapsed();
         let left = turn.left(self.time.now_ms());
         let budget = left.map_or(self.limits.bots.think, |left| {
             (left / THINKING_SHARE).min(self.limits.bots.think)
@@ -104,6 +105,8 @@ impl Games {
                 .await
                 .map_err(|e| ApiError::Internal(Box::new(e)))?;
         drop(slot);
+        let thought = started.elapsed() - waited;
+        crate::metrics::bot_decision(waited.as_secs_f64(), thought.as_secs_f64());
         let min_delay = left.map_or(self.limits.bots.min_delay, |left| {
             (left / THINKING_SHARE).min(self.limits.bots.min_delay)
         });

@@ -41,7 +41,7 @@ use crate::hub::Published;
 use crate::ids::GameId;
 use crate::records::EventRecord;
 use crate::state::{GameEvent, ReplaySteps, Reveal, Snapshot};
-use crate::store::{Store, StoreError};
+use crate::store::{Store, StoreError, Unfinished};
 use crate::timing::{Downtime, SystemTime, TimeSource};
 
 /// Limits that protect the server; each refusal names the limit.
@@ -339,6 +339,23 @@ impl Games {
     pub async fn heartbeat(&self) {
         if let Err(error) = self.store.mark_alive(self.time.now_ms()).await {
             tracing::warn!(%error, "could not note the server's time");
+        }
+    }
+
+    /// Records what the server holds in the metrics: unfinished games, games in memory,
+    /// games with bots, the store's size.
+    pub async fn measure(&self) {
+        let counted = async {
+            let open = self.store.count_unfinished(Unfinished::All).await?;
+            let with_bots = self.store.count_unfinished(Unfinished::WithBots).await?;
+            let bytes = self.store.size_on_disk().await?;
+            Ok::<_, StoreError>((open, with_bots, bytes))
+        };
+        match counted.await {
+            Ok((open, with_bots, bytes)) => {
+                crate::metrics::holdings(open, self.loaded(), with_bots, bytes);
+            }
+            Err(error) => tracing::warn!(%error, "could not count the games for the metrics"),
         }
     }
 

@@ -59,7 +59,7 @@ impl Quota {
         } = self.names;
         let mut running = self.running();
         if running.total >= self.total {
-            return Err(ApiError::ResourceExhausted(format!(
+            return Err(ApiError::exhausted(total_setting, format!(
                 "the server runs {} {what} at once, its limit ({total_setting}); try again \
                  in a moment",
                 self.total
@@ -68,7 +68,7 @@ impl Quota {
         if let Some(peer) = peer {
             let count = running.by_peer.entry(peer).or_default();
             if *count >= self.per_peer {
-                return Err(ApiError::ResourceExhausted(format!(
+                return Err(ApiError::exhausted(peer_setting, format!(
                     "your address already runs {} {what} at once, the limit per address \
                      ({peer_setting}); wait for one to finish",
                     self.per_peer

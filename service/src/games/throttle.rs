@@ -122,6 +122,7 @@ impl<K: std::hash::Hash + Eq + Clone> Bucket<K> {
         self.limiter.check_key(key).map_err(|not_until| {
             let retry_after = not_until.wait_time_from(DefaultClock::default().now());
             ApiError::RateLimited {
+                limit: self.setting,
                 message: format!(
                     "too many {} (the limit is {}; server setting {}): retry in {:.1} s",
                     self.what,
@@ -232,6 +233,7 @@ mod tests {
             Err(ApiError::RateLimited {
                 message,
                 retry_after,
+                ..
             }) => {
                 assert!(message.contains("60 a minute, bursts of 3"), "{message}");
                 assert!(message.contains("--create-join-per-minute"), "{message}");

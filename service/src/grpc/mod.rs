@@ -8,7 +8,9 @@ mod replay;
 mod watch;
 
 use std::sync::{Arc, LazyLock};
+use std::time::Instant;
 
+use tonic::metadata::{Ascii, MetadataValue};
 use tonic::{Request, Response, Status};
 use tracing::Instrument;
 use trinchera_proto::v1 as pb;
@@ -48,26 +50,95 @@ fn token<T>(request: &Request<T>) -> Result<Option<String>, ApiError> {
     }
 }
 
-/// A span for one RPC; `seat` is recorded once the caller is known. Tokens are never logged.
-fn span(method: &'static str, game_id: &str) -> tracing::Span {
-    tracing::info_span!("rpc", method, game_id, seat = tracing::field::Empty)
+/// One call as it is logged and measured: its RPC, its request id (the client's
+/// `x-request-id`, or a new one), its span and when it began.
+struct Call {
+    rpc: &'static str,
+    request_id: MetadataValue<Ascii>,
+    span: tracing::Span,
+    started: Instant,
 }
 
-/// Runs a handler inside its span, logging refusals, and maps the error to a status.
+/// Longest client request id the server carries over.
+const MAX_REQUEST_ID: usize = 128;
+
+impl Call {
+    /// The call `rpc` of `request` about game `game_id` (empty if none). Its span carries
+    /// the RPC, game, peer and request id; `seat` is recorded once the caller is known.
+    /// Tokens are never logged.
+    fn of<T>(rpc: &'static str, request: &Request<T>, game_id: &str) -> Call {
+        let request_id = request
+            .metadata()
+            .get("x-request-id")
+            .filter(|id| {
+                let id = id.as_bytes();
+                !id.is_empty() && id.len() <= MAX_REQUEST_ID && id.iter().all(u8::is_ascii_graphic)
+            })
+            .cloned()
+            .unwrap_or_else(new_request_id);
+        let peer = checks::peer(request).map(|peer| peer.to_string());
+        let span = tracing::info_span!(
+            "rpc",
+            method = rpc,
+            game_id,
+            request_id = request_id.to_str().unwrap_or_default(),
+            peer = peer.as_deref().unwrap_or_default(),
+            seat = tracing::field::Empty,
+        );
+        Call {
+            rpc,
+            request_id,
+            span,
+            started: Instant::now(),
+        }
+    }
+}
+
+/// A request id for a call that came without one: 16 hex digits.
+fn new_request_id() -> MetadataValue<Ascii> {
+    let bytes: [u8; 8] = crate::ids::random_bytes().unwrap_or_default();
+    MetadataValue::try_from(hex::encode(bytes)).unwrap_or_else(|_| MetadataValue::from_static("0"))
+}
+
+/// Runs a handler inside its call's span, logs and measures the call (one line at debug
+/// level, refusals at info), maps the error to a status, and returns the request id in the
+/// response metadata.
 async fn handle<T>(
-    span: tracing::Span,
+    call: Call,
     work: impl Future<Output = Result<T, ApiError>>,
 ) -> Result<Response<T>, Status> {
-    async move {
-        let result = work.await;
-        match &result {
-            Ok(_) => tracing::debug!("ok"),
-            Err(error) => tracing::info!(%error, "refused"),
+    let result = work.instrument(call.span.clone()).await;
+    let elapsed = call.started.elapsed();
+    let code = match &result {
+        Ok(_) => tonic::Code::Ok,
+        Err(error) => {
+            if let Some(limit) = error.limit() {
+                crate::metrics::refused(limit);
+            }
+            call.span.in_scope(|| tracing::info!(%error, "refused"));
+            error.code()
         }
-        result.map(Response::new).map_err(Status::from)
+    };
+    crate::metrics::request(call.rpc, code, elapsed.as_secs_f64());
+    call.span.in_scope(|| {
+        tracing::debug!(code = ?code, duration_ms = elapsed.as_secs_f64() * 1e3, "call");
+    });
+    match result {
+        Ok(reply) => {
+            let mut response = Response::new(reply);
+            response
+                .metadata_mut()
+                .insert("x-request-id", call.request_id);
+            Ok(response)
+        }
+        Err(error) => {
+            let mut status = Status::from(error);
+            status
+                .metadata_mut()
+                .insert("x-request-id", call.request_id);
+            Err(status)
+        }
     }
-    .instrument(span)
-    .await
 }
 
 fn record_seat(seat: Seat) {
@@ -78,7 +149,7 @@ fn record_seat(seat: Seat) {
 impl GameService for Api {
     async fn list_rulesets(
         &self,
-        _request: Request<pb::ListRulesetsRequest>,
+        request: Request<pb::ListRulesetsRequest>,
     ) -> Result<Response<pb::ListRulesetsResponse>, Status> {
         /// The descriptions never change: convert them once.
         static RULESETS: LazyLock<pb::ListRulesetsResponse> =
@@ -88,7 +159,7 @@ impl GameService for Api {
                     .map(|ruleset| convert::ruleset((ruleset.description)()))
                     .collect(),
             });
-        handle(span("ListRulesets", ""), async { Ok(RULESETS.clone()) }).await
+        handle(Call::of("ListRulesets", &request, ""), async { Ok(RULESETS.clone()) }).await
     }
 
     async fn create_game(
@@ -96,7 +167,7 @@ impl GameService for Api {
         request: Request<pb::CreateGameRequest>,
     ) -> Result<Response<pb::CreateGameResponse>, Status> {
         let body = request.get_ref();
-        handle(span("CreateGame", ""), async {
+        handle(Call::of("CreateGame", &request, ""), async {
             let peer = checks::peer(&request);
             self.games.throttle().create_join(peer)?;
             let limits = self.games.limits();
@@ -145,7 +216,7 @@ impl GameService for Api {
         request: Request<pb::JoinGameRequest>,
     ) -> Result<Response<pb::JoinGameResponse>, Status> {
         let body = request.get_ref();
-        handle(span("JoinGame", &body.game_id), async {
+        handle(Call::of("JoinGame", &request, &body.game_id), async {
             self.games.throttle().create_join(checks::peer(&request))?;
             let id = checks::game_id(&body.game_id)?;
             let limits = self.games.limits();
@@ -171,7 +242,7 @@ impl GameService for Api {
         request: Request<pb::ListGamesRequest>,
     ) -> Result<Response<pb::ListGamesResponse>, Status> {
         let body = request.get_ref();
-        handle(span("ListGames", ""), async {
+        handle(Call::of("ListGames", &request, ""), async {
             let query = ListQuery::try_from(body)?;
             let games = self
                 .games
@@ -201,7 +272,7 @@ impl GameService for Api {
         request: Request<pb::GetViewRequest>,
     ) -> Result<Response<pb::GetViewResponse>, Status> {
         let body = request.get_ref();
-        handle(span("GetView", &body.game_id), async {
+        handle(Call::of("GetView", &request, &body.game_id), async {
             let id = checks::game_id(&body.game_id)?;
             let snapshot = self.games.view(id, token(&request)?.as_deref()).await?;
             if let Some(seat) = snapshot.viewer.seat() {
@@ -219,7 +290,7 @@ impl GameService for Api {
         request: Request<pb::SubmitSetupRequest>,
     ) -> Result<Response<pb::SubmitSetupResponse>, Status> {
         let body = request.get_ref();
-        handle(span("SubmitSetup", &body.game_id), async {
+        handle(Call::of("SubmitSetup", &request, &body.game_id), async {
             let id = checks::game_id(&body.game_id)?;
             let setup = if body.random {
                 SetupRequest::Made
@@ -243,7 +314,7 @@ impl GameService for Api {
         request: Request<pb::MakeMoveRequest>,
     ) -> Result<Response<pb::MakeMoveResponse>, Status> {
         let body = request.get_ref();
-        handle(span("MakeMove", &body.game_id), async {
+        handle(Call::of("MakeMove", &request, &body.game_id), async {
             let id = checks::game_id(&body.game_id)?;
             let input = match &body.action {
                 Some(pb::make_move_request::Action::Move(mv)) => {
@@ -280,7 +351,7 @@ impl GameService for Api {
         request: Request<pb::ResignRequest>,
     ) -> Result<Response<pb::ResignResponse>, Status> {
         let body = request.get_ref();
-        handle(span("Resign", &body.game_id), async {
+        handle(Call::of("Resign", &request, &body.game_id), async {
             let id = checks::game_id(&body.game_id)?;
             let token = token(&request)?;
             let acted = self
@@ -299,7 +370,7 @@ impl GameService for Api {
         request: Request<pb::ClaimVictoryRequest>,
     ) -> Result<Response<pb::ClaimVictoryResponse>, Status> {
         let body = request.get_ref();
-        handle(span("ClaimVictory", &body.game_id), async {
+        handle(Call::of("ClaimVictory", &request, &body.game_id), async {
             let id = checks::game_id(&body.game_id)?;
             let token = token(&request)?;
             let acted = self
@@ -320,7 +391,7 @@ impl GameService for Api {
         request: Request<pb::WatchGameRequest>,
     ) -> Result<Response<Self::WatchGameStream>, Status> {
         let body = request.get_ref();
-        handle(span("WatchGame", &body.game_id), async {
+        handle(Call::of("WatchGame", &request, &body.game_id), async {
             let permit = WatchPermit::admit(&request)?;
             let id = checks::game_id(&body.game_id)?;
             self.games.throttle().stream_open(checks::peer(&request))?;
@@ -339,7 +410,7 @@ impl GameService for Api {
         request: Request<pb::GetHistoryRequest>,
     ) -> Result<Response<pb::GetHistoryResponse>, Status> {
         let body = request.get_ref();
-        handle(span("GetHistory", &body.game_id), async {
+        handle(Call::of("GetHistory", &request, &body.game_id), async {
             let id = checks::game_id(&body.game_id)?;
             let page = body.positions.then_some(PositionPage {
                 after: body.positions_after,
@@ -373,7 +444,7 @@ impl GameService for Api {
         request: Request<pb::ReplayGameRequest>,
     ) -> Result<Response<Self::ReplayGameStream>, Status> {
         let body = request.get_ref();
-        handle(span("ReplayGame", &body.game_id), async {
+        handle(Call::of("ReplayGame", &request, &body.game_id), async {
             let id = checks::game_id(&body.game_id)?;
             let session = self
                 .games
@@ -394,7 +465,7 @@ impl GameService for Api {
         request: Request<pb::SuggestSetupRequest>,
     ) -> Result<Response<pb::SuggestSetupResponse>, Status> {
         let body = request.get_ref();
-        handle(span("SuggestSetup", &body.game_id), async {
+        handle(Call::of("SuggestSetup", &request, &body.game_id), async {
             let id = checks::game_id(&body.game_id)?;
             let keep = convert::placements_from(&body.keep)?;
             let placements = self

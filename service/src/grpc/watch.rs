@@ -12,6 +12,7 @@ use trinchera_proto::v1 as pb;
 use trinchera_rules::Viewer;
 
 use super::convert;
+use crate::error::ApiError;
 use crate::games::{Games, Watch, WatchItem};
 use crate::hub::Published;
 use crate::ids::GameId;
@@ -74,7 +75,11 @@ impl Forward {
         }
         loop {
             let published = tokio::select! {
-                () = stopped(&mut self.shutdown) => return None,
+                () = stopped(&mut self.shutdown) => {
+                    // The stream ends with a status that tells the client to come back.
+                    self.over = true;
+                    return Some(Err(ApiError::ShuttingDown.into()));
+                }
                 received = self.live.recv() => match received {
                     Ok(published) if published.version() <= self.last => continue,
                     Ok(published) => published,

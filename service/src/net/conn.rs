@@ -19,6 +19,16 @@ use super::Net;
 /// Length of the HTTP/2 client connection preface (`PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n`).
 const PREFACE_LEN: usize = 24;
 
+impl Refusal {
+    /// The setting of the limit met.
+    pub fn limit(&self) -> &'static str {
+        match self {
+            Refusal::Total(_) => "--max-connections",
+            Refusal::Peer { .. } => "--max-connections-per-peer",
+        }
+    }
+}
+
 /// Why a new connection was closed at once.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum Refusal {
@@ -58,6 +68,7 @@ impl Net {
         }
         load.connections += 1;
         load.peer(peer).connections += 1;
+        crate::metrics::connections(1.0);
         Ok(Slot {
             net: Arc::clone(self),
             peer,
@@ -67,6 +78,7 @@ impl Net {
 
 impl Drop for Slot {
     fn drop(&mut self) {
+        crate::metrics::connections(-1.0);
         let mut load = self.net.load();
         load.connections -= 1;
         load.peer(self.peer).connections -= 1;

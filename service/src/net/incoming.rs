@@ -1,17 +1,24 @@
 //! Our accept loop: each accepted socket gets Nagle's algorithm off and a [`Slot`] under
 //! the connection caps, or is closed at once; accept errors such as `EMFILE` back off
-//! instead of spinning (tonic's own loop retries them at once).
+//! instead of spinning (tonic's own loop retries them at once). With TLS, each connection's
+//! handshake runs on its own task, within the preface timeout, so that a slow client holds
+//! up nobody else.
 
 use std::convert::Infallible;
 use std::io;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpListener;
-use tokio_stream::Stream;
+use tokio_stream::{Stream, StreamExt as _};
+use tonic::transport::server::Connected;
 
+use super::conn::{Conn, Connection, Refusal, Slot};
+use super::tls::Tls;
 use super::Net;
-use super::conn::{Conn, Refusal, Slot};
 
 /// The first pause after an accept error.
 const FIRST_BACKOFF: Duration = Duration::from_millis(10);
@@ -20,11 +27,13 @@ const MAX_BACKOFF: Duration = Duration::from_secs(1);
 /// Refused connections are reported at warn level at most this often (at debug otherwise).
 const REFUSAL_REPORT: Duration = Duration::from_secs(10);
 
-/// The connections `listener` accepts, admitted under `net`'s caps (logged here, once).
+/// The connections `listener` accepts, admitted under `net`'s caps (logged here, once), and
+/// with `tls`, past their TLS handshake.
 pub fn incoming(
     listener: TcpListener,
     net: Arc<Net>,
-) -> impl Stream<Item = Result<Conn, Infallible>> {
+    tls: Option<Arc<Tls>>,
+) -> Pin<Box<dyn Stream<Item = Result<Io, Infallible>> + Send>> {
     let config = net.config();
     tracing::info!(
         max_connections = config.max_connections,
@@ -34,16 +43,121 @@ pub fn incoming(
         max_watches_per_peer = config.max_watches_per_peer,
         "connection limits"
     );
-    let accept = Accept {
+    let handshake_time = config.preface_timeout;
+    let mut accept = Accept {
         listener,
         net,
         backoff: Backoff::default(),
         refusals: Refusals::default(),
     };
-    futures_util::stream::unfold(accept, |mut accept| async move {
-        let conn = accept.next().await;
-        Some((Ok(conn), accept))
-    })
+    let Some(tls) = tls else {
+        return Box::pin(futures_util::stream::unfold(accept, |mut accept| async move {
+            let conn = accept.next().await;
+            Some((Ok(Io::Plain(conn)), accept))
+        }));
+    };
+    let (ready, handshaken) = tokio::sync::mpsc::channel(HANDSHAKEN);
+    tokio::spawn(async move {
+        loop {
+            let conn = tokio::select! {
+                conn = accept.next() => conn,
+                () = ready.closed() => return,
+            };
+            let acceptor = tls.acceptor();
+            let ready = ready.clone();
+            tokio::spawn(async move {
+                let peer = conn.connect_info().remote();
+                match tokio::time::timeout(handshake_time, acceptor.accept(conn)).await {
+                    Ok(Ok(stream)) => {
+                        let _ = ready.send(Io::Tls(Box::new(stream))).await;
+                    }
+                    Ok(Err(error)) => tracing::debug!(%peer, %error, "TLS handshake failed"),
+                    Err(_) => tracing::debug!(%peer, "no TLS handshake in time (--preface-timeout-secs)"),
+                }
+            });
+        }
+    });
+    Box::pin(tokio_stream::wrappers::ReceiverStream::new(handshaken).map(Ok))
+}
+
+/// Connections past their handshake waiting for the server to take them.
+const HANDSHAKEN: usize = 64;
+
+/// A connection as the server serves it: plain, or TLS over it.
+pub enum Io {
+    /// Plaintext HTTP/2.
+    Plain(Conn),
+    /// HTTP/2 over TLS.
+    Tls(Box<tokio_rustls::server::TlsStream<Conn>>),
+}
+
+impl Connected for Io {
+    type ConnectInfo = Arc<Connection>;
+
+    fn connect_info(&self) -> Arc<Connection> {
+        match self {
+            Io::Plain(conn) => conn.connect_info(),
+            Io::Tls(stream) => stream.get_ref().0.connect_info(),
+        }
+    }
+}
+
+impl AsyncRead for Io {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            Io::Plain(conn) => Pin::new(conn).poll_read(cx, buf),
+            Io::Tls(stream) => Pin::new(stream.as_mut()).poll_read(cx, buf),
+        }
+    }
+}
+
+impl AsyncWrite for Io {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        match self.get_mut() {
+            Io::Plain(conn) => Pin::new(conn).poll_write(cx, buf),
+            Io::Tls(stream) => Pin::new(stream.as_mut()).poll_write(cx, buf),
+        }
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        match self.get_mut() {
+            Io::Plain(conn) => Pin::new(conn).poll_write_vectored(cx, bufs),
+            Io::Tls(stream) => Pin::new(stream.as_mut()).poll_write_vectored(cx, bufs),
+        }
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        match self {
+            Io::Plain(conn) => conn.is_write_vectored(),
+            Io::Tls(stream) => stream.is_write_vectored(),
+        }
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            Io::Plain(conn) => Pin::new(conn).poll_flush(cx),
+            Io::Tls(stream) => Pin::new(stream.as_mut()).poll_flush(cx),
+        }
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            Io::Plain(conn) => Pin::new(conn).poll_shutdown(cx),
+            Io::Tls(stream) => Pin::new(stream.as_mut()).poll_shutdown(cx),
+        }
+    }
 }
 
 /// The accept loop's state.
@@ -138,6 +252,7 @@ struct Refusals {
 impl Refusals {
     /// Notes `refusal`, at `now`.
     fn note(&mut self, refusal: &Refusal, now: Instant) {
+        crate::metrics::refused(refusal.limit());
         self.since += 1;
         if self
             .reported

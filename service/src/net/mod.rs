@@ -7,6 +7,7 @@
 pub mod calls;
 pub mod conn;
 pub mod incoming;
+pub mod tls;
 pub mod watches;
 
 use std::collections::HashMap;
@@ -17,6 +18,7 @@ use std::time::Duration;
 pub use self::calls::{CallsLayer, HoldUntilSent};
 pub use self::conn::Connection;
 pub use self::incoming::incoming;
+pub use self::tls::{Tls, TlsError, TlsFiles};
 pub use self::watches::WatchPermit;
 
 /// Connection and stream limits of the transport, and the proxies whose forwarded

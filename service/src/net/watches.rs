@@ -37,23 +37,30 @@ impl WatchPermit {
         let mut load = net.load();
         let on_connection = connection.watches.load(Ordering::SeqCst);
         if on_connection >= config.max_watches_per_connection {
-            return Err(ApiError::ResourceExhausted(format!(
-                "too many WatchGame streams on this connection: the limit is {} \
-                 (--max-watches-per-connection); open another connection or close a stream",
-                config.max_watches_per_connection
-            )));
+            return Err(ApiError::exhausted(
+                "--max-watches-per-connection",
+                format!(
+                    "too many WatchGame streams on this connection: the limit is {} \
+                     (--max-watches-per-connection); open another connection or close a stream",
+                    config.max_watches_per_connection
+                ),
+            ));
         }
         let of_peer = load.peer(peer);
         if of_peer.watches >= config.max_watches_per_peer {
             load.tidy(peer);
-            return Err(ApiError::ResourceExhausted(format!(
-                "too many WatchGame streams from this address: the limit is {} \
-                 (--max-watches-per-peer); close a stream",
-                config.max_watches_per_peer
-            )));
+            return Err(ApiError::exhausted(
+                "--max-watches-per-peer",
+                format!(
+                    "too many WatchGame streams from this address: the limit is {} \
+                     (--max-watches-per-peer); close a stream",
+                    config.max_watches_per_peer
+                ),
+            ));
         }
         of_peer.watches += 1;
         connection.watches.fetch_add(1, Ordering::SeqCst);
+        crate::metrics::watch_streams(1.0);
         Ok(WatchPermit {
             held: Some((Arc::clone(connection), peer)),
         })
@@ -73,6 +80,7 @@ impl Drop for WatchPermit {
         let Some((connection, peer)) = self.held.take() else {
             return;
         };
+        crate::metrics::watch_streams(-1.0);
         let mut load = connection.net().load();
         connection.watches.fetch_sub(1, Ordering::SeqCst);
         load.peer(peer).watches -= 1;

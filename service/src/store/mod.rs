@@ -16,7 +16,7 @@ mod sled;
 mod conformance;
 
 pub use self::memory::MemoryStore;
-pub use self::sled::{SledOptions, SledStore, refresh_snapshot};
+pub use self::sled::{LAYOUT, SledOptions, SledStore, refresh_snapshot};
 use crate::ids::{GameId, TokenHash};
 use crate::records::{DecodeError, EventRecord, SummaryRecord};
 use crate::state::GamePhase;
@@ -166,6 +166,11 @@ pub trait Store: Send + Sync + 'static {
     /// Every interval the server was down, oldest first, including the one from its last
     /// sign of life to `now_ms` (the start), which it records durably.
     async fn record_downtime(&self, now_ms: u64) -> Result<Downtime, StoreError>;
+
+    /// How many bytes the store takes on disk, if the backend knows (for metrics).
+    async fn size_on_disk(&self) -> Result<Option<u64>, StoreError> {
+        Ok(None)
+    }
 
     /// Flushes everything and lets go of the backend's resources.
     async fn close(&self) -> Result<(), StoreError>;

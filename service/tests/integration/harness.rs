@@ -25,7 +25,7 @@ use trinchera_service::ids::GameId;
 use trinchera_service::records::EventRecord;
 use trinchera_service::state::GameState;
 use trinchera_service::store::{ListQuery, MemoryStore, SledOptions, SledStore, Store};
-use trinchera_service::{Games, Limits, NetConfig};
+use trinchera_service::{Games, Limits, NetConfig, ServeOptions};
 
 /// The generated client.
 pub type Client = GameServiceClient<Channel>;
@@ -81,7 +81,7 @@ impl TestServer {
         let addr = listener.local_addr().expect("address");
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(async move {
-            trinchera_service::run(listener, games, net, async {
+            trinchera_service::run(listener, games, ServeOptions::plain(net), async {
                 let _ = stopped.await;
             })
             .await
@@ -220,8 +220,16 @@ impl Starting {
         let addr = tokio::time::timeout(Duration::from_secs(30), async {
             while let Some(line) = lines.next_line().await.expect("reads stderr") {
                 logs.push(line.clone());
+                if !line.contains("trinchera-server ready") {
+                    continue;
+                }
+                // Text logs say address=IP:PORT, JSON logs "address":"IP:PORT".
                 if let Some(rest) = line.split("address=").nth(1) {
                     let addr = rest.split_whitespace().next().expect("address");
+                    return addr.parse::<SocketAddr>().expect("socket address");
+                }
+                if let Some(rest) = line.split("\"address\":\"").nth(1) {
+                    let addr = rest.split('"').next().expect("address");
                     return addr.parse::<SocketAddr>().expect("socket address");
                 }
             }
@@ -335,6 +343,25 @@ impl ChildServer {
     pub async fn kill(mut self) {
         self.child.start_kill().expect("kill");
         self.child.wait().await.expect("reaped");
+    }
+
+    /// Sends the process signal `signal` (`TERM`, `HUP`, ...) with kill(1).
+    pub fn signal(&self, signal: &str) {
+        let pid = self.child.id().expect("running");
+        let sent = std::process::Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(pid.to_string())
+            .status()
+            .expect("kill runs");
+        assert!(sent.success(), "kill -{signal} {pid}");
+    }
+
+    /// Waits until the process exits (at most `within`); its exit status.
+    pub async fn exit(mut self, within: Duration) -> std::process::ExitStatus {
+        tokio::time::timeout(within, self.child.wait())
+            .await
+            .expect("the server exits in time")
+            .expect("reaped")
     }
 }
 

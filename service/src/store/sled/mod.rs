@@ -366,6 +366,7 @@ fn commit_loop(
             }
         }
         let appends = writes.len();
+        let started = Instant::now();
         let conflicts = match apply(db, &writes, alive) {
             Ok(applied) => applied,
             Err(error) => {
@@ -382,6 +383,9 @@ fn commit_loop(
         }
         if let Err(error) = &result {
             tracing::error!(%error, appends, "group commit failed");
+        }
+        if appends > 0 {
+            crate::metrics::group_commit(appends, started.elapsed().as_secs_f64());
         }
         for (write, conflict) in writes.into_iter().zip(conflicts) {
             let answer = if conflict {
@@ -618,6 +622,10 @@ impl Store for SledStore {
             .map_err(backend)?;
         self.db.flush().map_err(backend)?;
         Ok(downtime)
+    }
+
+    async fn size_on_disk(&self) -> Result<Option<u64>, StoreError> {
+        self.db.size_on_disk().map(Some).map_err(backend)
     }
 
     async fn close(&self) -> Result<(), StoreError> {

@@ -1,0 +1,541 @@
+//! Running the server on a network, with the real binary: TLS (a trusted client plays, an
+//! untrusted one is refused, client certificates, a certificate reloaded on SIGHUP under an
+//! open stream), Prometheus metrics, JSON logs with request ids and no tokens, the drain on
+//! SIGTERM, and the configuration's checks.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rcgen::{
+    BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair, KeyUsagePurpose,
+};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tonic::transport::{Certificate, Channel, ClientTlsConfig, Identity};
+use trinchera_proto::v1 as pb;
+use trinchera_proto::v1::game_service_client::GameServiceClient;
+
+use crate::harness::{ChildServer, Client, authed, connect, new_game, play_random_move, rng};
+
+/// A certificate authority for a test, writing the PEM files of what it signs into a
+/// directory.
+struct TestCa {
+    issuer: CertifiedIssuer<'static, KeyPair>,
+    dir: PathBuf,
+    name: &'static str,
+}
+
+impl TestCa {
+    /// A new CA named `name` with its files in `dir`.
+    fn new(dir: &Path, name: &'static str) -> TestCa {
+        let mut params = CertificateParams::new(Vec::<String>::new()).expect("params");
+        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        params.key_usages = vec![
+            KeyUsagePurpose::KeyCertSign,
+            KeyUsagePurpose::DigitalSignature,
+        ];
+        params
+            .distinguished_name
+            .push(DnType::CommonName, format!("Trinchera test CA {name}"));
+        let key = KeyPair::generate().expect("a key");
+        let issuer = CertifiedIssuer::self_signed(params, key).expect("a CA");
+        std::fs::write(dir.join(format!("{name}-ca.pem")), issuer.pem()).expect("written");
+        TestCa {
+            issuer,
+            dir: dir.to_owned(),
+            name,
+        }
+    }
+
+    /// The CA's certificate file.
+    fn ca(&self) -> PathBuf {
+        self.dir.join(format!("{}-ca.pem", self.name))
+    }
+
+    /// The CA's certificate, for a client to trust.
+    fn trusted(&self) -> Certificate {
+        Certificate::from_pem(self.issuer.pem())
+    }
+
+    /// A certificate for `names` signed by the CA, and its key, as PEM.
+    fn sign(&self, names: &[&str]) -> (String, String) {
+        let names: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
+        let params = CertificateParams::new(names).expect("params");
+        let key = KeyPair::generate().expect("a key");
+        let cert = params.signed_by(&key, &self.issuer).expect("signed");
+        (cert.pem(), key.serialize_pem())
+    }
+
+    /// A server certificate for 127.0.0.1 and localhost written to `cert` and `key`.
+    fn server_files(&self, cert: &Path, key: &Path) {
+        let (pem, key_pem) = self.sign(&["localhost", "127.0.0.1"]);
+        std::fs::write(cert, pem).expect("written");
+        std::fs::write(key, key_pem).expect("written");
+    }
+}
+
+/// A client of `server` over TLS, trusting `ca`, presenting `identity` if given.
+async fn tls_client(
+    server: &ChildServer,
+    ca: &TestCa,
+    identity: Option<(String, String)>,
+) -> Result<Client, tonic::transport::Error> {
+    let mut tls = ClientTlsConfig::new()
+        .ca_certificate(ca.trusted())
+        .domain_name("localhost");
+    if let Some((cert, key)) = identity {
+        tls = tls.identity(Identity::from_pem(cert, key));
+    }
+    let channel = Channel::from_shared(format!("https://localhost:{}", server.addr.port()))
+        .expect("uri")
+        .tls_config(tls)?
+        .connect()
+        .await?;
+    Ok(GameServiceClient::new(channel))
+}
+
+/// Creates a tanques game (no setups) on `client` and plays `moves` random moves.
+async fn play(client: &mut Client, moves: usize) -> [crate::harness::Player; 2] {
+    let players = new_game(client, "tanques").await;
+    let mut rng = rng(5);
+    for _ in 0..moves {
+        play_random_move(client, &players, &mut rng).await;
+    }
+    players
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn tls_serves_trusted_clients_and_reloads_its_certificate_on_sighup() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let first = TestCa::new(dir.path(), "first");
+    let (cert, key) = (dir.path().join("server.pem"), dir.path().join("server.key"));
+    first.server_files(&cert, &key);
+    let data = dir.path().join("data");
+    let server = ChildServer::start_with(
+        &data,
+        &[
+            "--tls-cert",
+            cert.to_str().expect("utf-8"),
+            "--tls-key",
+            key.to_str().expect("utf-8"),
+        ],
+    )
+    .await;
+    let mut trusted = tls_client(&server, &first, None).await.expect("handshake");
+    let players = play(&mut trusted, 3).await;
+    // A client that trusts another CA is refused: no fallback to plaintext.
+    let stranger = TestCa::new(dir.path(), "stranger");
+    let refused = tls_client(&server, &stranger, None)
+        .await
+        .map(drop)
+        .expect_err("an untrusted certificate");
+    let words = format!("{refused:?}");
+    assert!(
+        words.contains("certificate") || words.contains("Unknown"),
+        "{words}"
+    );
+    // Plaintext on the TLS port gets nowhere.
+    let plain = connect_plain(server.addr).await;
+    assert!(plain.is_err(), "plaintext HTTP/2 on a TLS port");
+    // A watch stream stays open while the certificate changes under it.
+    let mut stream = trusted
+        .watch_game(pb::WatchGameRequest {
+            game_id: players[0].game.clone(),
+            after_version: None,
+        })
+        .await
+        .expect("watches")
+        .into_inner();
+    stream.message().await.expect("snapshot").expect("one");
+    let second = TestCa::new(dir.path(), "second");
+    second.server_files(&cert, &key);
+    server.signal("HUP");
+    let mut renewed = None;
+    for _ in 0..50 {
+        match tls_client(&server, &second, None).await {
+            Ok(client) => {
+                renewed = Some(client);
+                break;
+            }
+            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+    let mut renewed = renewed.expect("new connections get the new certificate");
+    play_random_move(&mut renewed, &players, &mut rng(9)).await;
+    let moved = tokio::time::timeout(Duration::from_secs(10), stream.message())
+        .await
+        .expect("the old stream is alive")
+        .expect("a message")
+        .expect("an event");
+    assert!(moved.event.is_some());
+    // A bad new file keeps the identity that works.
+    std::fs::write(&cert, "not a certificate").expect("written");
+    server.signal("HUP");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    tls_client(&server, &second, None)
+        .await
+        .expect("the old certificate is kept");
+    assert!(
+        server
+            .logs()
+            .lines()
+            .iter()
+            .any(|line| line.contains("kept the old TLS certificate")),
+        "the bad file is reported"
+    );
+    server.kill().await;
+}
+
+/// A plaintext gRPC client of `addr`, asking for the rulesets.
+async fn connect_plain(addr: std::net::SocketAddr) -> Result<(), tonic::Status> {
+    let channel = Channel::from_shared(format!("http://{addr}"))
+        .expect("uri")
+        .connect_timeout(Duration::from_secs(2))
+        .timeout(Duration::from_secs(2))
+        .connect_lazy();
+    GameServiceClient::new(channel)
+        .list_rulesets(pb::ListRulesetsRequest {})
+        .await
+        .map(drop)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn client_certificates_are_asked_for_when_a_client_ca_is_set() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let servers = TestCa::new(dir.path(), "servers");
+    let clients = TestCa::new(dir.path(), "clients");
+    let (cert, key) = (dir.path().join("server.pem"), dir.path().join("server.key"));
+    servers.server_files(&cert, &key);
+    let server = ChildServer::start_with(
+        &dir.path().join("data"),
+        &[
+            "--tls-cert",
+            cert.to_str().expect("utf-8"),
+            "--tls-key",
+            key.to_str().expect("utf-8"),
+            "--tls-client-ca",
+            clients.ca().to_str().expect("utf-8"),
+        ],
+    )
+    .await;
+    let mut with_identity = tls_client(&server, &servers, Some(clients.sign(&["ana"])))
+        .await
+        .expect("a client certificate");
+    play(&mut with_identity, 1).await;
+    let outsider = TestCa::new(dir.path(), "outsider");
+    for identity in [None, Some(outsider.sign(&["mallory"]))] {
+        let refused = match tls_client(&server, &servers, identity).await {
+            Err(error) => Err(format!("{error:?}")),
+            Ok(mut client) => client
+                .list_rulesets(pb::ListRulesetsRequest {})
+                .await
+                .map(drop)
+                .map_err(|status| format!("{status:?}")),
+        };
+        assert!(
+            refused.is_err(),
+            "no trusted client certificate, no service"
+        );
+    }
+    server.kill().await;
+}
+
+/// The Prometheus text at `http://addr/metrics`.
+async fn scrape(addr: std::net::SocketAddr) -> String {
+    let mut tcp = tokio::net::TcpStream::connect(addr)
+        .await
+        .expect("connects");
+    tcp.write_all(b"GET /metrics HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+        .await
+        .expect("asks");
+    let mut text = String::new();
+    tcp.read_to_string(&mut text).await.expect("reads");
+    text
+}
+
+/// A free loopback port.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+/// The value of the sample `name{labels}` in Prometheus text, 0 if absent.
+fn sample(text: &str, name: &str, labels: &[(&str, &str)]) -> f64 {
+    text.lines()
+        .filter(|line| line.starts_with(name) && !line.starts_with('#'))
+        .filter(|line| {
+            labels
+                .iter()
+                .all(|(key, value)| line.contains(&format!("{key}=\"{value}\"")))
+        })
+        .filter_map(|line| line.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn metrics_count_moves_calls_and_refusals() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let metrics: std::net::SocketAddr = ([127, 0, 0, 1], free_port()).into();
+    let server = ChildServer::start_with(
+        dir.path(),
+        &[
+            "--metrics-listen",
+            &metrics.to_string(),
+            "--no-rate-limits=false",
+            "--actions-per-second=1",
+            "--actions-burst=2",
+        ],
+    )
+    .await;
+    let mut client = connect(server.addr).await;
+    let players = new_game(&mut client, "asalto").await;
+    // Two setups, then acting calls past the burst of two are refused.
+    let mut refusals = 0;
+    for _ in 0..4 {
+        let resigned = client
+            .resign(authed(
+                pb::ResignRequest {
+                    game_id: players[0].game.clone(),
+                },
+                "not a token of this game",
+            ))
+            .await;
+        assert!(resigned.is_err());
+        let setup = client
+            .submit_setup(authed(
+                pb::SubmitSetupRequest {
+                    game_id: players[1].game.clone(),
+                    random: true,
+                    ..Default::default()
+                },
+                &players[1].token,
+            ))
+            .await;
+        if let Err(status) = setup
+            && status.code() == tonic::Code::ResourceExhausted
+        {
+            refusals += 1;
+        }
+    }
+    assert!(refusals > 0, "the rate limit was met");
+    let text = scrape(metrics).await;
+    assert!(text.contains("trinchera_build_info{"), "{text}");
+    let refused = sample(
+        &text,
+        "trinchera_refusals_total",
+        &[("limit", "--actions-per-second")],
+    );
+    assert_eq!(refused, f64::from(refusals), "{text}");
+    let unauthenticated = sample(
+        &text,
+        "trinchera_requests_total",
+        &[("rpc", "Resign"), ("code", "UNAUTHENTICATED")],
+    );
+    assert_eq!(unauthenticated, 4.0, "{text}");
+    assert!(
+        sample(&text, "trinchera_store_commit_batch_size_count", &[]) >= 3.0,
+        "{text}"
+    );
+    assert!(
+        text.contains("trinchera_request_duration_seconds_bucket"),
+        "{text}"
+    );
+    assert!(text.contains("trinchera_connections"), "{text}");
+    server.kill().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn metrics_count_committed_moves_by_ruleset() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let metrics: std::net::SocketAddr = ([127, 0, 0, 1], free_port()).into();
+    let server =
+        ChildServer::start_with(dir.path(), &["--metrics-listen", &metrics.to_string()]).await;
+    let mut client = connect(server.addr).await;
+    play(&mut client, 5).await;
+    let text = scrape(metrics).await;
+    let moves = sample(
+        &text,
+        "trinchera_moves_committed_total",
+        &[("ruleset", "tanques")],
+    );
+    assert_eq!(moves, 5.0, "{text}");
+    let made = sample(
+        &text,
+        "trinchera_requests_total",
+        &[("rpc", "MakeMove"), ("code", "OK")],
+    );
+    assert_eq!(made, 5.0, "{text}");
+    server.kill().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn json_logs_carry_request_ids_and_never_a_token() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let server = ChildServer::spawn(
+        dir.path(),
+        "info",
+        &[
+            "--log-format",
+            "json",
+            "--log-filter",
+            "info,trinchera_service=debug",
+        ],
+    )
+    .ready()
+    .await;
+    let mut client = connect(server.addr).await;
+    let players = play(&mut client, 2).await;
+    let mut request = tonic::Request::new(pb::GetViewRequest {
+        game_id: players[0].game.clone(),
+    });
+    request
+        .metadata_mut()
+        .insert("x-request-id", "test-request-42".parse().expect("ascii"));
+    let viewed = client.get_view(request).await.expect("a view");
+    assert_eq!(
+        viewed
+            .metadata()
+            .get("x-request-id")
+            .map(|v| v.to_str().ok()),
+        Some(Some("test-request-42")),
+        "the request id comes back"
+    );
+    let generated = client
+        .get_view(pb::GetViewRequest {
+            game_id: players[0].game.clone(),
+        })
+        .await
+        .expect("a view");
+    assert!(
+        generated.metadata().get("x-request-id").is_some(),
+        "one is made"
+    );
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let lines = server.logs().lines();
+    let mut calls = Vec::new();
+    for line in &lines {
+        let value: serde_json::Value =
+            serde_json::from_str(line).unwrap_or_else(|error| panic!("not JSON ({error}): {line}"));
+        assert!(
+            value.get("timestamp").is_some() && value.get("level").is_some(),
+            "{line}"
+        );
+        for player in &players {
+            assert!(!line.contains(&player.token), "a token in the logs: {line}");
+        }
+        if value.get("message").and_then(|m| m.as_str()) == Some("call") {
+            calls.push(value);
+        }
+    }
+    let tagged = calls
+        .iter()
+        .find(|call| call["span"]["request_id"] == "test-request-42")
+        .unwrap_or_else(|| panic!("no call line with the request id: {calls:?}"));
+    assert_eq!(tagged["span"]["method"], "GetView");
+    assert_eq!(tagged["span"]["game_id"], players[0].game.as_str());
+    assert_eq!(tagged["span"]["peer"], "127.0.0.1");
+    assert!(tagged.get("duration_ms").is_some() && tagged.get("code").is_some());
+    assert!(
+        calls
+            .iter()
+            .any(|call| call["span"]["method"] == "MakeMove")
+    );
+    server.kill().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sigterm_drains_ends_streams_and_loses_no_acknowledged_move() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let server = ChildServer::start_with(dir.path(), &["--drain-secs", "3"]).await;
+    let addr = server.addr;
+    let mut client = connect(addr).await;
+    let players = play(&mut client, 4).await;
+    let version = crate::harness::spectator_view(&mut client, &players[0].game)
+        .await
+        .version;
+    let mut stream = client
+        .watch_game(pb::WatchGameRequest {
+            game_id: players[0].game.clone(),
+            after_version: Some(version),
+        })
+        .await
+        .expect("watches")
+        .into_inner();
+    let channel = Channel::from_shared(format!("http://{addr}"))
+        .expect("uri")
+        .connect()
+        .await
+        .expect("connects");
+    let mut health = tonic_health::pb::health_client::HealthClient::new(channel);
+    let mut statuses = health
+        .watch(tonic_health::pb::HealthCheckRequest {
+            service: String::new(),
+        })
+        .await
+        .expect("health watch")
+        .into_inner();
+    let first = statuses.message().await.expect("a status").expect("one");
+    assert_eq!(
+        first.status,
+        tonic_health::pb::health_check_response::ServingStatus::Serving as i32
+    );
+    server.signal("TERM");
+    let next = tokio::time::timeout(Duration::from_secs(10), statuses.message())
+        .await
+        .expect("the health status changes at once")
+        .expect("a status")
+        .expect("one");
+    assert_eq!(
+        next.status,
+        tonic_health::pb::health_check_response::ServingStatus::NotServing as i32
+    );
+    let ended = tokio::time::timeout(Duration::from_secs(10), stream.message())
+        .await
+        .expect("the watch ends at once")
+        .expect_err("with a status");
+    assert_eq!(ended.code(), tonic::Code::Unavailable, "{ended:?}");
+    assert!(ended.message().contains("after_version"), "{ended:?}");
+    // The health watch above stays open: the drain time ends it.
+    let status = server.exit(Duration::from_secs(15)).await;
+    assert!(status.success(), "exit 0: {status:?}");
+    let server = ChildServer::start(dir.path()).await;
+    let mut client = connect(server.addr).await;
+    let after = crate::harness::spectator_view(&mut client, &players[0].game).await;
+    assert_eq!(after.version, version, "every acknowledged move is kept");
+    server.kill().await;
+}
+
+#[tokio::test]
+async fn the_printed_defaults_are_the_shipped_config_file() {
+    let binary = env!("CARGO_BIN_EXE_trinchera-server");
+    let printed = std::process::Command::new(binary)
+        .arg("--print-config")
+        .env_clear()
+        .output()
+        .expect("runs");
+    assert!(printed.status.success());
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../deploy/trinchera.toml");
+    let shipped = std::fs::read_to_string(&shipped).expect("deploy/trinchera.toml");
+    assert_eq!(
+        String::from_utf8_lossy(&printed.stdout),
+        shipped,
+        "deploy/trinchera.toml is `trinchera-server --print-config` with no settings"
+    );
+    let check = |args: &[&str]| {
+        std::process::Command::new(binary)
+            .arg("--check-config")
+            .args(args)
+            .env_clear()
+            .output()
+            .expect("runs")
+    };
+    assert_eq!(check(&[]).status.code(), Some(0));
+    let bad = check(&["--max-open-games", "many"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let words = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        words.contains("flag --max-open-games (key limits.max_open_games)"),
+        "{words}"
+    );
+}
