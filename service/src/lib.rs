@@ -93,6 +93,53 @@ pub struct ServeOptions {
     pub tls: Option<Arc<net::Tls>>,
     /// How long a stopping server lets running calls finish.
     pub drain: Duration,
+    /// gRPC-web for browsers, if the server answers it.
+    pub web: Option<GrpcWeb>,
+}
+
+/// gRPC-web on the server's port: browsers reach every RPC, streams included.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GrpcWeb {
+    /// Origins (`https://play.example.org`) whose pages may call the server from another
+    /// origin; empty: only pages of the server's own origin.
+    pub cors_origins: Vec<String>,
+}
+
+impl GrpcWeb {
+    /// The CORS layer of these origins, if any is allowed.
+    fn cors(&self) -> Option<tower_http::cors::CorsLayer> {
+        use http::header::{AUTHORIZATION, CONTENT_TYPE, HeaderName};
+        use tower_http::cors::{AllowOrigin, CorsLayer};
+        let origins: Vec<http::HeaderValue> = self
+            .cors_origins
+            .iter()
+            .filter_map(|origin| http::HeaderValue::from_str(origin).ok())
+            .collect();
+        if origins.is_empty() {
+            return None;
+        }
+        let header = HeaderName::from_static;
+        Some(
+            CorsLayer::new()
+                .allow_origin(AllowOrigin::list(origins))
+                .allow_methods([http::Method::POST, http::Method::OPTIONS])
+                .allow_headers([
+                    CONTENT_TYPE,
+                    AUTHORIZATION,
+                    header("x-grpc-web"),
+                    header("x-user-agent"),
+                    header("grpc-timeout"),
+                    header("x-request-id"),
+                ])
+                .expose_headers([
+                    header("grpc-status"),
+                    header("grpc-message"),
+                    header("grpc-status-details-bin"),
+                    header("x-request-id"),
+                ])
+                .max_age(Duration::from_secs(24 * 60 * 60)),
+        )
+    }
 }
 
 impl ServeOptions {
@@ -102,6 +149,7 @@ impl ServeOptions {
             net,
             tls: None,
             drain: Duration::from_secs(10),
+            web: None,
         }
     }
 
@@ -120,6 +168,9 @@ impl ServeOptions {
             net: config.net(),
             tls,
             drain: config.drain(),
+            web: config.web.grpc_web.then(|| GrpcWeb {
+                cors_origins: config.web.cors_origin.clone(),
+            }),
         })
     }
 }
@@ -144,7 +195,12 @@ pub async fn run(
     options: ServeOptions,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<Stopped, ServeError> {
-    let ServeOptions { net, tls, drain } = options;
+    let ServeOptions {
+        net,
+        tls,
+        drain,
+        web,
+    } = options;
     if tls.is_none()
         && let Ok(address) = listener.local_addr()
         && !address.ip().is_loopback()
@@ -184,10 +240,16 @@ pub async fn run(
     });
     let stopping = Arc::clone(&games);
     let (draining, drained) = tokio::sync::oneshot::channel::<()>();
+    let cors = web.as_ref().and_then(GrpcWeb::cors);
+    let grpc_web = web.as_ref().map(|_| tonic_web::GrpcWebLayer::new());
     let served = tonic::transport::Server::builder()
         .timeout(REQUEST_TIMEOUT)
         .http2_keepalive_interval(Some(KEEPALIVE))
         .max_concurrent_streams(transport.config().max_concurrent_streams())
+        // Browsers speak gRPC-web over HTTP/1.1 as well.
+        .accept_http1(web.is_some())
+        .layer(tower::util::option_layer(cors))
+        .layer(tower::util::option_layer(grpc_web))
         .layer(net::CallsLayer)
         .layer(tower::util::MapResponseLayer::new(contract_status))
         .add_service(health_service)

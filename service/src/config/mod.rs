@@ -40,6 +40,8 @@ pub struct Config {
     pub bots: BotsSection,
     /// TLS.
     pub tls: TlsSection,
+    /// Browsers.
+    pub web: WebSection,
     /// Prometheus metrics.
     pub metrics: MetricsSection,
     /// Logs.
@@ -154,6 +156,16 @@ pub struct TlsSection {
     pub client_ca: String,
 }
 
+/// `[web]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebSection {
+    /// Answer gRPC-web too.
+    pub grpc_web: bool,
+    /// Origins allowed by CORS.
+    pub cors_origin: Vec<String>,
+}
+
 /// `[metrics]`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -236,6 +248,10 @@ impl Default for Config {
                 cert: String::new(),
                 key: String::new(),
                 client_ca: String::new(),
+            },
+            web: WebSection {
+                grpc_web: false,
+                cors_origin: Vec::new(),
             },
             metrics: MetricsSection {
                 listen: String::new(),
@@ -328,6 +344,15 @@ impl Config {
                 "tls.client_ca",
                 "client certificates need tls.cert".to_owned(),
             ));
+        }
+        for origin in &self.web.cors_origin {
+            let valid = origin.contains("://") && origin.bytes().all(|b| b.is_ascii_graphic());
+            if !valid {
+                problems.push((
+                    "web.cors_origin",
+                    format!("expected an origin such as https://play.example.org, not {origin:?}"),
+                ));
+            }
         }
         if !self.metrics.listen.is_empty() && self.metrics.listen.parse::<SocketAddr>().is_err() {
             problems.push((

@@ -97,6 +97,10 @@ settings! {
         "PEM private key of tls.cert. Re-read on SIGHUP.";
     "tls.client_ca", "tls-client-ca", "TRINCHERA_TLS_CLIENT_CA",
         "PEM CA certificates: clients must present a certificate they signed (empty: no client certificates).";
+    "web.grpc_web", "grpc-web", "TRINCHERA_GRPC_WEB",
+        "Also answer gRPC-web (HTTP/1.1 and HTTP/2, for browsers) on the same port.";
+    "web.cors_origin", "cors-origin", "TRINCHERA_CORS_ORIGIN",
+        "Web origins whose pages may call the server (a list; commas in the variable).";
     "metrics.listen", "metrics-listen", "TRINCHERA_METRICS_LISTEN",
         "Address to serve Prometheus metrics on, at /metrics (empty: off).";
     "log.format", "log-format", "TRINCHERA_LOG_FORMAT",

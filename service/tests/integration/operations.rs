@@ -539,3 +539,113 @@ async fn the_printed_defaults_are_the_shipped_config_file() {
         "{words}"
     );
 }
+
+/// Sends one HTTP/1.1 request (`head` ends with its headers) with `body` to `addr` and
+/// reads the answer until `enough` says so or the server closes.
+async fn http1(
+    addr: std::net::SocketAddr,
+    head: &str,
+    body: &[u8],
+    enough: impl Fn(&[u8]) -> bool,
+) -> Vec<u8> {
+    let mut tcp = tokio::net::TcpStream::connect(addr)
+        .await
+        .expect("connects");
+    let mut request = head.as_bytes().to_vec();
+    request.extend_from_slice(body);
+    tcp.write_all(&request).await.expect("sends");
+    let mut answer = Vec::new();
+    let mut buffer = [0u8; 4096];
+    while !enough(&answer) {
+        let read = tokio::time::timeout(Duration::from_secs(10), tcp.read(&mut buffer))
+            .await
+            .expect("an answer in time")
+            .expect("reads");
+        if read == 0 {
+            break;
+        }
+        answer.extend_from_slice(&buffer[..read]);
+    }
+    answer
+}
+
+/// A gRPC-web request of `path` with the framed `message`, over HTTP/1.1.
+fn grpc_web_head(path: &str, origin: &str, length: usize) -> String {
+    format!(
+        "POST {path} HTTP/1.1\r\nHost: test\r\nOrigin: {origin}\r\n\
+         Content-Type: application/grpc-web+proto\r\nX-Grpc-Web: 1\r\n\
+         Content-Length: {length}\r\n\r\n"
+    )
+}
+
+/// `message` in a gRPC frame.
+fn framed(message: &impl prost::Message) -> Vec<u8> {
+    let encoded = message.encode_to_vec();
+    let mut frame = vec![0];
+    frame.extend((encoded.len() as u32).to_be_bytes());
+    frame.extend(encoded);
+    frame
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn grpc_web_answers_browsers_over_http1_streams_included() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let origin = "https://play.example.org";
+    let server =
+        ChildServer::start_with(dir.path(), &["--grpc-web", "--cors-origin", origin]).await;
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    // The browser's preflight.
+    let preflight = http1(
+        server.addr,
+        &format!(
+            "OPTIONS /trinchera.v1.GameService/ListRulesets HTTP/1.1\r\nHost: test\r\n\
+             Origin: {origin}\r\nAccess-Control-Request-Method: POST\r\n\
+             Access-Control-Request-Headers: content-type,x-grpc-web\r\nContent-Length: 0\r\n\r\n"
+        ),
+        b"",
+        |answer| text(answer).contains("\r\n\r\n"),
+    )
+    .await;
+    let preflight = text(&preflight).to_ascii_lowercase();
+    assert!(preflight.starts_with("http/1.1 200"), "{preflight}");
+    assert!(
+        preflight.contains(&format!("access-control-allow-origin: {origin}")),
+        "{preflight}"
+    );
+    // A unary call.
+    let body = framed(&pb::ListRulesetsRequest {});
+    let path = "/trinchera.v1.GameService/ListRulesets";
+    let answer = http1(
+        server.addr,
+        &grpc_web_head(path, origin, body.len()),
+        &body,
+        |answer| text(answer).contains("grpc-status:0"),
+    )
+    .await;
+    let words = text(&answer);
+    assert!(
+        words.contains("frente") && words.contains("grpc-status:0"),
+        "{words}"
+    );
+    // A server stream: a game's watch over gRPC-web sends its snapshot at once.
+    let mut client = connect(server.addr).await;
+    let players = play(&mut client, 1).await;
+    let body = framed(&pb::WatchGameRequest {
+        game_id: players[0].game.clone(),
+        after_version: None,
+    });
+    let path = "/trinchera.v1.GameService/WatchGame";
+    let answer = http1(
+        server.addr,
+        &grpc_web_head(path, origin, body.len()),
+        &body,
+        |answer| text(answer).contains("tanques"),
+    )
+    .await;
+    assert!(
+        text(&answer).contains("tanques"),
+        "the snapshot arrives: {}",
+        text(&answer)
+    );
+    server.kill().await;
+}
