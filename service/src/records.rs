@@ -10,13 +10,15 @@
 pub const FORMAT: u8 = 1;
 
 /// One entry of a game's log.
-#[derive(Clone, PartialEq, prost::Message)]
+#[derive(Clone, PartialEq, prost::Message, serde::Serialize, serde::Deserialize)]
 pub struct EventRecord {
     /// The acting seat (0 or 1).
     #[prost(uint32, optional, tag = "1")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat: Option<u32>,
     /// What happened.
     #[prost(oneof = "Entry", tags = "2, 3, 4, 5, 6, 7, 10, 11")]
+    #[serde(flatten)]
     pub entry: Option<Entry>,
     /// When the server applied it, ms since the Unix epoch (0 in entries written before
     /// time controls).
@@ -29,7 +31,8 @@ pub struct EventRecord {
 }
 
 /// What a log entry records.
-#[derive(Clone, PartialEq, prost::Oneof)]
+#[derive(Clone, PartialEq, prost::Oneof, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Entry {
     /// The game was created; `seat` is the creator's, who also joined.
     #[prost(message, tag = "2")]
@@ -58,7 +61,7 @@ pub enum Entry {
 }
 
 /// The creation of a game.
-#[derive(Clone, PartialEq, prost::Message)]
+#[derive(Clone, PartialEq, prost::Message, serde::Serialize, serde::Deserialize)]
 pub struct Created {
     /// Ruleset id.
     #[prost(string, tag = "1")]
@@ -68,6 +71,7 @@ pub struct Created {
     pub name: String,
     /// The 32-byte secret seed of the game's chance.
     #[prost(bytes = "vec", tag = "3")]
+    #[serde(with = "hex::serde")]
     pub seed: Vec<u8>,
     /// Creation time, milliseconds since the Unix epoch.
     #[prost(uint64, tag = "4")]
@@ -81,7 +85,7 @@ pub struct Created {
 }
 
 /// A time control as stored.
-#[derive(Clone, PartialEq, prost::Message)]
+#[derive(Clone, PartialEq, prost::Message, serde::Serialize, serde::Deserialize)]
 pub struct TimeControlRecord {
     /// Live: each seat's initial time, ms (0 for correspondence).
     #[prost(uint64, tag = "1")]
@@ -95,13 +99,14 @@ pub struct TimeControlRecord {
 }
 
 /// A player taking a seat.
-#[derive(Clone, PartialEq, prost::Message)]
+#[derive(Clone, PartialEq, prost::Message, serde::Serialize, serde::Deserialize)]
 pub struct Joined {
     /// Display name.
     #[prost(string, tag = "1")]
     pub name: String,
     /// SHA-256 of the player's token (for a bot, of a token nobody knows).
     #[prost(bytes = "vec", tag = "2")]
+    #[serde(with = "hex::serde")]
     pub token_hash: Vec<u8>,
     /// The bot level, if the server plays this seat; empty for a person.
     #[prost(string, tag = "3")]
@@ -109,13 +114,14 @@ pub struct Joined {
 }
 
 /// A submitted setup.
-#[derive(Clone, PartialEq, prost::Message)]
+#[derive(Clone, PartialEq, prost::Message, serde::Serialize, serde::Deserialize)]
 pub struct SetupRecord {
     /// The canonical setup text.
     #[prost(string, tag = "1")]
     pub canonical: String,
     /// The 16-byte salt of its commitment.
     #[prost(bytes = "vec", tag = "2")]
+    #[serde(with = "hex::serde")]
     pub salt: Vec<u8>,
 }
 
@@ -166,12 +172,12 @@ impl EventChunk {
 }
 
 /// A resignation.
-#[derive(Clone, PartialEq, prost::Message)]
+#[derive(Clone, PartialEq, prost::Message, serde::Serialize, serde::Deserialize)]
 pub struct Resigned {}
 
 /// An end decided by the server or claimed: called off, out of time, abandoned (the entry
 /// says which; nothing else to store).
-#[derive(Clone, PartialEq, prost::Message)]
+#[derive(Clone, PartialEq, prost::Message, serde::Serialize, serde::Deserialize)]
 pub struct Ended {}
 
 /// What listings show of a game; rewritten when its phase changes.

@@ -6,12 +6,13 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::{
-    Append, ListQuery, MemoryStore, SledOptions, SledStore, Store, StoreError, Unfinished,
+    Append, Lifetime, ListQuery, MemoryStore, Restored, SledOptions, SledStore, Store, StoreError,
+    Unfinished,
 };
 use crate::ids::{GameId, TokenHash};
 use crate::records::{Entry, EventRecord, SummaryRecord};
 use crate::state::GamePhase;
-use crate::timing::Speed;
+use crate::timing::{Downtime, Speed};
 
 /// A backend under test: its store, and the store a restart would find.
 trait Backend: Send {
@@ -99,6 +100,8 @@ conformance!(
     listings_page_newest_first_and_filter,
     queries_find_unfinished_and_unstarted_games,
     downtime_is_the_gap_before_a_start,
+    restored_games_keep_their_ids_and_are_written_once,
+    a_restored_lifetime_is_what_the_next_start_counts_from,
 );
 
 fn record(notation: &str) -> EventRecord {
@@ -419,4 +422,61 @@ async fn downtime_is_the_gap_before_a_start(mut backend: impl Backend) {
     let downtime = store.record_downtime(9_000).await.expect("restart");
     assert_eq!(downtime.0, [(5_000, 9_000)]);
     assert_eq!(downtime.after(7_000), 2_000);
+}
+
+async fn restored_games_keep_their_ids_and_are_written_once(mut backend: impl Backend) {
+    let store = backend.store();
+    let log: Vec<EventRecord> = (1..=70).map(|v| record(&format!("m{v}"))).collect();
+    let playing = summary("clasico", GamePhase::Playing);
+    let tokens = [TokenHash::of("first"), TokenHash::of("second")];
+    let restored = Restored {
+        log: &log,
+        summary: &playing,
+        tokens: &tokens,
+    };
+    assert!(store.restore(GameId(40), restored).await.expect("restores"));
+    let other = Restored {
+        log: &log[..1],
+        summary: &summary("frente", GamePhase::Waiting),
+        tokens: &[],
+    };
+    assert!(!store.restore(GameId(40), other).await.expect("answers"));
+    drop(store);
+    backend.restart().await;
+    let store = backend.store();
+    assert_eq!(store.log(GameId(40)).await.expect("log"), log);
+    assert_eq!(
+        store.summary(GameId(40)).await.expect("summary"),
+        Some(playing)
+    );
+    for token in &tokens {
+        assert_eq!(
+            store.token_owner(token).await.expect("owner"),
+            Some(GameId(40))
+        );
+    }
+    assert_eq!(
+        store.unfinished(Unfinished::All).await.expect("unfinished"),
+        [GameId(40)]
+    );
+    append(store.as_ref(), GameId(40), 71)
+        .await
+        .expect("appends after");
+    let created = create(store.as_ref(), &summary("frente", GamePhase::Waiting), None).await;
+    assert!(created > GameId(40), "{created:?}");
+}
+
+async fn a_restored_lifetime_is_what_the_next_start_counts_from(mut backend: impl Backend) {
+    let store = backend.store();
+    let lifetime = Lifetime {
+        alive_ms: Some(50_000),
+        downtime: Downtime(vec![(10_000, 20_000)]),
+    };
+    store.restore_lifetime(&lifetime).await.expect("restores");
+    assert_eq!(store.lifetime().await.expect("reads"), lifetime);
+    drop(store);
+    backend.restart().await;
+    let store = backend.store();
+    let downtime = store.record_downtime(80_000).await.expect("starts");
+    assert_eq!(downtime.0, [(10_000, 20_000), (50_000, 80_000)]);
 }

@@ -6,7 +6,9 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use super::{Append, ListQuery, Store, StoreError, Traits, Unfinished, Unstarted};
+use super::{
+    Append, Lifetime, ListQuery, Restored, Store, StoreError, Traits, Unfinished, Unstarted,
+};
 use crate::ids::{GameId, TokenHash};
 use crate::records::{EventRecord, SummaryRecord};
 use crate::timing::Downtime;
@@ -160,6 +162,35 @@ impl Store for MemoryStore {
         data.downtime.note_start(alive, now_ms);
         data.alive = Some(now_ms);
         Ok(data.downtime.clone())
+    }
+
+    async fn restore(&self, game: GameId, restored: Restored<'_>) -> Result<bool, StoreError> {
+        let mut data = self.data();
+        if data.logs.contains_key(&game) {
+            return Ok(false);
+        }
+        data.logs.insert(game, restored.log.to_vec());
+        data.summaries.insert(game, restored.summary.clone());
+        for token in restored.tokens {
+            data.tokens.insert(*token, game);
+        }
+        data.last_game = data.last_game.max(game.0);
+        Ok(true)
+    }
+
+    async fn lifetime(&self) -> Result<Lifetime, StoreError> {
+        let data = self.data();
+        Ok(Lifetime {
+            alive_ms: data.alive,
+            downtime: data.downtime.clone(),
+        })
+    }
+
+    async fn restore_lifetime(&self, lifetime: &Lifetime) -> Result<(), StoreError> {
+        let mut data = self.data();
+        data.alive = lifetime.alive_ms;
+        data.downtime = lifetime.downtime.clone();
+        Ok(())
     }
 
     async fn close(&self) -> Result<(), StoreError> {

@@ -82,6 +82,28 @@ pub struct Append<'a> {
     pub token: Option<TokenHash>,
 }
 
+/// A whole game as an import writes it: its log, the summary its last phase change wrote
+/// and every token its seats were given.
+#[derive(Clone, Copy, Debug)]
+pub struct Restored<'a> {
+    /// The log, oldest first (version 1 first).
+    pub log: &'a [EventRecord],
+    /// The listing summary.
+    pub summary: &'a SummaryRecord,
+    /// The hashes of the tokens its seats hold.
+    pub tokens: &'a [TokenHash],
+}
+
+/// What a store remembers of the server's own life: when it last ran, and when it was down
+/// (time that running clocks are not charged).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Lifetime {
+    /// The last time the server was known to run, ms since the Unix epoch.
+    pub alive_ms: Option<u64>,
+    /// The intervals it was down, oldest first.
+    pub downtime: Downtime,
+}
+
 /// A page of a game listing: games below `before` (newest first) that pass the filters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ListQuery {
@@ -166,6 +188,18 @@ pub trait Store: Send + Sync + 'static {
     /// Every interval the server was down, oldest first, including the one from its last
     /// sign of life to `now_ms` (the start), which it records durably.
     async fn record_downtime(&self, now_ms: u64) -> Result<Downtime, StoreError>;
+
+    /// Writes a whole game under its own id, atomically and durably, unless a game with
+    /// that id exists: then nothing is written and the answer is `false`. Games created
+    /// afterwards get higher ids.
+    async fn restore(&self, game: GameId, restored: Restored<'_>) -> Result<bool, StoreError>;
+
+    /// What the store remembers of the server's life.
+    async fn lifetime(&self) -> Result<Lifetime, StoreError>;
+
+    /// Replaces what the store remembers of the server's life, durably (an import into an
+    /// empty store carries the exported server's over, so that its clocks read the same).
+    async fn restore_lifetime(&self, lifetime: &Lifetime) -> Result<(), StoreError>;
 
     /// How many bytes the store takes on disk, if the backend knows (for metrics).
     async fn size_on_disk(&self) -> Result<Option<u64>, StoreError> {

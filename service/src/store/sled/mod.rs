@@ -67,7 +67,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
 use self::index::Index;
-use super::{Append, ListQuery, Store, StoreError, Unfinished, Unstarted};
+use super::{Append, Lifetime, ListQuery, Restored, Store, StoreError, Unfinished, Unstarted};
 use crate::ids::{GameId, TokenHash};
 use crate::records::{self, EventChunk, EventRecord, SummaryRecord};
 use crate::timing::Downtime;
@@ -116,15 +116,17 @@ enum Refusal {
 
 type Waiter = oneshot::Sender<Result<(), Refusal>>;
 
-/// One append, as the committer receives it.
+/// One append (or a whole restored game), as the committer receives it.
 struct Write {
     game: GameId,
+    /// The version of the first record.
     version: u64,
-    record: EventRecord,
+    /// The log entries, one for an append.
+    records: Vec<EventRecord>,
     /// The summary, if it changed.
     summary: Option<SummaryRecord>,
-    /// A token index entry, if a seat was taken.
-    token: Option<TokenHash>,
+    /// Token index entries, for the seats taken.
+    tokens: Vec<TokenHash>,
     /// Told once the append is durable, or why not.
     waiter: Waiter,
 }
@@ -460,16 +462,18 @@ fn apply(db: &sled::Db, writes: &[Write], alive: Option<u64>) -> Result<Vec<bool
             continue;
         }
         conflicts.push(false);
-        let key = chunk_key(write.game, write.version);
-        let stored = chunk_of(db, &chunks, key)?;
-        chunks.insert(key, EventChunk::append(stored.as_deref(), &write.record));
+        for (version, record) in (write.version..).zip(&write.records) {
+            let key = chunk_key(write.game, version);
+            let stored = chunk_of(db, &chunks, key)?;
+            chunks.insert(key, EventChunk::append(stored.as_deref(), record));
+        }
         if let Some(summary) = &write.summary {
             batch.insert(
                 game_key(SUMMARY, write.game).as_slice(),
                 records::encode(summary),
             );
         }
-        if let Some(token) = &write.token {
+        for token in &write.tokens {
             batch.insert(token_key(token).as_slice(), &write.game.0.to_be_bytes());
         }
     }
@@ -492,23 +496,74 @@ impl SledStore {
 
     /// Queues `append` of `game` and waits until it is durable.
     async fn write(&self, game: GameId, append: Append<'_>) -> Result<(), StoreError> {
-        let (waiter, done) = oneshot::channel();
-        self.send(Request::Write(Box::new(Write {
+        let version = append.version;
+        let write = |waiter| Write {
             game,
-            version: append.version,
-            record: append.record.clone(),
+            version,
+            records: vec![append.record.clone()],
             summary: append.summary.cloned(),
-            token: append.token,
+            tokens: append.token.into_iter().collect(),
             waiter,
-        })))?;
-        match done.await.map_err(|_| StoreError::Closed)? {
+        };
+        match self.commit(write).await? {
             Ok(()) => Ok(()),
-            Err(Refusal::Conflict) => Err(StoreError::Conflict {
-                game,
-                version: append.version,
-            }),
+            Err(Refusal::Conflict) => Err(StoreError::Conflict { game, version }),
             Err(Refusal::Failed(error)) => Err(StoreError::backend(error)),
         }
+    }
+
+    /// Queues the write that `write` makes of its waiter and waits for the committer's
+    /// answer.
+    async fn commit(
+        &self,
+        write: impl FnOnce(Waiter) -> Write,
+    ) -> Result<Result<(), Refusal>, StoreError> {
+        let (waiter, done) = oneshot::channel();
+        self.send(Request::Write(Box::new(write(waiter))))?;
+        done.await.map_err(|_| StoreError::Closed)
+    }
+
+    /// Reads the recorded life (on the calling thread).
+    fn read_lifetime(&self) -> Result<Lifetime, StoreError> {
+        let downtime = match self.db.get(DOWNTIME_KEY).map_err(backend)? {
+            Some(bytes) => bytes
+                .chunks_exact(16)
+                .filter_map(|pair| {
+                    let from = u64::from_be_bytes(pair[..8].try_into().ok()?);
+                    let to = u64::from_be_bytes(pair[8..].try_into().ok()?);
+                    Some((from, to))
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        let alive_ms = self
+            .db
+            .get(ALIVE_KEY)
+            .map_err(backend)?
+            .and_then(|bytes| bytes.as_ref().try_into().ok().map(u64::from_be_bytes));
+        Ok(Lifetime {
+            alive_ms,
+            downtime: Downtime(downtime),
+        })
+    }
+
+    /// Writes the recorded life, durably (on the calling thread).
+    fn write_lifetime(&self, lifetime: &Lifetime) -> Result<(), StoreError> {
+        let downtime: Vec<u8> = lifetime
+            .downtime
+            .0
+            .iter()
+            .flat_map(|&(from, to)| [from.to_be_bytes(), to.to_be_bytes()])
+            .flatten()
+            .collect();
+        let mut batch = sled::Batch::default();
+        batch.insert(DOWNTIME_KEY, downtime);
+        match lifetime.alive_ms {
+            Some(alive) => batch.insert(ALIVE_KEY, &alive.to_be_bytes()),
+            None => batch.remove(ALIVE_KEY),
+        }
+        self.db.apply_batch(batch).map_err(backend)?;
+        self.db.flush().map(drop).map_err(backend)
     }
 
     /// Reads `game`'s log (on the calling thread).
@@ -593,35 +648,36 @@ impl Store for SledStore {
     }
 
     async fn record_downtime(&self, now_ms: u64) -> Result<Downtime, StoreError> {
-        let mut downtime = Downtime(match self.db.get(DOWNTIME_KEY).map_err(backend)? {
-            Some(bytes) => bytes
-                .chunks_exact(16)
-                .filter_map(|pair| {
-                    let from = u64::from_be_bytes(pair[..8].try_into().ok()?);
-                    let to = u64::from_be_bytes(pair[8..].try_into().ok()?);
-                    Some((from, to))
-                })
-                .collect(),
-            None => Vec::new(),
-        });
-        let alive = self
-            .db
-            .get(ALIVE_KEY)
-            .map_err(backend)?
-            .and_then(|bytes| bytes.as_ref().try_into().ok().map(u64::from_be_bytes));
-        downtime.note_start(alive, now_ms);
-        let bytes: Vec<u8> = downtime
-            .0
-            .iter()
-            .flat_map(|&(from, to)| [from.to_be_bytes(), to.to_be_bytes()])
-            .flatten()
-            .collect();
-        self.db.insert(DOWNTIME_KEY, bytes).map_err(backend)?;
-        self.db
-            .insert(ALIVE_KEY, &now_ms.to_be_bytes())
-            .map_err(backend)?;
-        self.db.flush().map_err(backend)?;
-        Ok(downtime)
+        let mut lifetime = self.read_lifetime()?;
+        lifetime.downtime.note_start(lifetime.alive_ms, now_ms);
+        lifetime.alive_ms = Some(now_ms);
+        self.write_lifetime(&lifetime)?;
+        Ok(lifetime.downtime)
+    }
+
+    async fn restore(&self, game: GameId, restored: Restored<'_>) -> Result<bool, StoreError> {
+        self.next_game.fetch_max(game.0 + 1, Ordering::Relaxed);
+        let write = |waiter| Write {
+            game,
+            version: 1,
+            records: restored.log.to_vec(),
+            summary: Some(restored.summary.clone()),
+            tokens: restored.tokens.to_vec(),
+            waiter,
+        };
+        match self.commit(write).await? {
+            Ok(()) => Ok(true),
+            Err(Refusal::Conflict) => Ok(false),
+            Err(Refusal::Failed(error)) => Err(StoreError::backend(error)),
+        }
+    }
+
+    async fn lifetime(&self) -> Result<Lifetime, StoreError> {
+        self.read_lifetime()
+    }
+
+    async fn restore_lifetime(&self, lifetime: &Lifetime) -> Result<(), StoreError> {
+        self.write_lifetime(lifetime)
     }
 
     async fn size_on_disk(&self) -> Result<Option<u64>, StoreError> {
