@@ -5,8 +5,10 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use super::postgres::scratch::ScratchSchema;
 use super::{
-    Append, ListQuery, MemoryStore, SledOptions, SledStore, Store, StoreError, Unfinished,
+    Append, ListQuery, MemoryStore, PostgresStore, SledOptions, SledStore, Store, StoreError,
+    Unfinished,
 };
 use crate::ids::{GameId, TokenHash};
 use crate::records::{Entry, EventRecord, SummaryRecord};
@@ -73,7 +75,34 @@ impl Backend for Sled {
     }
 }
 
-/// Runs the test `$name` (an async fn taking a backend) against every backend.
+/// PostgreSQL, in a fresh schema of the test database.
+struct Postgres {
+    url: String,
+    store: Arc<PostgresStore>,
+}
+
+impl Postgres {
+    async fn open(schema: &ScratchSchema) -> Postgres {
+        let url = schema.url().to_owned();
+        let store = Arc::new(PostgresStore::open(&url).await.expect("opens"));
+        Postgres { url, store }
+    }
+}
+
+impl Backend for Postgres {
+    fn store(&self) -> Arc<dyn Store> {
+        Arc::clone(&self.store) as Arc<dyn Store>
+    }
+
+    async fn restart(&mut self) {
+        self.store.close().await.expect("closes");
+        self.store = Arc::new(PostgresStore::open(&self.url).await.expect("opens"));
+    }
+}
+
+/// Runs the test `$name` (an async fn taking a backend) against every backend; on
+/// PostgreSQL only when `TRINCHERA_TEST_POSTGRES` names a database (a passing test's
+/// schema is dropped, a failing one's kept to be looked at).
 macro_rules! conformance {
     ($($name:ident),* $(,)?) => {
         mod memory {
@@ -86,6 +115,16 @@ macro_rules! conformance {
             $(#[tokio::test(flavor = "multi_thread")]
             async fn $name() {
                 super::$name(super::Sled::new()).await;
+            })*
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread")]
+            async fn $name() {
+                let Some(schema) = super::ScratchSchema::create().await else {
+                    return;
+                };
+                super::$name(super::Postgres::open(&schema).await).await;
+                schema.remove().await;
             })*
         }
     };

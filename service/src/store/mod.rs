@@ -1,6 +1,7 @@
 //! Durable storage of games behind one async trait shaped by what the service needs, so that
-//! backends can be swapped: [`SledStore`] (the embedded default), [`MemoryStore`] (a model
-//! for tests, with simulated restarts). One conformance suite runs against every backend.
+//! backends can be swapped: [`SledStore`] (the embedded default), [`PostgresStore`] (one
+//! database shared by servers), [`MemoryStore`] (a model for tests, with simulated
+//! restarts). One conformance suite runs against every backend.
 //!
 //! A game is an append-only log of [`EventRecord`]s plus a [`SummaryRecord`] for listings.
 //! Each accepted action is one [`Append`]: its log entry at the next version, plus the
@@ -10,12 +11,17 @@
 //! can never both write one version.
 
 mod memory;
+mod postgres;
 mod sled;
 
 #[cfg(test)]
 mod conformance;
 
 pub use self::memory::MemoryStore;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub use self::postgres::scratch::ScratchSchema;
+pub use self::postgres::{Migrated, PostgresStore, SchemaMismatch, is_postgres_url};
 pub use self::sled::{SledOptions, SledStore, refresh_snapshot};
 use crate::ids::{GameId, TokenHash};
 use crate::records::{DecodeError, EventRecord, SummaryRecord};
@@ -54,6 +60,9 @@ pub enum StoreError {
         /// Newest format this build reads.
         supported: u8,
     },
+    /// The database's schema is not the one this build knows.
+    #[error(transparent)]
+    Schema(#[from] SchemaMismatch),
     /// The store was closed.
     #[error("the store is closed")]
     Closed,

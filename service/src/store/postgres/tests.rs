@@ -1,0 +1,1 @@
+//! What the conformance suite does not show: schema versions and retries.
