@@ -81,14 +81,6 @@ struct Postgres {
     store: Arc<PostgresStore>,
 }
 
-impl Postgres {
-    async fn open(schema: &ScratchSchema) -> Postgres {
-        let url = schema.url().to_owned();
-        let store = Arc::new(PostgresStore::open(&url).await.expect("opens"));
-        Postgres { url, store }
-    }
-}
-
 impl Backend for Postgres {
     fn store(&self) -> Arc<dyn Store> {
         Arc::clone(&self.store) as Arc<dyn Store>
@@ -100,9 +92,27 @@ impl Backend for Postgres {
     }
 }
 
+/// Runs `test` on PostgreSQL in a fresh schema, in transactions of the database's default
+/// isolation (READ COMMITTED) or SERIALIZABLE (CockroachDB's, where collisions are
+/// serialization failures to retry); skipped when no test database is set. A passing test's
+/// schema is dropped, a failing one's kept to be looked at.
+async fn on_postgres<F: Future<Output = ()>>(test: impl FnOnce(Postgres) -> F, serializable: bool) {
+    let Some(schema) = ScratchSchema::create().await else {
+        return;
+    };
+    let settings: &[&str] = if serializable {
+        &["default_transaction_isolation=serializable"]
+    } else {
+        &[]
+    };
+    let url = schema.url_with(settings);
+    let store = Arc::new(PostgresStore::open(&url).await.expect("opens"));
+    test(Postgres { url, store }).await;
+    schema.remove().await;
+}
+
 /// Runs the test `$name` (an async fn taking a backend) against every backend; on
-/// PostgreSQL only when `TRINCHERA_TEST_POSTGRES` names a database (a passing test's
-/// schema is dropped, a failing one's kept to be looked at).
+/// PostgreSQL only when `TRINCHERA_TEST_POSTGRES` names a database.
 macro_rules! conformance {
     ($($name:ident),* $(,)?) => {
         mod memory {
@@ -120,11 +130,13 @@ macro_rules! conformance {
         mod postgres {
             $(#[tokio::test(flavor = "multi_thread")]
             async fn $name() {
-                let Some(schema) = super::ScratchSchema::create().await else {
-                    return;
-                };
-                super::$name(super::Postgres::open(&schema).await).await;
-                schema.remove().await;
+                super::on_postgres(super::$name, false).await;
+            })*
+        }
+        mod postgres_serializable {
+            $(#[tokio::test(flavor = "multi_thread")]
+            async fn $name() {
+                super::on_postgres(super::$name, true).await;
             })*
         }
     };

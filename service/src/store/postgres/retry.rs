@@ -12,7 +12,7 @@ use tokio_postgres::error::SqlState;
 use crate::store::StoreError;
 
 /// Attempts of one transaction at most.
-const ATTEMPTS: u32 = 8;
+pub(super) const ATTEMPTS: u32 = 8;
 /// The wait after the first failure; each later one doubles, up to [`MAX_WAIT`].
 const FIRST_WAIT: Duration = Duration::from_millis(4);
 /// The longest wait between two attempts.

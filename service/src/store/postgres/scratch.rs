@@ -9,18 +9,27 @@ use super::{PostgresStore, connect};
 /// The variable that names the test database (a `postgres://` URL).
 pub const TEST_DATABASE: &str = "TRINCHERA_TEST_POSTGRES";
 
-/// An empty schema, migrated, that stores connect to through [`ScratchSchema::url`].
+/// A schema of its own in the test database, that stores reach through [`ScratchSchema::url`].
 #[derive(Debug)]
 pub struct ScratchSchema {
     base: String,
     name: String,
-    url: String,
 }
 
 impl ScratchSchema {
-    /// A new schema in the test database; `None` (with a notice on stderr, once) when
-    /// [`TEST_DATABASE`] is not set. Panics when the database cannot be used.
+    /// A new schema in the test database, migrated to this build's version; `None` (with a
+    /// notice on stderr, once) when [`TEST_DATABASE`] is not set. Panics when the database
+    /// cannot be used.
     pub async fn create() -> Option<ScratchSchema> {
+        let schema = ScratchSchema::empty().await?;
+        PostgresStore::migrate(&schema.url())
+            .await
+            .unwrap_or_else(|error| panic!("cannot migrate {}: {error}", schema.name));
+        Some(schema)
+    }
+
+    /// A new schema with nothing in it, as [`ScratchSchema::create`] but not migrated.
+    pub async fn empty() -> Option<ScratchSchema> {
         let Ok(base) = std::env::var(TEST_DATABASE) else {
             static NOTICE: Once = Once::new();
             // Past the test harness's capture, so that a passing run shows it too.
@@ -34,19 +43,25 @@ impl ScratchSchema {
         };
         let random = getrandom::u64().expect("OS randomness");
         let name = format!("trinchera_test_{random:016x}");
-        let separator = if base.contains('?') { '&' } else { '?' };
-        let url = format!("{base}{separator}options=-c%20search_path%3D{name}");
-        let scratch = ScratchSchema { base, name, url };
-        scratch.execute(&format!("CREATE SCHEMA {}", scratch.name)).await;
-        PostgresStore::migrate(&scratch.url)
-            .await
-            .unwrap_or_else(|error| panic!("cannot migrate {}: {error}", scratch.name));
-        Some(scratch)
+        let schema = ScratchSchema { base, name };
+        schema.execute(&format!("CREATE SCHEMA {}", schema.name)).await;
+        Some(schema)
     }
 
     /// The URL of the test database with this schema first in the search path.
-    pub fn url(&self) -> &str {
-        &self.url
+    pub fn url(&self) -> String {
+        self.url_with(&[])
+    }
+
+    /// [`ScratchSchema::url`] with server settings (`name=value`) for its sessions.
+    pub fn url_with(&self, settings: &[&str]) -> String {
+        let search_path = format!("search_path={}", self.name);
+        let options: Vec<String> = std::iter::once(search_path.as_str())
+            .chain(settings.iter().copied())
+            .map(|setting| format!("-c%20{}", setting.replace('=', "%3D")))
+            .collect();
+        let separator = if self.base.contains('?') { '&' } else { '?' };
+        format!("{}{separator}options={}", self.base, options.join("%20"))
     }
 
     /// Drops the schema and everything in it.
@@ -55,6 +70,7 @@ impl ScratchSchema {
             .await;
     }
 
+    /// Runs `sql` in the test database, outside this schema.
     async fn execute(&self, sql: &str) {
         let client = connect::single(&self.base)
             .await
