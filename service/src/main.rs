@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
-use trinchera_service::store::{SledOptions, SledStore, refresh_snapshot};
+use trinchera_service::store::{
+    PostgresStore, SledOptions, SledStore, Store, is_postgres_url, refresh_snapshot,
+};
 use trinchera_service::{BotPace, Games, Limits, NetConfig, RateLimit, RateLimits};
 
 /// mimalloc: the server allocates and frees many small buffers per call (views, HTTP/2
@@ -32,6 +34,14 @@ struct Config {
     /// Directory of the embedded database (created on first run).
     #[arg(long, env = "TRINCHERA_DATA_DIR", default_value = "./trinchera-data")]
     data_dir: PathBuf,
+    /// A PostgreSQL database to keep the games in, in place of --data-dir
+    /// (`postgres://user:password@host:port/db?sslmode=require`; servers may share one).
+    #[arg(long, env = "TRINCHERA_STORE", value_name = "URL", global = true)]
+    store: Option<String>,
+    /// Bring the schema of the --store database up to date before serving (a single
+    /// server; where several share the database, run `trinchera-server migrate` once).
+    #[arg(long, env = "TRINCHERA_MIGRATE_ON_START")]
+    migrate_on_start: bool,
     /// Also fdatasync the data file on every group commit: survives power loss, not just
     /// a crash of the process, at the cost of a disk sync per commit.
     #[arg(long, env = "TRINCHERA_SYNC_DATA")]
@@ -136,9 +146,48 @@ struct Config {
         value_delimiter = ','
     )]
     trusted_proxy: Vec<IpAddr>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// What to do instead of serving.
+#[derive(Debug, clap::Subcommand)]
+enum Command {
+    /// Bring the schema of the --store database up to this build's version, then exit.
+    Migrate,
 }
 
 impl Config {
+    /// The database --store names, if any.
+    fn database(&self) -> anyhow::Result<Option<&str>> {
+        match self.store.as_deref() {
+            Some(url) if !is_postgres_url(url) => {
+                anyhow::bail!("--store takes a postgres:// or postgresql:// URL")
+            }
+            database => Ok(database),
+        }
+    }
+
+    /// The store the flags name: the --store database, or sled in --data-dir.
+    async fn open_store(&self) -> anyhow::Result<Arc<dyn Store>> {
+        if let Some(url) = self.database()? {
+            if self.migrate_on_start {
+                migrate(url).await?;
+            }
+            let store = PostgresStore::open(url)
+                .await
+                .context("opening the --store database")?;
+            return Ok(Arc::new(store));
+        }
+        let options = SledOptions {
+            sync_data: self.sync_data,
+            cache_bytes: self.cache_mib * 1024 * 1024,
+        };
+        let store = SledStore::open(&self.data_dir, options)
+            .with_context(|| format!("opening the data directory {}", self.data_dir.display()))?;
+        Ok(Arc::new(store))
+    }
+
     /// The transport limits asked for.
     fn net(&self) -> NetConfig {
         let defaults = NetConfig::default();
@@ -221,15 +270,14 @@ async fn main() -> anyhow::Result<()> {
         .with_ansi(std::io::stderr().is_terminal())
         .init();
     let config = Config::parse();
-    let options = SledOptions {
-        sync_data: config.sync_data,
-        cache_bytes: config.cache_mib * 1024 * 1024,
-    };
-    let store = SledStore::open(&config.data_dir, options)
-        .with_context(|| format!("opening the data directory {}", config.data_dir.display()))?;
+    if let Some(Command::Migrate) = config.command {
+        let url = config.database()?.context("migrate needs --store URL")?;
+        return migrate(url).await;
+    }
+    let store = config.open_store().await?;
     let opened = started.elapsed();
     let limits = config.limits()?;
-    let games = Games::new(Arc::new(store), limits)
+    let games = Games::new(store, limits)
         .await
         .context("reading the stored games")?;
     let listener = tokio::net::TcpListener::bind(config.listen)
@@ -237,6 +285,7 @@ async fn main() -> anyhow::Result<()> {
         .with_context(|| format!("listening on {}", config.listen))?;
     tracing::info!(
         address = %listener.local_addr()?,
+        store = if config.store.is_some() { "postgres" } else { "sled" },
         data_dir = %config.data_dir.display(),
         sync_data = config.sync_data,
         open_ms = opened.as_millis(),
@@ -244,6 +293,9 @@ async fn main() -> anyhow::Result<()> {
         "trinchera-server ready"
     );
     trinchera_service::run(listener, games, config.net(), shutdown_signal()).await?;
+    if config.store.is_some() {
+        return Ok(());
+    }
     match refresh_snapshot(&config.data_dir, Duration::from_secs(10)) {
         Ok(took) => tracing::info!(
             took_ms = took.as_millis(),
@@ -251,6 +303,19 @@ async fn main() -> anyhow::Result<()> {
         ),
         Err(error) => tracing::warn!(%error, "could not write a database snapshot"),
     }
+    Ok(())
+}
+
+/// Brings the schema of the database `url` names up to this build's version.
+async fn migrate(url: &str) -> anyhow::Result<()> {
+    let migrated = PostgresStore::migrate(url)
+        .await
+        .context("migrating the --store database")?;
+    tracing::info!(
+        from = migrated.from,
+        to = migrated.to,
+        "the database's schema is up to date"
+    );
     Ok(())
 }
 

@@ -196,7 +196,9 @@ async fn insert_token(
         return Ok(());
     };
     let sql = "INSERT INTO tokens (token_hash, game_id) VALUES ($1::BYTEA, $2::INT8)";
-    rows(client, sql, &[&token.0.as_slice(), &id]).await.map(drop)
+    rows(client, sql, &[&token.0.as_slice(), &id])
+        .await
+        .map(drop)
 }
 
 impl PostgresStore {

@@ -99,9 +99,9 @@ pub(super) async fn migrate(client: &mut tokio_postgres::Client) -> Result<Migra
     }
     let mut runner = migrations::runner();
     runner.set_migration_table_name(HISTORY);
-    let report = runner.run_async(client).await.map_err(StoreError::backend)?;
-    for migration in report.applied_migrations() {
-        tracing::info!(%migration, "applied a schema migration");
-    }
+    runner
+        .run_async(client)
+        .await
+        .map_err(StoreError::backend)?;
     Ok(Migrated { from, to })
 }

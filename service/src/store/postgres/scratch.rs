@@ -44,7 +44,9 @@ impl ScratchSchema {
         let random = getrandom::u64().expect("OS randomness");
         let name = format!("trinchera_test_{random:016x}");
         let schema = ScratchSchema { base, name };
-        schema.execute(&format!("CREATE SCHEMA {}", schema.name)).await;
+        schema
+            .execute(&format!("CREATE SCHEMA {}", schema.name))
+            .await;
         Some(schema)
     }
 

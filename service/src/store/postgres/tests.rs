@@ -35,9 +35,21 @@ async fn schemas_older_or_newer_than_the_build_are_refused_with_what_to_run() {
     );
 
     let migrated = PostgresStore::migrate(&url).await.expect("migrates");
-    assert_eq!(migrated, Migrated { from: 0, to: needed });
+    assert_eq!(
+        migrated,
+        Migrated {
+            from: 0,
+            to: needed
+        }
+    );
     let again = PostgresStore::migrate(&url).await.expect("migrates");
-    assert_eq!(again, Migrated { from: needed, to: needed });
+    assert_eq!(
+        again,
+        Migrated {
+            from: needed,
+            to: needed
+        }
+    );
     PostgresStore::open(&url).await.expect("opens");
 
     let future = needed + 1;
@@ -59,7 +71,10 @@ async fn schemas_older_or_newer_than_the_build_are_refused_with_what_to_run() {
             matches!(&error, StoreError::Schema(SchemaMismatch::Newer { found, .. }) if *found == future),
             "{error:?}"
         );
-        assert!(error.to_string().contains("run a newer trinchera-server"), "{error}");
+        assert!(
+            error.to_string().contains("run a newer trinchera-server"),
+            "{error}"
+        );
     }
     schema.remove().await;
 }
@@ -105,7 +120,9 @@ async fn serialization_failures_are_retried_and_other_errors_are_not() {
     })
     .await;
     assert!(
-        outcome.as_ref().is_err_and(|e| !is_serialization_failure(e)),
+        outcome
+            .as_ref()
+            .is_err_and(|e| !is_serialization_failure(e)),
         "{outcome:?}"
     );
     assert_eq!(attempts.load(Ordering::Relaxed), 1);
