@@ -1,13 +1,30 @@
 //! Fresh schemas for tests in the database `TRINCHERA_TEST_POSTGRES` names (`.ci/postgres`
 //! starts one), so that tests run side by side without seeing each other's games.
 
+use std::collections::BTreeSet;
 use std::io::Write as _;
-use std::sync::Once;
+use std::sync::Mutex;
 
 use super::{PostgresStore, connect};
 
 /// The variable that names the test database (a `postgres://` URL).
 pub const TEST_DATABASE: &str = "TRINCHERA_TEST_POSTGRES";
+
+/// The value of the variable `name`; `None`, with a notice on stderr (once a variable),
+/// when it is not set: the tests that need it are skipped.
+pub fn test_setting(name: &'static str) -> Option<String> {
+    static NOTICED: Mutex<BTreeSet<&str>> = Mutex::new(BTreeSet::new());
+    let value = std::env::var(name).ok();
+    let mut noticed = NOTICED.lock().unwrap_or_else(|e| e.into_inner());
+    if value.is_none() && noticed.insert(name) {
+        // Past the test harness's capture, so that a passing run shows it too.
+        let _ = writeln!(
+            std::io::stderr(),
+            "PostgreSQL tests skipped: {name} is not set (.ci/postgres sets it)"
+        );
+    }
+    value
+}
 
 /// A schema of its own in the test database, that stores reach through [`ScratchSchema::url`].
 #[derive(Debug)]
@@ -17,9 +34,9 @@ pub struct ScratchSchema {
 }
 
 impl ScratchSchema {
-    /// A new schema in the test database, migrated to this build's version; `None` (with a
-    /// notice on stderr, once) when [`TEST_DATABASE`] is not set. Panics when the database
-    /// cannot be used.
+    /// A new schema in the test database, migrated to this build's version; `None` when
+    /// [`TEST_DATABASE`] is not set ([`test_setting`]). Panics when the database cannot be
+    /// used.
     pub async fn create() -> Option<ScratchSchema> {
         let schema = ScratchSchema::empty().await?;
         PostgresStore::migrate(&schema.url())
@@ -30,17 +47,7 @@ impl ScratchSchema {
 
     /// A new schema with nothing in it, as [`ScratchSchema::create`] but not migrated.
     pub async fn empty() -> Option<ScratchSchema> {
-        let Ok(base) = std::env::var(TEST_DATABASE) else {
-            static NOTICE: Once = Once::new();
-            // Past the test harness's capture, so that a passing run shows it too.
-            NOTICE.call_once(|| {
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "PostgreSQL tests skipped: {TEST_DATABASE} is not set (.ci/postgres sets it)"
-                );
-            });
-            return None;
-        };
+        let base = test_setting(TEST_DATABASE)?;
         let random = getrandom::u64().expect("OS randomness");
         let name = format!("trinchera_test_{random:016x}");
         let schema = ScratchSchema { base, name };

@@ -1,4 +1,4 @@
-//! What the conformance suite does not show: schema versions and retries (with a real
+//! What the conformance suite does not show: schema versions, TLS and retries (with a real
 //! database, skipped when `TRINCHERA_TEST_POSTGRES` is not set).
 
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -77,6 +77,43 @@ async fn schemas_older_or_newer_than_the_build_are_refused_with_what_to_run() {
         );
     }
     schema.remove().await;
+}
+
+/// The variable that names the file of the CA that signed the test server's certificate,
+/// when the server has TLS.
+const TEST_CA: &str = "TRINCHERA_TEST_POSTGRES_CA";
+
+/// Whether the pool of `url` reaches the database over TLS.
+async fn over_tls(url: &str) -> Result<bool, StoreError> {
+    let client = connect::pool(url)?.get().await.map_err(unpooled)?;
+    let sql = "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()";
+    get(&rows(&client, sql, &[]).await?[0], 0)
+}
+
+#[tokio::test]
+async fn tls_follows_sslmode_and_verifies_the_server() {
+    let (Some(database), Some(ca)) = (
+        scratch::test_setting(scratch::TEST_DATABASE),
+        scratch::test_setting(TEST_CA),
+    ) else {
+        return;
+    };
+    let address = database.split('?').next().unwrap_or_default();
+    let verified = format!("{address}?sslmode=require&sslrootcert={ca}");
+    assert!(over_tls(&verified).await.expect("connects"));
+    assert!(
+        !over_tls(&format!("{address}?sslmode=disable"))
+            .await
+            .expect("connects")
+    );
+    // The system's roots do not know the test CA.
+    let unverified = over_tls(&format!("{address}?sslmode=require")).await;
+    assert!(
+        unverified
+            .as_ref()
+            .is_err_and(|e| format!("{e:?}").contains("UnknownIssuer")),
+        "{unverified:?}"
+    );
 }
 
 /// A statement the server answers with a real serialization failure.
