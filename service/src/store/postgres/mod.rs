@@ -71,6 +71,15 @@ impl PostgresStore {
     async fn client(&self) -> Result<deadpool_postgres::Client, StoreError> {
         self.pool.get().await.map_err(unpooled)
     }
+
+    /// Runs `sql` with `params` on a connection of the pool, outside a transaction.
+    async fn read(
+        &self,
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<Row>, StoreError> {
+        rows(&self.client().await?, sql, params).await
+    }
 }
 
 /// A failure to get a connection from the pool.
@@ -101,6 +110,16 @@ async fn rows(
 /// Column `index` of `row`.
 fn get<'a, T: FromSql<'a>>(row: &'a Row, index: usize) -> Result<T, StoreError> {
     row.try_get(index).map_err(StoreError::backend)
+}
+
+/// Column `index` of `row`, a value in the stored encoding.
+fn decoded<M: prost::Message + Default>(row: &Row, index: usize) -> Result<M, StoreError> {
+    Ok(records::decode(get(row, index)?)?)
+}
+
+/// Column `index` of `row`, a game's id.
+fn game_id(row: &Row, index: usize) -> Result<GameId, StoreError> {
+    Ok(GameId(unsigned(get(row, index)?)?))
 }
 
 /// A number as an `INT8`; past `i64::MAX` it becomes -1, which no id, version or time is,
@@ -304,25 +323,25 @@ impl Store for PostgresStore {
 
     async fn log(&self, game: GameId) -> Result<Vec<EventRecord>, StoreError> {
         let sql = "SELECT record FROM events WHERE game_id = $1::INT8 ORDER BY version";
-        rows(&self.client().await?, sql, &[&int8(game.0)])
+        self.read(sql, &[&int8(game.0)])
             .await?
             .iter()
-            .map(|row| Ok(records::decode(get(row, 0)?)?))
+            .map(|row| decoded(row, 0))
             .collect()
     }
 
     async fn exists(&self, game: GameId) -> Result<bool, StoreError> {
         let sql = "SELECT 1 FROM games WHERE id = $1::INT8";
-        let found = rows(&self.client().await?, sql, &[&int8(game.0)]).await?;
+        let found = self.read(sql, &[&int8(game.0)]).await?;
         Ok(!found.is_empty())
     }
 
     async fn summary(&self, game: GameId) -> Result<Option<SummaryRecord>, StoreError> {
         let sql = "SELECT summary FROM games WHERE id = $1::INT8";
-        rows(&self.client().await?, sql, &[&int8(game.0)])
+        self.read(sql, &[&int8(game.0)])
             .await?
             .first()
-            .map(|row| Ok(records::decode(get(row, 0)?)?))
+            .map(|row| decoded(row, 0))
             .transpose()
     }
 
@@ -358,13 +377,10 @@ impl Store for PostgresStore {
         }
         params.push(&limit);
         sql += &format!(" ORDER BY id DESC LIMIT ${}::INT8", params.len());
-        rows(&self.client().await?, &sql, &params)
+        self.read(&sql, &params)
             .await?
             .iter()
-            .map(|row| {
-                let game = GameId(unsigned(get(row, 0)?)?);
-                Ok((game, records::decode(get(row, 1)?)?))
-            })
+            .map(|row| Ok((game_id(row, 0)?, decoded(row, 1)?)))
             .collect()
     }
 
@@ -373,10 +389,10 @@ impl Store for PostgresStore {
             "SELECT id FROM games WHERE {} ORDER BY id",
             unfinished_filter(which)
         );
-        rows(&self.client().await?, &sql, &[])
+        self.read(&sql, &[])
             .await?
             .iter()
-            .map(|row| Ok(GameId(unsigned(get(row, 0)?)?)))
+            .map(|row| game_id(row, 0))
             .collect()
     }
 
@@ -385,7 +401,7 @@ impl Store for PostgresStore {
             "SELECT COUNT(*)::INT8 FROM games WHERE {}",
             unfinished_filter(which)
         );
-        let count: i64 = get(&rows(&self.client().await?, &sql, &[]).await?[0], 0)?;
+        let count: i64 = get(&self.read(&sql, &[]).await?[0], 0)?;
         usize::try_from(count).map_err(StoreError::backend)
     }
 
@@ -394,13 +410,13 @@ impl Store for PostgresStore {
             "SELECT id, phase, since_ms FROM games WHERE phase IN ({}) ORDER BY since_ms, id",
             phase_list(&[GamePhase::Waiting, GamePhase::Setup])
         );
-        rows(&self.client().await?, &sql, &[])
+        self.read(&sql, &[])
             .await?
             .iter()
             .map(|row| {
                 let phase = get(row, 1)?;
                 Ok(Unstarted {
-                    game: GameId(unsigned(get(row, 0)?)?),
+                    game: game_id(row, 0)?,
                     phase: GamePhase::from_number(phase).ok_or_else(|| {
                         StoreError::backend(format!("unknown phase {phase} of a waiting game"))
                     })?,
@@ -412,10 +428,10 @@ impl Store for PostgresStore {
 
     async fn token_owner(&self, token: &TokenHash) -> Result<Option<GameId>, StoreError> {
         let sql = "SELECT game_id FROM tokens WHERE token_hash = $1::BYTEA";
-        rows(&self.client().await?, sql, &[&token.0.as_slice()])
+        self.read(sql, &[&token.0.as_slice()])
             .await?
             .first()
-            .map(|row| Ok(GameId(unsigned(get(row, 0)?)?)))
+            .map(|row| game_id(row, 0))
             .transpose()
     }
 
