@@ -53,12 +53,11 @@ pub struct PostgresStore {
 
 impl PostgresStore {
     /// Connects to the database `url` names (`postgres://user:password@host:port/db`, with
-    /// `?sslmode=disable|prefer|require`) and checks that its schema is this build's.
+    /// `?sslmode=disable|prefer|require&sslrootcert=FILE` as [`connect`] says) and checks
+    /// that its schema is this build's.
     pub async fn open(url: &str) -> Result<PostgresStore, StoreError> {
         let pool = connect::pool(url)?;
-        let client = pool.get().await.map_err(unpooled)?;
-        schema::check(&client).await?;
-        drop(client);
+        schema::check(&*pool.get().await.map_err(unpooled)?).await?;
         Ok(PostgresStore { pool })
     }
 
@@ -188,8 +187,9 @@ impl<'a> GameColumns<'a> {
         let sql = "UPDATE games SET ruleset = $1::TEXT, phase = $2::INT4, speed = $3::INT4, \
                    bots = $4::INT4, since_ms = $5::INT8, summary = $6::BYTEA \
                    WHERE id = $7::INT8";
-        let [a, b, c, d, e, f] = self.params();
-        rows(client, sql, &[a, b, c, d, e, f, &id]).await.map(drop)
+        let mut params = self.params().to_vec();
+        params.push(&id);
+        rows(client, sql, &params).await.map(drop)
     }
 
     /// The columns as parameters `$1` to `$6`.

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use super::retry::{self, is_serialization_failure, retrying};
 use super::scratch::ScratchSchema;
 use super::*;
+use crate::timing::MAX_DOWNTIMES;
 
 /// Runs `sql` in `schema`.
 async fn execute(schema: &ScratchSchema, sql: &str) -> Result<(), StoreError> {
@@ -76,6 +77,42 @@ async fn schemas_older_or_newer_than_the_build_are_refused_with_what_to_run() {
             "{error}"
         );
     }
+    schema.remove().await;
+}
+
+#[tokio::test]
+async fn downtime_keeps_the_latest_intervals() {
+    let Some(schema) = ScratchSchema::create().await else {
+        return;
+    };
+    // A full list: (10, 15), (20, 25), ..., and the last sign of life after it.
+    let full = MAX_DOWNTIMES as u64;
+    let alive = full * 10 + 100;
+    execute(
+        &schema,
+        &format!(
+            "INSERT INTO downtime (from_ms, to_ms) \
+             SELECT n * 10, n * 10 + 5 FROM generate_series(1, {full}) AS n; \
+             UPDATE liveness SET alive_ms = {alive}"
+        ),
+    )
+    .await
+    .expect("fills");
+    let store = PostgresStore::open(&schema.url()).await.expect("opens");
+    let now = alive + 50;
+    let downtime = store.record_downtime(now).await.expect("records");
+    assert_eq!(downtime.0.len(), MAX_DOWNTIMES);
+    assert_eq!(downtime.0.first(), Some(&(20, 25)));
+    assert_eq!(downtime.0.last(), Some(&(alive, now)));
+    let stored = store
+        .read("SELECT COUNT(*)::INT8, MIN(from_ms) FROM downtime", &[])
+        .await
+        .expect("reads");
+    let (count, first): (i64, i64) = (
+        get(&stored[0], 0).expect("count"),
+        get(&stored[0], 1).expect("min"),
+    );
+    assert_eq!((count, first), (full as i64, 20));
     schema.remove().await;
 }
 
