@@ -12,6 +12,7 @@ mod harness;
 mod hostile;
 mod leaks;
 mod lifecycle;
+mod postgres;
 mod races;
 mod replays;
 mod watching;
