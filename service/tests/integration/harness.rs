@@ -116,7 +116,7 @@ impl TestServer {
 }
 
 /// Where the in-process servers keep their games: `TRINCHERA_TEST_STORE` names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 enum Backend {
     /// sled in the server's directory (the default).
     Sled,
@@ -126,6 +126,7 @@ enum Backend {
     Postgres,
 }
 
+/// The backend `TRINCHERA_TEST_STORE` asks for.
 fn backend() -> Backend {
     match std::env::var("TRINCHERA_TEST_STORE").as_deref() {
         Err(_) | Ok("sled") => Backend::Sled,
