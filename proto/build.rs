@@ -1,4 +1,4 @@
-//! Compiles `trinchera/v1/*.proto` with protox (pure Rust, no system `protoc`) and keeps the
+//! Compiles `trinchera/v1/*.proto` and `trinchera/admin/v1/*.proto` with protox (pure Rust, no system `protoc`) and keeps the
 //! encoded descriptor set for server reflection.
 
 use std::path::PathBuf;
@@ -9,6 +9,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "trinchera/v1/rulesets.proto",
         "trinchera/v1/game.proto",
         "trinchera/v1/game_service.proto",
+        "trinchera/admin/v1/admin_service.proto",
     ];
     for file in files {
         println!("cargo:rerun-if-changed={file}");

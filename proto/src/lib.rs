@@ -9,6 +9,15 @@ pub mod v1 {
     tonic::include_proto!("trinchera.v1");
 }
 
+/// The operators' API, `trinchera.admin.v1`: served only on the server's admin listener.
+pub mod admin {
+    /// Messages, the `AdminService` client and server of `trinchera.admin.v1`.
+    #[allow(missing_docs, clippy::all)]
+    pub mod v1 {
+        tonic::include_proto!("trinchera.admin.v1");
+    }
+}
+
 /// The encoded `FileDescriptorSet` of every `trinchera.v1` file, for server reflection.
 pub const FILE_DESCRIPTOR_SET: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/trinchera_descriptor.bin"));

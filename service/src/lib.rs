@@ -36,17 +36,20 @@ internal! {
     mod state;
     mod timing;
 }
+pub mod backup;
 pub mod config;
 mod local;
 pub mod metrics;
 pub mod store;
 
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tonic::codegen::http;
+use trinchera_proto::admin::v1::admin_service_server::AdminServiceServer;
 use trinchera_proto::v1::game_service_server::GameServiceServer;
 
 pub use games::throttle::{RateLimit, RateLimits};
@@ -78,6 +81,16 @@ pub enum ServeError {
     /// Reflection could not be built.
     #[error("reflection: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
+    /// The admin listener was asked for on a network address without TLS client
+    /// certificates.
+    #[error(
+        "the admin service on {0} would let anyone on the network export every game: use a \
+         loopback address, or set tls.cert, tls.key and tls.client_ca"
+    )]
+    AdminExposed(SocketAddr),
+    /// The admin listener could not be bound.
+    #[error("the admin service cannot listen on {0}: {1}")]
+    AdminListen(SocketAddr, #[source] std::io::Error),
     /// The final flush failed.
     #[error("storage: {0}")]
     Store(#[from] store::StoreError),
@@ -95,6 +108,9 @@ pub struct ServeOptions {
     pub drain: Duration,
     /// gRPC-web for browsers, if the server answers it.
     pub web: Option<GrpcWeb>,
+    /// Where the admin service listens, if anywhere: a loopback address (plaintext), or any
+    /// address when `tls` asks for client certificates.
+    pub admin: Option<SocketAddr>,
 }
 
 /// gRPC-web on the server's port: browsers reach every RPC, streams included.
@@ -150,6 +166,7 @@ impl ServeOptions {
             tls: None,
             drain: Duration::from_secs(10),
             web: None,
+            admin: None,
         }
     }
 
@@ -171,6 +188,7 @@ impl ServeOptions {
             web: config.web.grpc_web.then(|| GrpcWeb {
                 cors_origins: config.web.cors_origin.clone(),
             }),
+            admin: config.admin_listen(),
         })
     }
 }
@@ -200,6 +218,7 @@ pub async fn run(
         tls,
         drain,
         web,
+        admin,
     } = options;
     if tls.is_none()
         && let Ok(address) = listener.local_addr()
@@ -222,6 +241,9 @@ pub async fn run(
         tonic_reflection::server::Builder::configure()
             .register_encoded_file_descriptor_set(trinchera_proto::FILE_DESCRIPTOR_SET)
             .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+            // The admin service's descriptors are in the set, but it is not served here.
+            .with_service_name("trinchera.v1.GameService")
+            .with_service_name("grpc.health.v1.Health")
     };
     let reflection_v1alpha = reflection().build_v1alpha()?;
     let reflection = reflection().build_v1()?;
@@ -238,6 +260,37 @@ pub async fn run(
             games.resume_clocks().await;
         }
     });
+    let (stop_admin, admin_stops) = tokio::sync::oneshot::channel::<()>();
+    let admin = match admin {
+        Some(address) => {
+            // Loopback: plaintext (only this machine reaches it); elsewhere: client
+            // certificates.
+            let tls = if address.ip().is_loopback() {
+                None
+            } else {
+                Some(
+                    tls.clone()
+                        .filter(|tls| tls.verifies_clients())
+                        .ok_or(ServeError::AdminExposed(address))?,
+                )
+            };
+            let listener = TcpListener::bind(address)
+                .await
+                .map_err(|error| ServeError::AdminListen(address, error))?;
+            tracing::info!(address = %listener.local_addr().unwrap_or(address), "admin service");
+            let incoming = net::incoming(listener, net::Net::new(transport.config().clone()), tls);
+            let served = tonic::transport::Server::builder()
+                .add_service(health_service.clone())
+                .add_service(AdminServiceServer::new(grpc::admin::Admin::new(
+                    Arc::clone(&games),
+                )))
+                .serve_with_incoming_shutdown(incoming, async {
+                    let _ = admin_stops.await;
+                });
+            Some(tokio::spawn(served))
+        }
+        None => None,
+    };
     let stopping = Arc::clone(&games);
     let (draining, drained) = tokio::sync::oneshot::channel::<()>();
     let cors = web.as_ref().and_then(GrpcWeb::cors);
@@ -266,6 +319,7 @@ pub async fn run(
                 .set_service_status("", tonic_health::ServingStatus::NotServing)
                 .await;
             stopping.shut_down();
+            let _ = stop_admin.send(());
             let _ = draining.send(());
         });
     tokio::pin!(served);
@@ -289,6 +343,9 @@ pub async fn run(
     heart.abort();
     measures.abort();
     deadlines.abort();
+    if let Some(admin) = admin {
+        admin.abort();
+    }
     games.close().await?;
     tracing::info!("storage flushed; bye");
     served?;

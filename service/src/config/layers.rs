@@ -60,6 +60,15 @@ impl FlagValues {
             .collect();
         FlagValues { given }
     }
+
+    /// The same values with `flag` (a setting's flag without dashes) given as `value`.
+    pub fn with(mut self, flag: &str, value: String) -> FlagValues {
+        if let Some(setting) = SETTINGS.iter().find(|s| s.flag == flag) {
+            self.given.retain(|(s, _)| s.key != setting.key);
+            self.given.push((setting, vec![value]));
+        }
+        self
+    }
 }
 
 /// What a setting's value is, from the type of its default.

@@ -42,6 +42,8 @@ pub struct Config {
     pub tls: TlsSection,
     /// Browsers.
     pub web: WebSection,
+    /// The operators' service.
+    pub admin: AdminSection,
     /// Prometheus metrics.
     pub metrics: MetricsSection,
     /// Logs.
@@ -68,6 +70,10 @@ pub struct StorageSection {
     pub sync_data: bool,
     /// Page cache in MiB.
     pub cache_mib: u64,
+    /// A PostgreSQL URL; empty: the embedded database.
+    pub url: String,
+    /// Migrate the database's schema before serving.
+    pub migrate_on_start: bool,
 }
 
 /// `[limits]`.
@@ -166,6 +172,14 @@ pub struct WebSection {
     pub cors_origin: Vec<String>,
 }
 
+/// `[admin]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdminSection {
+    /// Address of the admin service; empty: off.
+    pub listen: String,
+}
+
 /// `[metrics]`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -209,6 +223,8 @@ impl Default for Config {
                 data_dir: PathBuf::from("./trinchera-data"),
                 sync_data: false,
                 cache_mib: SledOptions::default().cache_bytes / (1024 * 1024),
+                url: String::new(),
+                migrate_on_start: false,
             },
             limits: LimitsSection {
                 max_open_games: limits.max_open_games as u64,
@@ -252,6 +268,9 @@ impl Default for Config {
             web: WebSection {
                 grpc_web: false,
                 cors_origin: Vec::new(),
+            },
+            admin: AdminSection {
+                listen: String::new(),
             },
             metrics: MetricsSection {
                 listen: String::new(),
@@ -354,16 +373,54 @@ impl Config {
                 ));
             }
         }
-        if !self.metrics.listen.is_empty() && self.metrics.listen.parse::<SocketAddr>().is_err() {
+        for (key, listen, example) in [
+            ("metrics.listen", &self.metrics.listen, "127.0.0.1:9090"),
+            ("admin.listen", &self.admin.listen, "127.0.0.1:50052"),
+        ] {
+            if !listen.is_empty() && listen.parse::<SocketAddr>().is_err() {
+                problems.push((
+                    key,
+                    format!("expected an address such as {example}, not {listen:?}"),
+                ));
+            }
+        }
+        if let Some(admin) = self.admin_listen()
+            && !admin.ip().is_loopback()
+            && tls.client_ca.is_empty()
+        {
             problems.push((
-                "metrics.listen",
-                format!(
-                    "expected an address such as 127.0.0.1:9090, not {:?}",
-                    self.metrics.listen
-                ),
+                "admin.listen",
+                "a network address needs client certificates (tls.cert, tls.key and \
+                 tls.client_ca): whoever reaches the admin service may export every game"
+                    .to_owned(),
+            ));
+        }
+        if !self.storage.url.is_empty() && !crate::store::is_postgres_url(&self.storage.url) {
+            problems.push((
+                "storage.url",
+                "expected a postgres:// or postgresql:// URL".to_owned(),
             ));
         }
         problems
+    }
+
+    /// The address of the admin service, if it is on.
+    pub fn admin_listen(&self) -> Option<SocketAddr> {
+        self.admin.listen.parse().ok()
+    }
+
+    /// Where the games are kept: the storage.url database, or sled in storage.data_dir.
+    pub fn store_location(&self) -> crate::store::Location {
+        if self.storage.url.is_empty() {
+            crate::store::Location::Sled {
+                dir: self.storage.data_dir.clone(),
+                options: self.sled(),
+            }
+        } else {
+            crate::store::Location::Postgres {
+                url: self.storage.url.clone(),
+            }
+        }
     }
 
     /// The address of the metrics endpoint, if metrics are on.

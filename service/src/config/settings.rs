@@ -35,6 +35,10 @@ settings! {
         "Also fdatasync the data file on every group commit: survives power loss, at a disk sync per commit.";
     "storage.cache_mib", "cache-mib", "TRINCHERA_CACHE_MIB",
         "Database page cache, in MiB.";
+    "storage.url", "store", "TRINCHERA_STORE",
+        "A PostgreSQL database to keep the games in, in place of data_dir: postgres://user:password@host:port/db?sslmode=require (servers may share one; empty: the embedded database).";
+    "storage.migrate_on_start", "migrate-on-start", "TRINCHERA_MIGRATE_ON_START",
+        "Bring the schema of the storage.url database up to date before serving (one server; where several share it, run trinchera-server migrate once).";
     "limits.max_open_games", "max-open-games", "TRINCHERA_MAX_OPEN_GAMES",
         "Most unfinished games the server holds; creating more is refused.";
     "limits.max_open_games_per_peer", "max-open-games-per-peer", "TRINCHERA_MAX_OPEN_GAMES_PER_PEER",
@@ -101,6 +105,8 @@ settings! {
         "Also answer gRPC-web (HTTP/1.1 and HTTP/2, for browsers) on the same port.";
     "web.cors_origin", "cors-origin", "TRINCHERA_CORS_ORIGIN",
         "Web origins whose pages may call the server (a list; commas in the variable).";
+    "admin.listen", "admin-listen", "TRINCHERA_ADMIN_LISTEN",
+        "Address of the admin service (exports while serving): a loopback address, or any with tls.client_ca (empty: off).";
     "metrics.listen", "metrics-listen", "TRINCHERA_METRICS_LISTEN",
         "Address to serve Prometheus metrics on, at /metrics (empty: off).";
     "log.format", "log-format", "TRINCHERA_LOG_FORMAT",

@@ -262,6 +262,11 @@ pub struct Games {
 }
 
 impl Games {
+    /// An export of every game, beginning now, while the server keeps serving.
+    pub fn exporter(&self) -> crate::backup::Exporter {
+        crate::backup::Exporter::new(Arc::clone(&self.store), self.time.now_ms(), true)
+    }
+
     /// The manager of every game in `store`; records the downtime since it was last used.
     pub async fn new(store: Arc<dyn Store>, limits: Limits) -> Result<Arc<Games>, StoreError> {
         Games::with_time(store, limits, Arc::new(SystemTime)).await

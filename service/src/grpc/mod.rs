@@ -1,6 +1,7 @@
 //! The `trinchera.v1.GameService` adapter: validate, convert, call [`Games`], convert back.
 //! Handlers never touch storage or rules state directly.
 
+pub mod admin;
 mod checks;
 pub mod convert;
 mod listing;

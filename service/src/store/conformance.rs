@@ -5,9 +5,10 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use super::postgres::scratch::ScratchSchema;
 use super::{
-    Append, Lifetime, ListQuery, MemoryStore, Restored, SledOptions, SledStore, Store, StoreError,
-    Unfinished,
+    Append, Lifetime, ListQuery, MemoryStore, PostgresStore, Restored, SledOptions, SledStore,
+    Store, StoreError, Unfinished,
 };
 use crate::ids::{GameId, TokenHash};
 use crate::records::{Entry, EventRecord, SummaryRecord};
@@ -74,7 +75,44 @@ impl Backend for Sled {
     }
 }
 
-/// Runs the test `$name` (an async fn taking a backend) against every backend.
+/// PostgreSQL, in a fresh schema of the test database.
+struct Postgres {
+    url: String,
+    store: Arc<PostgresStore>,
+}
+
+impl Backend for Postgres {
+    fn store(&self) -> Arc<dyn Store> {
+        Arc::clone(&self.store) as Arc<dyn Store>
+    }
+
+    async fn restart(&mut self) {
+        self.store.close().await.expect("closes");
+        self.store = Arc::new(PostgresStore::open(&self.url).await.expect("opens"));
+    }
+}
+
+/// Runs `test` on PostgreSQL in a fresh schema, in transactions of the database's default
+/// isolation (READ COMMITTED) or SERIALIZABLE (CockroachDB's, where collisions are
+/// serialization failures to retry); skipped when no test database is set. A passing test's
+/// schema is dropped, a failing one's kept to be looked at.
+async fn on_postgres<F: Future<Output = ()>>(test: impl FnOnce(Postgres) -> F, serializable: bool) {
+    let Some(schema) = ScratchSchema::create().await else {
+        return;
+    };
+    let settings: &[&str] = if serializable {
+        &["default_transaction_isolation=serializable"]
+    } else {
+        &[]
+    };
+    let url = schema.url_with(settings);
+    let store = Arc::new(PostgresStore::open(&url).await.expect("opens"));
+    test(Postgres { url, store }).await;
+    schema.remove().await;
+}
+
+/// Runs the test `$name` (an async fn taking a backend) against every backend; on
+/// PostgreSQL only when `TRINCHERA_TEST_POSTGRES` names a database.
 macro_rules! conformance {
     ($($name:ident),* $(,)?) => {
         mod memory {
@@ -87,6 +125,18 @@ macro_rules! conformance {
             $(#[tokio::test(flavor = "multi_thread")]
             async fn $name() {
                 super::$name(super::Sled::new()).await;
+            })*
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread")]
+            async fn $name() {
+                super::on_postgres(super::$name, false).await;
+            })*
+        }
+        mod postgres_serializable {
+            $(#[tokio::test(flavor = "multi_thread")]
+            async fn $name() {
+                super::on_postgres(super::$name, true).await;
             })*
         }
     };

@@ -1,6 +1,7 @@
 //! Durable storage of games behind one async trait shaped by what the service needs, so that
-//! backends can be swapped: [`SledStore`] (the embedded default), [`MemoryStore`] (a model
-//! for tests, with simulated restarts). One conformance suite runs against every backend.
+//! backends can be swapped: [`SledStore`] (the embedded default), [`PostgresStore`] (one
+//! database shared by servers), [`MemoryStore`] (a model for tests, with simulated
+//! restarts). One conformance suite runs against every backend.
 //!
 //! A game is an append-only log of [`EventRecord`]s plus a [`SummaryRecord`] for listings.
 //! Each accepted action is one [`Append`]: its log entry at the next version, plus the
@@ -10,17 +11,60 @@
 //! can never both write one version.
 
 mod memory;
+mod postgres;
 mod sled;
 
 #[cfg(test)]
 mod conformance;
 
 pub use self::memory::MemoryStore;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub use self::postgres::scratch::ScratchSchema;
+pub use self::postgres::{Migrated, PostgresStore, SchemaMismatch, is_postgres_url};
 pub use self::sled::{LAYOUT, SledOptions, SledStore, refresh_snapshot};
 use crate::ids::{GameId, TokenHash};
 use crate::records::{DecodeError, EventRecord, SummaryRecord};
 use crate::state::GamePhase;
 use crate::timing::{Downtime, Speed};
+
+/// Where a server keeps its games.
+#[derive(Clone, Debug)]
+pub enum Location {
+    /// The embedded database in a directory.
+    Sled {
+        /// The directory.
+        dir: std::path::PathBuf,
+        /// Its settings.
+        options: SledOptions,
+    },
+    /// A PostgreSQL database (its schema must be this build's: see
+    /// [`PostgresStore::migrate`]).
+    Postgres {
+        /// `postgres://…`
+        url: String,
+    },
+}
+
+impl Location {
+    /// Opens the store.
+    pub async fn open(&self) -> Result<std::sync::Arc<dyn Store>, StoreError> {
+        Ok(match self {
+            Location::Sled { dir, options } => {
+                std::sync::Arc::new(SledStore::open(dir, options.clone())?)
+            }
+            Location::Postgres { url } => std::sync::Arc::new(PostgresStore::open(url).await?),
+        })
+    }
+
+    /// The store in words, for messages (never a password).
+    pub fn describe(&self) -> String {
+        match self {
+            Location::Sled { dir, .. } => format!("the data directory {}", dir.display()),
+            Location::Postgres { .. } => "the storage.url database".to_owned(),
+        }
+    }
+}
 
 /// A failure of a backend, with its cause.
 pub type BackendError = Box<dyn std::error::Error + Send + Sync>;
@@ -54,6 +98,9 @@ pub enum StoreError {
         /// Newest format this build reads.
         supported: u8,
     },
+    /// The database's schema is not the one this build knows.
+    #[error(transparent)]
+    Schema(#[from] SchemaMismatch),
     /// The store was closed.
     #[error("the store is closed")]
     Closed,

@@ -24,7 +24,9 @@ use trinchera_service::grpc::convert;
 use trinchera_service::ids::GameId;
 use trinchera_service::records::EventRecord;
 use trinchera_service::state::GameState;
-use trinchera_service::store::{ListQuery, MemoryStore, SledOptions, SledStore, Store};
+use trinchera_service::store::{
+    ListQuery, MemoryStore, PostgresStore, ScratchSchema, SledOptions, SledStore, Store,
+};
 use trinchera_service::{Games, Limits, NetConfig, ServeOptions};
 
 /// The generated client.
@@ -113,22 +115,58 @@ impl TestServer {
     }
 }
 
-/// Whether the in-process servers keep their games in memory
-/// (`TRINCHERA_TEST_STORE=memory`) instead of sled, the default.
-fn in_memory() -> bool {
-    std::env::var("TRINCHERA_TEST_STORE").is_ok_and(|backend| backend == "memory")
+/// Where the in-process servers keep their games: `TRINCHERA_TEST_STORE` names it.
+#[derive(Clone, Copy, Debug)]
+enum Backend {
+    /// sled in the server's directory (the default).
+    Sled,
+    /// Memory (`memory`).
+    Memory,
+    /// A schema of the PostgreSQL database `TRINCHERA_TEST_POSTGRES` names (`postgres`).
+    Postgres,
 }
 
-/// The store of `dir` for an in-process server: sled in the directory, or (with
-/// `TRINCHERA_TEST_STORE=memory`) a memory store that a restart on the same `dir` finds
-/// again.
+/// The backend `TRINCHERA_TEST_STORE` asks for.
+fn backend() -> Backend {
+    match std::env::var("TRINCHERA_TEST_STORE").as_deref() {
+        Err(_) | Ok("sled") => Backend::Sled,
+        Ok("memory") => Backend::Memory,
+        Ok("postgres") => Backend::Postgres,
+        Ok(other) => panic!("TRINCHERA_TEST_STORE={other}: sled, memory or postgres"),
+    }
+}
+
+/// The store of `dir` for an in-process server, which a restart on the same `dir` finds
+/// again: sled in the directory, or (with `TRINCHERA_TEST_STORE`) a memory store or a
+/// PostgreSQL schema of its own. Schemas are left in the test database.
 pub async fn store_of(dir: &Path) -> Arc<dyn Store> {
     static MEMORY: Mutex<BTreeMap<PathBuf, MemoryStore>> = Mutex::new(BTreeMap::new());
-    if in_memory() {
-        let mut stores = MEMORY.lock().expect("stores");
-        return Arc::new(stores.entry(dir.to_owned()).or_default().reopen());
+    static POSTGRES: Mutex<BTreeMap<PathBuf, String>> = Mutex::new(BTreeMap::new());
+    match backend() {
+        Backend::Sled => Arc::new(open_store(dir).await),
+        Backend::Memory => {
+            let mut stores = MEMORY.lock().expect("stores");
+            Arc::new(stores.entry(dir.to_owned()).or_default().reopen())
+        }
+        Backend::Postgres => {
+            let known = POSTGRES.lock().expect("schemas").get(dir).cloned();
+            let url = match known {
+                Some(url) => url,
+                None => {
+                    let schema = ScratchSchema::create()
+                        .await
+                        .expect("TRINCHERA_TEST_STORE=postgres needs TRINCHERA_TEST_POSTGRES");
+                    let url = schema.url();
+                    POSTGRES
+                        .lock()
+                        .expect("schemas")
+                        .insert(dir.to_owned(), url.clone());
+                    url
+                }
+            };
+            Arc::new(PostgresStore::open(&url).await.expect("opens"))
+        }
     }
-    Arc::new(open_store(dir).await)
 }
 
 /// The sled store in `dir`, once the previous server in this process has released it (its

@@ -194,6 +194,11 @@ async fn health_and_reflection_are_served() {
             names.contains(&"grpc.health.v1.Health".to_owned()),
             "{names:?}"
         );
+        // The operators' service is served on the admin listener only.
+        assert!(
+            !names.iter().any(|name| name.starts_with("trinchera.admin")),
+            "{names:?}"
+        );
     }
 }
 

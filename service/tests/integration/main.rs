@@ -13,6 +13,7 @@ mod hostile;
 mod leaks;
 mod lifecycle;
 mod operations;
+mod postgres;
 mod races;
 mod replays;
 mod watching;

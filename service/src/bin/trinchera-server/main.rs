@@ -1,16 +1,20 @@
-//! `trinchera-server`: the Trinchera game server.
+//! `trinchera-server`: the Trinchera game server, and its operators' commands (export,
+//! import, health, migrate).
+
+mod backup;
+mod client;
+mod health;
 
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
 use trinchera_service::config::{Config, FlagValues, Loaded, LogFormat};
-use trinchera_service::store::{SledStore, refresh_snapshot};
+use trinchera_service::store::{Location, Migrated, PostgresStore, refresh_snapshot};
 use trinchera_service::{Games, ServeOptions, Stopped, VERSION};
 
 /// mimalloc: the server allocates and frees many small buffers per call (views, HTTP/2
@@ -30,7 +34,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[command(name = "trinchera-server", version = VERSION, about, long_about)]
 struct Cli {
     /// TOML configuration file (deploy/trinchera.toml lists every key at its default).
-    #[arg(long, env = "TRINCHERA_CONFIG", value_name = "PATH")]
+    #[arg(long, env = "TRINCHERA_CONFIG", value_name = "PATH", global = true)]
     config: Option<PathBuf>,
     /// Print the effective configuration as TOML, each value's source in a comment, and
     /// exit.
@@ -42,12 +46,61 @@ struct Cli {
     check_config: bool,
     #[command(flatten)]
     settings: FlagValues,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// What to do instead of serving.
+#[derive(Debug, clap::Subcommand)]
+enum Command {
+    /// Write every game to stdout (or --output) as JSON lines (docs/export-format.md): from
+    /// the configured store, or with --from from a running server's admin service.
+    Export(backup::ExportArgs),
+    /// Read an export (stdin or --input) into the configured store: an empty one, or with
+    /// --merge one whose games (by id) are kept. Every line is checked before anything is
+    /// written.
+    Import(backup::ImportArgs),
+    /// Ask a running server whether it serves (the gRPC health check): exit 0 if it does,
+    /// 1 if not. For container and service health checks.
+    Health(health::HealthArgs),
+    /// Bring the schema of the storage.url database up to this build's version, then exit.
+    Migrate(StoreArgs),
+}
+
+/// Which store a command works on, over the configuration's.
+#[derive(Debug, clap::Args)]
+struct StoreArgs {
+    /// The embedded database's directory [default: storage.data_dir].
+    #[arg(long, value_name = "PATH")]
+    data_dir: Option<PathBuf>,
+    /// A PostgreSQL database instead (postgres://…) [default: storage.url].
+    #[arg(long, value_name = "URL")]
+    store: Option<String>,
+}
+
+impl StoreArgs {
+    /// `flags` with these given too.
+    fn over(&self, mut flags: FlagValues) -> FlagValues {
+        if let Some(dir) = &self.data_dir {
+            flags = flags.with("data-dir", dir.display().to_string());
+        }
+        if let Some(url) = &self.store {
+            flags = flags.with("store", url.clone());
+        }
+        flags
+    }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let flags = match &cli.command {
+        Some(Command::Export(args)) => args.store.over(cli.settings.clone()),
+        Some(Command::Import(args)) => args.store.over(cli.settings.clone()),
+        Some(Command::Migrate(args)) => args.over(cli.settings.clone()),
+        _ => cli.settings.clone(),
+    };
     let environment = |name: &str| std::env::var(name).ok();
-    let loaded = match Loaded::load(cli.config.as_deref(), &environment, &cli.settings) {
+    let loaded = match Loaded::load(cli.config.as_deref(), &environment, &flags) {
         Ok(loaded) => loaded,
         Err(error) => {
             eprintln!("trinchera-server: the configuration is not valid:\n{error}");
@@ -62,16 +115,33 @@ fn main() -> ExitCode {
         eprintln!("trinchera-server: the configuration is valid");
         return ExitCode::SUCCESS;
     }
-    init_logs(&loaded.config);
+    let config = loaded.config;
+    init_logs(&config, cli.command.is_some());
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(error) => {
-            tracing::error!(%error, "cannot start the runtime");
+            eprintln!("trinchera-server: cannot start the runtime: {error}");
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(serve(loaded.config)) {
-        Ok(()) => ExitCode::SUCCESS,
+    let done = runtime.block_on(async {
+        match cli.command {
+            None => serve(config).await.map(|()| ExitCode::SUCCESS),
+            Some(Command::Export(args)) => backup::export(&config, args).await,
+            Some(Command::Import(args)) => backup::import(&config, args).await,
+            Some(Command::Health(args)) => health::check(&config, args).await,
+            Some(Command::Migrate(_)) => {
+                let migrated = migrate(&config).await?;
+                eprintln!(
+                    "trinchera-server: the database's schema is at version {} (it was at {})",
+                    migrated.to, migrated.from
+                );
+                Ok(ExitCode::SUCCESS)
+            }
+        }
+    });
+    match done {
+        Ok(code) => code,
         Err(error) => {
             tracing::error!("{error:#}");
             eprintln!("trinchera-server: {error:#}");
@@ -80,9 +150,15 @@ fn main() -> ExitCode {
     }
 }
 
-/// Logs to stderr, as text (coloured on a terminal) or JSON lines.
-fn init_logs(config: &Config) {
-    let filter = EnvFilter::try_new(&config.log.filter).unwrap_or_else(|_| EnvFilter::new("info"));
+/// Logs to stderr, as text (coloured on a terminal) or JSON lines. Commands other than
+/// serving log warnings and errors only unless the filter asks for more: their output is
+/// their progress and summary.
+fn init_logs(config: &Config, command: bool) {
+    let filter = match (command, config.log.filter.as_str()) {
+        (true, "info") => "warn",
+        (_, filter) => filter,
+    };
+    let filter = EnvFilter::try_new(filter).unwrap_or_else(|_| EnvFilter::new("info"));
     let logs = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr);
@@ -96,14 +172,32 @@ fn init_logs(config: &Config) {
     }
 }
 
+/// Opens the configured store, migrating a PostgreSQL schema first when asked to.
+async fn open_store(
+    config: &Config,
+) -> anyhow::Result<std::sync::Arc<dyn trinchera_service::store::Store>> {
+    let location = config.store_location();
+    if config.storage.migrate_on_start {
+        let migrated = migrate(config).await?;
+        tracing::info!(
+            from = migrated.from,
+            to = migrated.to,
+            "the database's schema is up to date"
+        );
+    }
+    location
+        .open()
+        .await
+        .with_context(|| format!("opening {}", location.describe()))
+}
+
 /// Serves `config` until a shutdown signal.
 async fn serve(config: Config) -> anyhow::Result<()> {
     let started = Instant::now();
-    let data_dir = &config.storage.data_dir;
-    let store = SledStore::open(data_dir, config.sled())
-        .with_context(|| format!("opening the data directory {}", data_dir.display()))?;
+    let location = config.store_location();
+    let store = open_store(&config).await?;
     let opened = started.elapsed();
-    let games = Games::new(Arc::new(store), config.limits())
+    let games = Games::new(store, config.limits())
         .await
         .context("reading the stored games")?;
     let listener = tokio::net::TcpListener::bind(config.server.listen)
@@ -117,7 +211,7 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     }
     tracing::info!(
         address = %listener.local_addr()?,
-        data_dir = %data_dir.display(),
+        store = %location.describe(),
         sync_data = config.storage.sync_data,
         tls = options.tls.is_some(),
         open_ms = opened.as_millis(),
@@ -126,11 +220,14 @@ async fn serve(config: Config) -> anyhow::Result<()> {
         "trinchera-server ready"
     );
     let stopped = trinchera_service::run(listener, games, options, shutdown_signal()).await?;
+    let Location::Sled { dir, .. } = location else {
+        return Ok(());
+    };
     if stopped == Stopped::DrainTimedOut {
         // Calls still hold the store: its snapshot is refreshed at the next start instead.
         return Ok(());
     }
-    match refresh_snapshot(data_dir, Duration::from_secs(10)) {
+    match refresh_snapshot(&dir, Duration::from_secs(10)) {
         Ok(took) => tracing::info!(
             took_ms = took.as_millis(),
             "wrote a database snapshot so that the next start is quick"
@@ -138,6 +235,16 @@ async fn serve(config: Config) -> anyhow::Result<()> {
         Err(error) => tracing::warn!(%error, "could not write a database snapshot"),
     }
     Ok(())
+}
+
+/// Brings the schema of the storage.url database up to this build's version.
+async fn migrate(config: &Config) -> anyhow::Result<Migrated> {
+    let Location::Postgres { url } = config.store_location() else {
+        anyhow::bail!("migrate is for a PostgreSQL database: set storage.url (--store URL)");
+    };
+    PostgresStore::migrate(&url)
+        .await
+        .context("migrating the storage.url database")
 }
 
 /// Resolves on Ctrl-C (SIGINT) or SIGTERM.
