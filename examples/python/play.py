@@ -79,9 +79,11 @@ def play(stub, ruleset, max_moves: int) -> None:
     view = stub.GetView(api.GetViewRequest(game_id=game_id), metadata=auth[0]).view
     if view.phase != pb.PHASE_PLAYING:
         sys.exit(f"play did not start: {pb.Phase.Name(view.phase)}")
-    # The commitments as published when play starts; the reveal must open these.
+    # The commitments as published: the dice from the first view, the setups once play
+    # starts. The reveal after the end must open exactly these.
+    first = created.view
+    seen_dice = first.tanks.dice_commitment if first.HasField("tanks") else ""
     seen_setups = {p.seat: p.setup_commitment for p in view.players if p.setup_commitment}
-    seen_dice = view.tanks.dice_commitment if view.HasField("tanks") else ""
 
     moves = 0
     while view.phase == pb.PHASE_PLAYING:

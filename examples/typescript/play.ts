@@ -77,11 +77,13 @@ async function play(api: Api, ruleset: Ruleset, maxMoves: number, via: string): 
 
   let view = viewOf(await api.getView({ gameId }, as(0)));
   if (view.phase !== Phase.PLAYING) fail(`play did not start: ${Phase[view.phase]}`);
-  // The commitments as published when play starts; the reveal must open these.
+  // The commitments as published: the dice from the first view, the setups once play
+  // starts. The reveal after the end must open exactly these.
+  const first = viewOf(created).status;
+  const seenDice = first.case === "tanks" ? first.value.diceCommitment : "";
   const seenSetups = new Map(
     view.players.filter((p) => p.setupCommitment).map((p) => [p.seat, p.setupCommitment]),
   );
-  const seenDice = view.status.case === "tanks" ? view.status.value.diceCommitment : "";
 
   let moves = 0;
   while (view.phase === Phase.PLAYING) {
