@@ -164,7 +164,8 @@ pub async fn import(
         }
     }
     let pass = check_all(store, input, mode, progress).await?;
-    write_all(store, pass.spooled, pass.report.imported, progress).await?;
+    // The down times first: an import cut short while writing is finished with --merge,
+    // which keeps the store's.
     if mode == Mode::Empty {
         store
             .restore_lifetime(&Lifetime {
@@ -173,6 +174,7 @@ pub async fn import(
             })
             .await?;
     }
+    write_all(store, pass.spooled, pass.report.imported, progress).await?;
     progress.clear();
     Ok(pass.report)
 }

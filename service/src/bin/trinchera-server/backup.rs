@@ -14,7 +14,7 @@ use trinchera_proto::admin::v1::ExportGamesRequest;
 use trinchera_proto::admin::v1::admin_service_client::AdminServiceClient;
 use trinchera_service::backup::{self, Exporter, ImportError, Line, Mode, Progress};
 use trinchera_service::config::Config;
-use trinchera_service::store::{Store, StoreError};
+use trinchera_service::store::{Location, Store, StoreError};
 
 use crate::StoreArgs;
 use crate::client::{ClientTls, connect};
@@ -85,6 +85,13 @@ impl Output {
         writeln!(self.writer, "{line}").context("writing the export")
     }
 
+    /// Removes what a failed export wrote to a file.
+    fn abandon(&self) {
+        if let Some((partial, _)) = &self.file {
+            let _ = std::fs::remove_file(partial);
+        }
+    }
+
     /// Flushes, and puts a file in its place.
     fn finish(self) -> anyhow::Result<u64> {
         let writer = self
@@ -110,9 +117,10 @@ pub async fn export(config: &Config, args: ExportArgs) -> anyhow::Result<ExitCod
     let mut output = Output::open(args.output.as_deref())?;
     let mut progress = Progress::on_terminal();
     let games = match &args.from {
-        Some(url) => from_server(url, &args.tls, &mut output, &mut progress).await?,
-        None => from_store(config, &mut output, &mut progress).await?,
+        Some(url) => from_server(url, &args.tls, &mut output, &mut progress).await,
+        None => from_store(config, &mut output, &mut progress).await,
     };
+    let games = games.inspect_err(|_| output.abandon())?;
     let bytes = output.finish()?;
     progress.clear();
     let into = args
@@ -154,6 +162,14 @@ async fn from_store(
     output: &mut Output,
     progress: &mut Progress,
 ) -> anyhow::Result<u64> {
+    if let Location::Sled { dir, .. } = config.store_location()
+        && !dir.exists()
+    {
+        anyhow::bail!(
+            "there is no data directory at {}: nothing to export (set --data-dir)",
+            dir.display()
+        );
+    }
     let store = open(config).await?;
     let mut exporter = Exporter::new(Arc::clone(&store), now_ms(), false);
     while let Some(line) = exporter.next_line().await.context("reading the store")? {

@@ -124,6 +124,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let serving = cli.command.is_none();
     let done = runtime.block_on(async {
         match cli.command {
             None => serve(config).await.map(|()| ExitCode::SUCCESS),
@@ -143,8 +144,13 @@ fn main() -> ExitCode {
     match done {
         Ok(code) => code,
         Err(error) => {
-            tracing::error!("{error:#}");
-            eprintln!("trinchera-server: {error:#}");
+            // A server's failure goes where its logs go (text or JSON); a command's is
+            // its last words on stderr.
+            if serving {
+                tracing::error!("{error:#}");
+            } else {
+                eprintln!("trinchera-server: {error:#}");
+            }
             ExitCode::FAILURE
         }
     }
