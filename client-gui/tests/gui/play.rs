@@ -77,9 +77,8 @@ fn a_game_against_the_bot_is_set_up_at_random_and_played_by_clicking() {
         me.shows("ring: your piece, known to your opponent"),
         "the marks on hidden armies are explained"
     );
-    me.harness.step();
     assert_eq!(
-        me.repaint_delay(),
+        me.idle_repaint_delay(),
         std::time::Duration::MAX,
         "a game without a clock waits for input"
     );
@@ -337,8 +336,7 @@ fn a_live_clock_counts_down_for_the_seat_to_move() {
         "the clock face counts down"
     );
     // The next frame comes when the face changes: within a second, not at once.
-    me.harness.step();
-    let delay = me.repaint_delay();
+    let delay = me.idle_repaint_delay();
     assert!(
         delay > std::time::Duration::ZERO && delay <= std::time::Duration::from_secs(1),
         "{delay:?}"
