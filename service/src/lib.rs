@@ -203,6 +203,12 @@ pub enum Stopped {
     DrainTimedOut,
 }
 
+/// Whether serving on `address` lets player tokens cross a network in the clear: plaintext
+/// (`tls` false) on an address other machines reach.
+fn exposes_tokens(address: SocketAddr, tls: bool) -> bool {
+    !tls && !address.ip().is_loopback()
+}
+
 /// Serves `games` on `listener` with `options` until `shutdown` resolves; then the health
 /// check turns `NOT_SERVING`, watch streams end (telling clients to reconnect), new calls
 /// are refused and running calls finish, for at most `options.drain`; last the store is
@@ -220,9 +226,8 @@ pub async fn run(
         web,
         admin,
     } = options;
-    if tls.is_none()
-        && let Ok(address) = listener.local_addr()
-        && !address.ip().is_loopback()
+    if let Ok(address) = listener.local_addr()
+        && exposes_tokens(address, tls.is_some())
     {
         tracing::warn!(
             %address,
@@ -431,7 +436,8 @@ async fn sweep(games: Arc<Games>) {
     let shortest = limits
         .idle_eviction
         .min(limits.waiting_expiry)
-        .min(limits.setup_expiry);
+        .min(limits.setup_expiry)
+        .min(limits.replay_idle);
     let period = (shortest / 4).clamp(Duration::from_millis(100), Duration::from_secs(60));
     let mut ticks = tokio::time::interval(period);
     loop {
@@ -443,5 +449,32 @@ async fn sweep(games: Arc<Games>) {
         if let Err(error) = games.expire_overdue().await {
             tracing::warn!(%error, "could not call off overdue games");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_version_names_the_storage_layout_this_build_writes() {
+        assert!(
+            VERSION.contains(&format!("storage layout {}", store::LAYOUT)),
+            "{VERSION}"
+        );
+        assert!(VERSION.contains("API trinchera.v1"), "{VERSION}");
+    }
+
+    #[test]
+    fn plaintext_is_warned_about_on_network_addresses_only() {
+        let at = |ip: [u8; 4]| SocketAddr::from((ip, 50051));
+        assert!(exposes_tokens(at([0, 0, 0, 0]), false));
+        assert!(exposes_tokens(at([192, 168, 1, 5]), false));
+        assert!(!exposes_tokens(at([127, 0, 0, 1]), false));
+        assert!(!exposes_tokens(at([0, 0, 0, 0]), true));
+        assert!(!exposes_tokens(
+            "[::1]:50051".parse().expect("address"),
+            false
+        ));
     }
 }

@@ -94,6 +94,8 @@ pub struct LimitsSection {
     pub max_replays_per_peer: u64,
     /// Positions in one GetHistory reply.
     pub history_page: u64,
+    /// Seconds a replay may stand unread.
+    pub replay_idle_secs: u64,
     /// Seconds an untouched game stays in memory.
     pub idle_secs: u64,
     /// Hours a game waits for its second player.
@@ -234,6 +236,7 @@ impl Default for Config {
                 max_replays: limits.max_replays as u64,
                 max_replays_per_peer: limits.max_replays_per_peer as u64,
                 history_page: limits.history_page as u64,
+                replay_idle_secs: limits.replay_idle.as_secs(),
                 idle_secs: limits.idle_eviction.as_secs(),
                 waiting_expiry_hours: limits.waiting_expiry.as_secs_f64() / 3600.0,
                 setup_expiry_hours: limits.setup_expiry.as_secs_f64() / 3600.0,
@@ -347,6 +350,7 @@ impl Config {
         }
         for (key, value) in [
             ("limits.history_page", l.history_page),
+            ("limits.replay_idle_secs", l.replay_idle_secs),
             ("net.preface_timeout_secs", self.net.preface_timeout_secs),
             ("net.connection_idle_secs", self.net.connection_idle_secs),
         ] {
@@ -466,6 +470,7 @@ impl Config {
             max_replays: count(l.max_replays),
             max_replays_per_peer: count(l.max_replays_per_peer),
             history_page: count(l.history_page),
+            replay_idle: Duration::from_secs(l.replay_idle_secs),
             idle_eviction: Duration::from_secs(l.idle_secs),
             waiting_expiry: hours(l.waiting_expiry_hours),
             setup_expiry: hours(l.setup_expiry_hours),

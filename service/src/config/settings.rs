@@ -53,6 +53,8 @@ settings! {
         "Most replays running at once for one client address.";
     "limits.history_page", "history-page", "TRINCHERA_HISTORY_PAGE",
         "Most positions in one GetHistory reply (the rest come in further pages).";
+    "limits.replay_idle_secs", "replay-idle-secs", "TRINCHERA_REPLAY_IDLE_SECS",
+        "Seconds a replay may stand unread before its place under the replay limits goes to others.";
     "limits.idle_secs", "idle-secs", "TRINCHERA_IDLE_SECS",
         "Seconds an untouched game stays in memory before it is dropped (it reloads on use).";
     "limits.waiting_expiry_hours", "waiting-expiry-hours", "TRINCHERA_WAITING_EXPIRY_HOURS",

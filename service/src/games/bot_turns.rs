@@ -68,8 +68,9 @@ impl Games {
     ///
     /// The bot waits in line for a thinking slot (`thinking::Thinking`: games with a person first,
     /// then the soonest clock), and its budget comes from its clock as it stands when the
-    /// slot comes, so the wait does not make it lose on time. A bot short of time does not
-    /// wait at all: it thinks at once, briefly.
+    /// slot comes, so the wait does not make it lose on time. A bot on a clock waits for
+    /// a twentieth of its time left at most, and one short of time does not wait at all:
+    /// then it thinks at once, briefly.
     async fn bot_turn(&self, id: GameId) -> Result<bool, ApiError> {
         self.refuse_if_shutting_down()?;
         let (seat, level, view, turn) = {
@@ -92,8 +93,15 @@ impl Games {
         let seed = u64::from_le_bytes(ids::random_bytes()?);
         let version = view.version;
         let slot = match turn.left(self.time.now_ms()) {
+            None => Some(self.thinking.slot(turn.urgency()).await),
             Some(left) if left < SHORT_OF_TIME => None,
-            _ => Some(self.thinking.slot(turn.urgency()).await),
+            // On a clock the wait in line is bounded too: past its share of the time left,
+            // the bot thinks without a slot rather than lose on time to the queue.
+            Some(left) => {
+                tokio::time::timeout(left / THINKING_SHARE, self.thinking.slot(turn.urgency()))
+                    .await
+                    .ok()
+            }
         };
         let waited = started.elapsed();
         let left = turn.left(self.time.now_ms());

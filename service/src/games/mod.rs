@@ -84,6 +84,9 @@ pub struct Limits {
     pub max_replays_per_peer: usize,
     /// Positions in one GetHistory reply at most (later ones come in further pages).
     pub history_page: usize,
+    /// How long a replay may stand unread before its place under the replay caps is taken
+    /// back.
+    pub replay_idle: Duration,
 }
 
 /// How long a display name may be: in characters as a person counts them (grapheme
@@ -152,6 +155,7 @@ impl Default for Limits {
             max_replays: 32,
             max_replays_per_peer: 4,
             history_page: 256,
+            replay_idle: Duration::from_secs(60),
         }
     }
 }
@@ -284,9 +288,11 @@ impl Games {
                 what: "replays",
                 total_setting: "--max-replays",
                 peer_setting: "--max-replays-per-peer",
+                idle_setting: "--replay-idle-secs",
             },
             limits.max_replays,
             limits.max_replays_per_peer,
+            limits.replay_idle,
         );
         Ok(Arc::new_cyclic(|me| Games {
             time,
@@ -332,10 +338,15 @@ impl Games {
         Ok(())
     }
 
-    /// Drops games idle for longer than the limit and without watchers from memory, and
-    /// forgets rate-limit state that is back to full.
+    /// Drops games idle for longer than the limit and without watchers from memory,
+    /// forgets rate-limit state that is back to full and takes back the places of replays
+    /// that stood unread for their limit.
     pub fn evict_idle(&self) -> usize {
         self.throttle.forget_idle();
+        let reclaimed = self.replays.reclaim_idle();
+        if reclaimed > 0 {
+            tracing::info!(reclaimed, "took back the places of replays nobody read");
+        }
         self.cache.evict_idle(self.limits.idle_eviction)
     }
 

@@ -92,6 +92,12 @@ impl Games {
     }
 
     /// Starts watching game `id`: a snapshot (or the events after `after`), then live events.
+    ///
+    /// Events after `after` are rebuilt from a copy of the log off the async workers, with
+    /// the game unlocked (the live channel is joined under the lock, so nothing is missed
+    /// between the two). A watcher further behind than the watch buffer gets a fresh
+    /// snapshot instead, as a watcher that lags live does: a resumption costs at most one
+    /// buffer of snapshots, however long the game.
     pub async fn watch(
         &self,
         id: GameId,
@@ -101,29 +107,39 @@ impl Games {
         let (slot, held) = self.lock(id).await?;
         let viewer = self.viewer_for(held.state(), token).await?;
         let version = held.state().version();
-        let initial = match after {
-            None => vec![WatchItem {
-                event: None,
-                snapshot: held.state().snapshot(viewer).at(self.time.now_ms()),
-            }],
-            Some(after) if after > version => return Err(ahead(after, version)),
-            Some(after) => {
-                // Each as it was sent live: the watcher's sight then, its legal moves too.
-                let mut items = Vec::new();
-                GameState::replay(id, held.log(), |state, event| {
-                    if event.version > after {
-                        items.push(WatchItem {
-                            event: Some(event.clone()),
-                            snapshot: state.snapshot(viewer),
-                        });
-                    }
-                })
-                .map_err(|e| ApiError::Internal(Box::new(e)))?;
-                items
-            }
-        };
         let live = slot.hub.subscribe();
         let finished = held.state().phase() == GamePhase::Finished;
+        let snapshot = |held: &super::cache::Held| {
+            vec![WatchItem {
+                event: None,
+                snapshot: held.state().snapshot(viewer).at(self.time.now_ms()),
+            }]
+        };
+        let initial = match after {
+            None => snapshot(&held),
+            Some(after) if after > version => return Err(ahead(after, version)),
+            Some(after) if version - after > self.limits.watch_buffer as u64 => snapshot(&held),
+            Some(after) => {
+                let log = held.log().to_vec();
+                drop(held);
+                // Each as it was sent live: the watcher's sight then, its legal moves too.
+                tokio::task::spawn_blocking(move || {
+                    let mut items = Vec::new();
+                    GameState::replay(id, &log, |state, event| {
+                        if event.version > after {
+                            items.push(WatchItem {
+                                event: Some(event.clone()),
+                                snapshot: state.snapshot(viewer),
+                            });
+                        }
+                    })
+                    .map(|_| items)
+                })
+                .await
+                .map_err(|e| ApiError::Internal(Box::new(e)))?
+                .map_err(|e| ApiError::Internal(Box::new(e)))?
+            }
+        };
         Ok((
             viewer,
             Watch {

@@ -38,6 +38,10 @@ pub fn stream(games: Arc<Games>, session: ReplaySession) -> ReplayStream {
                 let error = Status::from(ApiError::ShuttingDown);
                 return Some((vec![Err(error)], None));
             }
+            // A reader who stood still past the idle limit lost its place meanwhile.
+            if let Err(error) = permit.check() {
+                return Some((vec![Err(Status::from(error))], None));
+            }
             let made = tokio::task::spawn_blocking(move || {
                 let batch: Vec<_> = steps
                     .by_ref()

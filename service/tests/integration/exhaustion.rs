@@ -5,7 +5,7 @@
 
 use std::net::IpAddr;
 use std::num::NonZeroU32;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio_stream::StreamExt;
 use tonic::Code;
@@ -633,6 +633,62 @@ async fn stalled_replays_hold_little_memory() {
     server.kill().await;
 }
 
+/// The attack, bounded: one address takes every replay place it may with replays it never
+/// reads, and keeps the connection open. After the idle limit the places are taken back,
+/// so that the address (and everybody else) replays again while the stalled streams stay.
+#[tokio::test(flavor = "multi_thread")]
+async fn replays_that_stand_unread_give_their_places_back() {
+    let server = TestServer::start_with(Limits {
+        replay_idle: Duration::from_secs(1),
+        ..Limits::for_tests()
+    })
+    .await;
+    let mut client = server.client().await;
+    let game = long_game(&mut client, 300).await[0].game.clone();
+    let tcp = tokio::net::TcpStream::connect(server.addr)
+        .await
+        .expect("connects");
+    let (mut h2, connection) = h2::client::handshake(tcp).await.expect("handshake");
+    let connection = tokio::spawn(async move {
+        let _ = connection.await;
+    });
+    let mut stalled = Vec::new();
+    for _ in 0..Limits::default().max_replays_per_peer {
+        let request = pb::ReplayGameRequest {
+            game_id: game.clone(),
+            after_version: None,
+        };
+        let path = "/trinchera.v1.GameService/ReplayGame";
+        let (status, body) = stalled_call(&mut h2, server.addr, path, &request).await;
+        assert_eq!(status, None, "admitted");
+        stalled.push(body);
+    }
+    let refused = crate::harness::replay(&mut client, &game, None, None)
+        .await
+        .expect_err("every place of the address is held");
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    let mut replayed = false;
+    for _ in 0..100 {
+        match crate::harness::replay(&mut client, &game, None, None).await {
+            Ok(_) => {
+                replayed = true;
+                break;
+            }
+            Err(status) if status.code() == Code::ResourceExhausted => {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(status) => panic!("{status:?}"),
+        }
+    }
+    assert!(
+        replayed,
+        "the places of the unread replays were never taken back"
+    );
+    drop(stalled);
+    connection.abort();
+    server.stop().await;
+}
+
 /// A game between two bots of `level` in `ruleset`, created by `client`.
 async fn exhibition(client: &mut Client, level: &str) -> Result<String, tonic::Status> {
     Ok(client
@@ -669,7 +725,10 @@ async fn bot_exhibitions_never_make_a_persons_bot_lose_on_time() {
         exhibition(&mut client, "hard").await.expect("room");
     }
     let refused = exhibition(&mut client, "hard").await;
+    let message = refused.as_ref().map_err(|s| s.message().to_owned()).err();
     assert_refused(refused, Code::ResourceExhausted, "LIMIT_EXCEEDED");
+    let message = message.unwrap_or_default();
+    assert!(message.contains("(--max-exhibitions)"), "{message}");
     // A person against the hard bot, 15 seconds each: in line behind every exhibition's
     // bots (50 ms each), the bot would lose on time within a few moves.
     let created = client
@@ -716,6 +775,9 @@ async fn bot_exhibitions_never_make_a_persons_bot_lose_on_time() {
         .expect("setup");
     let mut bot_moves = 0;
     let mut last = None;
+    // When the person's last move was acknowledged, and the longest the bot took after it.
+    let mut asked = None;
+    let mut slowest = Duration::ZERO;
     while bot_moves < scaled(12, 30) {
         let message = stream
             .message()
@@ -728,6 +790,9 @@ async fn bot_exhibitions_never_make_a_persons_bot_lose_on_time() {
             .is_some_and(|e| e.r#type == pb::EventType::Move as i32 && e.seat == Some(1))
         {
             bot_moves += 1;
+            if let Some(asked) = asked.take() {
+                slowest = slowest.max(Instant::now().duration_since(asked));
+            }
         }
         let over = view.phase == pb::Phase::Finished as i32;
         if !over && view.to_move == Some(0) && view.phase == pb::Phase::Playing as i32 {
@@ -745,6 +810,7 @@ async fn bot_exhibitions_never_make_a_persons_bot_lose_on_time() {
                 ))
                 .await
                 .expect("the person's move");
+            asked = Some(Instant::now());
         }
         last = Some(view);
         if over {
@@ -756,6 +822,12 @@ async fn bot_exhibitions_never_make_a_persons_bot_lose_on_time() {
     assert_ne!(result, "TIME_FORFEIT", "after {bot_moves} bot moves");
     let clock = last.clock.expect("a clock");
     assert!(clock.remaining_ms[1] > 0, "the bot kept time: {clock:?}");
+    // Its wait in line and its thinking each take a twentieth of its time left at most
+    // (0.75 s of 15 s): a bound of what the bot may spend, not a speed to reach.
+    assert!(
+        slowest < Duration::from_secs(3),
+        "the bot answered after {slowest:?} at its slowest"
+    );
     server.stop().await;
 }
 

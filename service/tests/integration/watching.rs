@@ -185,3 +185,54 @@ async fn a_slow_watcher_gets_a_fresh_snapshot_and_goes_on() {
     assert_eq!(next.version, reply.view.expect("view").version);
     assert!(!next.snapshot);
 }
+
+/// A resumption further back than the watch buffer costs one snapshot, not a replay of
+/// every event since; one within the buffer gets each event, as live.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_resumption_from_further_back_than_the_buffer_starts_with_a_snapshot() {
+    let server = TestServer::start_with(Limits {
+        watch_buffer: 8,
+        ..Limits::for_tests()
+    })
+    .await;
+    let mut client = server.client().await;
+    let players = new_game(&mut client, "frente").await;
+    random_setups(&mut client, &players).await;
+    let mut rng = rng(7);
+    let mut version = 0;
+    for _ in 0..20 {
+        if let Some(reply) = play_quiet_move(&mut client, &players, &mut rng).await {
+            version = reply.view.expect("view").version;
+        }
+    }
+    let resume = |after: u64| {
+        let mut client = client.clone();
+        let token = players[0].token.clone();
+        let game = players[0].game.clone();
+        async move {
+            client
+                .watch_game(authed(
+                    pb::WatchGameRequest {
+                        game_id: game,
+                        after_version: Some(after),
+                    },
+                    &token,
+                ))
+                .await
+                .expect("watch")
+                .into_inner()
+        }
+    };
+    let mut far = resume(version - 9).await;
+    let first = far.next().await.expect("a message").expect("ok");
+    assert!(first.snapshot && first.event.is_none(), "{first:?}");
+    assert_eq!(first.version, version);
+    assert_eq!(first.view.expect("view").viewer_seat, Some(0));
+    let mut near = resume(version - 8).await;
+    for expected in version - 7..=version {
+        let message = near.next().await.expect("an event").expect("ok");
+        assert!(!message.snapshot);
+        assert_eq!(message.version, expected);
+        assert_eq!(message.event.expect("event").version, expected);
+    }
+}
