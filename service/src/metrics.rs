@@ -40,6 +40,9 @@ pub const BOT_WAIT_SECONDS: &str = "trinchera_bot_queue_wait_seconds";
 pub const REFUSALS: &str = "trinchera_refusals_total";
 /// Games lost on time.
 pub const FORFEITS: &str = "trinchera_clock_forfeits_total";
+/// Acts that found their game written by another writer first (another server on the
+/// same database): their append was refused, or their caller had seen a later version.
+pub const WRITE_CONFLICTS: &str = "trinchera_store_write_conflicts_total";
 /// Always 1, with the build's version, API version and storage layout as labels.
 pub const BUILD_INFO: &str = "trinchera_build_info";
 
@@ -121,6 +124,11 @@ pub fn refused(limit: &'static str) {
 /// A game lost on time.
 pub fn forfeit() {
     counter!(FORFEITS).increment(1);
+}
+
+/// An act found its game written by another writer first.
+pub fn write_conflict() {
+    counter!(WRITE_CONFLICTS).increment(1);
 }
 
 /// The status code's name, as gRPC writes it.

@@ -74,6 +74,13 @@ const CONFLICT_RETRIES: usize = 3;
 impl Games {
     /// Applies what `who` asks of game `id` (see the module documentation); with
     /// `expected_version`, only if the game is at that version.
+    ///
+    /// An append that loses a race (another server wrote the game first, whether for this
+    /// act or for a deadline settled on the way) reloads the game and tries again, unless
+    /// the reloaded game is past `expected_version` or [`CONFLICT_RETRIES`] tries were
+    /// made: then the caller hears that the game moved on (`ABORTED`). A caller that names
+    /// a version later than the copy in memory saw what another server wrote: the copy is
+    /// reloaded first.
     pub async fn act(
         &self,
         id: GameId,
@@ -82,49 +89,68 @@ impl Games {
         expected_version: Option<u64>,
     ) -> Result<Acted, ApiError> {
         self.refuse_if_shutting_down()?;
-        let mut attempt = 0;
+        let mut conflicts = 0;
         loop {
-            let (slot, held) = self.lock(id).await?;
-            let held = self.settle(&slot, held).await?;
-            let seat = self.authorise(held.state(), who, &intent).await?;
-            if let Some(expected) = expected_version
-                && expected != held.state().version()
-            {
-                return Err(ApiError::VersionMismatch {
-                    expected,
-                    actual: held.state().version(),
-                });
-            }
-            let (act, token) = self.resolve(held.state(), seat, intent.clone())?;
-            // A join acts for the seat it takes.
-            let seat = match &act {
-                Act::Join { seat, .. } => Some(*seat),
-                _ => seat,
-            };
-            match self.commit(&slot, held, act).await {
-                Ok((held, event)) => {
-                    let viewer = seat.map_or(Viewer::Spectator, Viewer::Player);
-                    let snapshot = held.state().snapshot(viewer).at(self.time.now_ms());
-                    return Ok(Acted {
-                        event,
-                        seat,
-                        snapshot,
-                        token: token.map(Token::reveal),
-                    });
-                }
-                Err(ApiError::Store(StoreError::Conflict { .. })) if attempt < CONFLICT_RETRIES => {
-                    attempt += 1;
-                    if let Some(expected) = expected_version {
-                        let (_slot, held) = self.lock(id).await?;
+            match self.attempt(id, who, &intent, expected_version).await {
+                Err(ApiError::Store(StoreError::Conflict { version, .. })) => {
+                    conflicts += 1;
+                    crate::metrics::write_conflict();
+                    // The copy that lost was dropped: this loads what the store holds.
+                    let actual = self.lock(id).await?.1.state().version();
+                    if expected_version.is_some_and(|expected| expected != actual)
+                        || conflicts > CONFLICT_RETRIES
+                    {
                         return Err(ApiError::VersionMismatch {
-                            expected,
-                            actual: held.state().version(),
+                            expected: expected_version.unwrap_or(version - 1),
+                            actual,
                         });
                     }
                 }
-                Err(error) => return Err(error),
+                acted => return acted,
             }
         }
+    }
+
+    /// One try of [`Games::act`] on the game as it is in memory (loaded if needed).
+    async fn attempt(
+        &self,
+        id: GameId,
+        who: Who<'_>,
+        intent: &Intent,
+        expected_version: Option<u64>,
+    ) -> Result<Acted, ApiError> {
+        let (slot, held) = self.lock(id).await?;
+        let held = self.settle(&slot, held).await?;
+        let seat = self.authorise(held.state(), who, intent).await?;
+        if let Some(expected) = expected_version {
+            let actual = held.state().version();
+            if expected > actual {
+                held.discard();
+                return Err(StoreError::Conflict {
+                    game: id,
+                    version: expected,
+                }
+                .into());
+            }
+            if expected != actual {
+                return Err(ApiError::VersionMismatch { expected, actual });
+            }
+        }
+        let (act, token) = self.resolve(held.state(), seat, intent.clone())?;
+        // A join acts for the seat it takes.
+        let seat = match &act {
+            Act::Join { seat, .. } => Some(*seat),
+            _ => seat,
+        };
+        let (held, event) = self.commit(&slot, held, act).await?;
+        let viewer = seat.map_or(Viewer::Spectator, Viewer::Player);
+        let snapshot = held.state().snapshot(viewer).at(self.time.now_ms());
+        Ok(Acted {
+            event,
+            seat,
+            snapshot,
+            token: token.map(Token::reveal),
+        })
     }
 
     /// Applies `act` to the held game and appends its change durably, then publishes it,

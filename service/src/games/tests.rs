@@ -11,7 +11,7 @@ use super::{Games, Intent, Limits, MoveInput, NewGame, SetupRequest, Who};
 use crate::error::{ApiError, Reason};
 use crate::ids::GameId;
 use crate::state::{GamePhase, Snapshot};
-use crate::store::MemoryStore;
+use crate::store::{MemoryStore, Store};
 use crate::timing::{TimeControl, TimeSource};
 
 /// A server clock that moves only when told.
@@ -317,4 +317,111 @@ async fn an_absent_opponent_can_be_claimed_against_only_after_the_limit() {
         (Some(Seat::First), EndReason::Abandoned)
     );
     assert_eq!(seen.viewer, Viewer::Player(Seat::First));
+}
+
+/// A frente game without clock created and joined through `games`: its tokens, creator first.
+async fn frente(games: &Games) -> (GameId, [String; 2]) {
+    let (id, creator) = games
+        .create(
+            None,
+            NewGame {
+                ruleset: "frente".into(),
+                seat: Seat::First,
+                name: String::new(),
+                player: String::new(),
+                bot: None,
+                creator_bot: None,
+                control: TimeControl::Untimed,
+            },
+        )
+        .await
+        .expect("created");
+    let joiner = join(games, id).await;
+    (id, [creator.token.expect("a token"), joiner])
+}
+
+/// Two servers on one store: each holds its own copy of a game, and the store's refusal
+/// of a second append at one version keeps them from forking it. The loser reloads and
+/// tries again, or, when its caller named the version it saw, says the game moved on.
+#[tokio::test]
+async fn two_servers_on_one_store_never_write_one_version_twice() {
+    let store = MemoryStore::new();
+    let time = Arc::new(FakeTime(AtomicU64::new(START)));
+    let (a, b) = (games(&store, &time).await, games(&store, &time).await);
+    let (id, tokens) = frente(&a).await;
+    // Both hold the game at version 2; b sets seat 0 up.
+    assert_eq!(b.view(id, Some(&tokens[0])).await.expect("view").version, 2);
+    ask(&b, id, &tokens[0], Intent::Setup(SetupRequest::Made))
+        .await
+        .expect("set up on b");
+    // a's copy is at version 2: its append of seat 1's setup conflicts, a reloads and the
+    // setup goes in after b's.
+    let seen = ask(&a, id, &tokens[1], Intent::Setup(SetupRequest::Made))
+        .await
+        .expect("set up on a after a reload");
+    assert_eq!(seen.version, 4);
+    assert_eq!(seen.phase, GamePhase::Playing);
+    // b's copy is at version 3; a caller who saw version 4 (on a) makes b reload first.
+    let action = a.view(id, Some(&tokens[0])).await.expect("view").legal[0]
+        .action
+        .clone();
+    let moved = b
+        .act(
+            id,
+            Who::Client(Some(&tokens[0])),
+            Intent::Move(MoveInput::Action(action)),
+            Some(4),
+        )
+        .await
+        .expect("moved on b");
+    assert_eq!(moved.snapshot.version, 5);
+    // a's copy is at version 4 and so is the caller's sight: the append conflicts, and
+    // the reloaded game is past what the caller saw.
+    let refused = a
+        .act(id, Who::Client(Some(&tokens[1])), Intent::Resign, Some(4))
+        .await
+        .expect_err("the game moved on");
+    assert!(
+        matches!(
+            refused,
+            ApiError::VersionMismatch {
+                expected: 4,
+                actual: 5
+            }
+        ),
+        "{refused:?}"
+    );
+    // Every version was written once, in order, and both servers agree.
+    let log = store.log(id).await.expect("log");
+    assert_eq!(log.len(), 5);
+    for games in [&a, &b] {
+        assert_eq!(games.view(id, None).await.expect("view").version, 5);
+    }
+}
+
+/// A deadline that another server settled first: the settlement's append conflicts, the
+/// game reloads, and the act that came is then refused for what the store holds.
+#[tokio::test]
+async fn a_deadline_another_server_settled_is_not_settled_twice() {
+    let store = MemoryStore::new();
+    let time = Arc::new(FakeTime(AtomicU64::new(START)));
+    let (a, b) = (games(&store, &time).await, games(&store, &time).await);
+    let (id, tokens) = tanques(&a, live(5, 0)).await;
+    assert_eq!(b.view(id, None).await.expect("view").version, 2);
+    time.advance(Duration::from_secs(61));
+    // The first move never came: b calls the game off.
+    assert!(poke(&b, id, &tokens[1]).await.is_err());
+    // a still holds the game at version 2 and would call it off again.
+    let refused = poke(&a, id, &tokens[0]).await.expect_err("over");
+    assert!(
+        matches!(
+            refused,
+            ApiError::FailedPrecondition {
+                reason: Reason::GameOver,
+                ..
+            }
+        ),
+        "{refused:?}"
+    );
+    assert_eq!(store.log(id).await.expect("log").len(), 3, "one call-off");
 }
