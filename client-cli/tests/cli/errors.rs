@@ -251,4 +251,16 @@ fn an_https_server_is_reached_with_its_ca_and_refused_without_it() {
         "{untrusted:?}"
     );
     assert!(untrusted.stderr.contains("--tls-ca"), "{untrusted:?}");
+    // The CA may come from the environment too.
+    let listed = user
+        .command(&["rulesets"])
+        .env("TRINCHERA_TLS_CA", ca)
+        .output()
+        .expect("runs");
+    assert!(
+        listed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&listed.stderr)
+    );
+    assert!(String::from_utf8_lossy(&listed.stdout).contains("tanques"));
 }

@@ -89,6 +89,7 @@ impl User {
             .env("NO_COLOR", "1")
             .env_remove("TRINCHERA_SERVER")
             .env_remove("TRINCHERA_TOKEN")
+            .env_remove("TRINCHERA_TLS_CA")
             .stdin(Stdio::null());
         command
     }

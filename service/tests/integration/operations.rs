@@ -14,7 +14,10 @@ use tonic::transport::{Certificate, Channel, ClientTlsConfig, Identity};
 use trinchera_proto::v1 as pb;
 use trinchera_proto::v1::game_service_client::GameServiceClient;
 
-use crate::harness::{ChildServer, Client, authed, connect, new_game, play_random_move, rng};
+use crate::harness::{
+    ChildServer, Client, authed, connect, new_game, play_random_move, random_setups, rng,
+    try_play_random_move,
+};
 
 /// A certificate authority for a test, writing the PEM files of what it signs into a
 /// directory.
@@ -480,6 +483,24 @@ async fn sigterm_drains_ends_streams_and_loses_no_acknowledged_move() {
         first.status,
         tonic_health::pb::health_check_response::ServingStatus::Serving as i32
     );
+    // A player moves as fast as the server answers, across the signal: the last move
+    // acknowledged, and the refusal that ends the loop.
+    let busy = new_game(&mut client, "frente").await;
+    random_setups(&mut client, &busy).await;
+    let mover = {
+        let (mut client, busy) = (client.clone(), busy.clone());
+        tokio::spawn(async move {
+            let (mut rng, mut acknowledged) = (rng(9), 0);
+            loop {
+                match try_play_random_move(&mut client, &busy, &mut rng).await {
+                    Ok(Some(reply)) => acknowledged = reply.view.expect("a view").version,
+                    Ok(None) => return (acknowledged, None),
+                    Err(status) => return (acknowledged, Some(status)),
+                }
+            }
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
     server.signal("TERM");
     let next = tokio::time::timeout(Duration::from_secs(10), statuses.message())
         .await
@@ -496,6 +517,16 @@ async fn sigterm_drains_ends_streams_and_loses_no_acknowledged_move() {
         .expect_err("with a status");
     assert_eq!(ended.code(), tonic::Code::Unavailable, "{ended:?}");
     assert!(ended.message().contains("after_version"), "{ended:?}");
+    let (acknowledged, refusal) = tokio::time::timeout(Duration::from_secs(10), mover)
+        .await
+        .expect("the mover is refused once the drain starts")
+        .expect("the mover");
+    let refusal = refusal.expect("the game outlasted the moves before the signal");
+    assert_eq!(refusal.code(), tonic::Code::Unavailable, "{refusal:?}");
+    assert!(
+        acknowledged > 4,
+        "moves were acknowledged before the signal"
+    );
     // The health watch above stays open: the drain time ends it.
     let status = server.exit(Duration::from_secs(15)).await;
     assert!(status.success(), "exit 0: {status:?}");
@@ -503,6 +534,14 @@ async fn sigterm_drains_ends_streams_and_loses_no_acknowledged_move() {
     let mut client = connect(server.addr).await;
     let after = crate::harness::spectator_view(&mut client, &players[0].game).await;
     assert_eq!(after.version, version, "every acknowledged move is kept");
+    // The move in flight at the signal was refused or made; none acknowledged was lost.
+    let kept = crate::harness::spectator_view(&mut client, &busy[0].game)
+        .await
+        .version;
+    assert!(
+        (acknowledged..=acknowledged + 1).contains(&kept),
+        "acknowledged {acknowledged}, kept {kept}"
+    );
     server.kill().await;
 }
 
