@@ -105,7 +105,12 @@ async fn person_against_bot(client: &mut Client, ruleset: &str) -> Held {
         token: created.player_token,
     };
     let view = view_of(client, &person).await;
-    if view.phase == pb::Phase::Setup as i32 {
+    // In Asalto the rebels place nothing: only a seat whose setup is to come sets up.
+    let to_set_up = view
+        .players
+        .iter()
+        .any(|p| p.seat == person.seat && !p.setup_done);
+    if view.phase == pb::Phase::Setup as i32 && to_set_up {
         client
             .submit_setup(authed(
                 pb::SubmitSetupRequest {
