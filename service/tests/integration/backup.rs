@@ -1,5 +1,6 @@
 //! Backups through the binary: `export` (offline, and from a running server's admin
-//! listener), `import` into another data directory, and a server on the copy that serves
+//! listener), `import` into another data directory (and into PostgreSQL, when
+//! `TRINCHERA_TEST_POSTGRES` names a database), and a server on the copy that serves
 //! every view, history, fairness proof and listing as the original does; `health` for
 //! container checks; the admin service kept off the network.
 
@@ -9,6 +10,7 @@ use std::time::Duration;
 
 use tonic::Request;
 use trinchera_proto::v1 as pb;
+use trinchera_service::store::ScratchSchema;
 
 use crate::harness::{
     ChildServer, Client, Player, authed, connect, gapless_history, play_random_move, random_setups,
@@ -277,15 +279,16 @@ async fn an_imported_export_serves_every_view_history_and_listing_alike() {
     server.signal("TERM");
     assert!(server.exit(Duration::from_secs(30)).await.success());
 
+    // The shell's way: `export > file`.
     let offline = temp.path().join("offline.jsonl");
     let source_dir = source.to_str().expect("utf-8");
-    succeeds(&[
-        "export",
-        "--data-dir",
-        source_dir,
-        "-o",
-        offline.to_str().expect("utf-8"),
-    ]);
+    let exported = server_command(&["export", "--data-dir", source_dir]);
+    assert!(
+        exported.status.success(),
+        "{}",
+        String::from_utf8_lossy(&exported.stderr)
+    );
+    std::fs::write(&offline, &exported.stdout).expect("written");
     assert_eq!(
         game_lines(&online),
         game_lines(&offline),
@@ -320,6 +323,39 @@ async fn an_imported_export_serves_every_view_history_and_listing_alike() {
         .await
         .expect("the game goes on");
     copy.kill().await;
+
+    // Moving from sled to PostgreSQL: `import --store URL < file`, and a server on the
+    // database serves every game alike.
+    let Some(schema) = ScratchSchema::create().await else {
+        return;
+    };
+    let url = schema.url();
+    let mut import = std::process::Command::new(env!("CARGO_BIN_EXE_trinchera-server"))
+        .args(["import", "--store", &url])
+        .env_clear()
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    std::io::Write::write_all(
+        &mut import.stdin.take().expect("stdin"),
+        &std::fs::read(&offline).expect("the export"),
+    )
+    .expect("fed");
+    let imported = import.wait_with_output().expect("imported");
+    let said = String::from_utf8_lossy(&imported.stderr);
+    assert!(imported.status.success(), "{said}");
+    assert!(said.contains("imported 19 games"), "{said}");
+    let unused = temp.path().join("unused");
+    let moved = ChildServer::start_with(&unused, &["--store", &url]).await;
+    let mut client = connect(moved.addr).await;
+    for (game, before) in held.iter().zip(&before) {
+        assert_eq!(&seen(&mut client, game).await, before, "game {}", game.game);
+    }
+    assert_eq!(listing(&mut client).await, listed);
+    moved.kill().await;
+    schema.remove().await;
 }
 
 #[tokio::test]

@@ -688,3 +688,32 @@ async fn grpc_web_answers_browsers_over_http1_streams_included() {
     );
     server.kill().await;
 }
+
+/// gRPC-web is off unless asked for: a browser's HTTP/1.1 call gets no answer of the API,
+/// while gRPC over HTTP/2 is served as ever.
+#[tokio::test(flavor = "multi_thread")]
+async fn grpc_web_is_off_by_default() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let server = ChildServer::start(dir.path()).await;
+    let body = framed(&pb::ListRulesetsRequest {});
+    let path = "/trinchera.v1.GameService/ListRulesets";
+    let answer = http1(
+        server.addr,
+        &grpc_web_head(path, "https://play.example.org", body.len()),
+        &body,
+        |answer| !answer.is_empty(),
+    )
+    .await;
+    let words = String::from_utf8_lossy(&answer);
+    assert!(
+        !words.contains("frente") && !words.contains("grpc-status:0"),
+        "{words}"
+    );
+    let mut client = connect(server.addr).await;
+    let rulesets = client
+        .list_rulesets(pb::ListRulesetsRequest {})
+        .await
+        .expect("gRPC is served");
+    assert!(!rulesets.into_inner().rulesets.is_empty());
+    server.kill().await;
+}
