@@ -357,6 +357,10 @@ pub struct BenchArgs {
     /// Worker threads of the benchmark client.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub client_threads: u32,
+    /// Another server of the same games (a replica on the same database): the games are
+    /// spread over --server and every --replica, each game's calls and streams on one.
+    #[arg(long, value_name = "URL")]
+    pub replica: Vec<String>,
     /// The server's process id, for its memory use (found by its listening port when the
     /// server runs on this machine).
     #[arg(long, value_name = "PID")]

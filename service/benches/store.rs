@@ -27,6 +27,7 @@ async fn append(store: &SledStore, game: GameId, version: u64, record: &EventRec
         record,
         summary: None,
         token: None,
+        lease: None,
     };
     store.append(game, append).await.expect("appends");
 }
@@ -51,6 +52,7 @@ fn durable_appends(bencher: Bencher, writers: u64, sync_data: bool) {
                 record: &record,
                 summary: Some(&summary),
                 token: None,
+                lease: None,
             });
             games.push(created.await.expect("creates"));
         }

@@ -26,6 +26,7 @@ macro_rules! internal {
 
 internal! {
     mod bots;
+    mod bus;
     mod error;
     mod games;
     mod grpc;
@@ -94,6 +95,9 @@ pub enum ServeError {
     /// The final flush failed.
     #[error("storage: {0}")]
     Store(#[from] store::StoreError),
+    /// The bus to the other servers could not be set up.
+    #[error(transparent)]
+    Bus(#[from] bus::BusError),
 }
 
 /// How the server serves, besides its games: the transport's limits, TLS, and how long a
@@ -111,6 +115,8 @@ pub struct ServeOptions {
     /// Where the admin service listens, if anywhere: a loopback address (plaintext), or any
     /// address when `tls` asks for client certificates.
     pub admin: Option<SocketAddr>,
+    /// The NATS bus to the other servers that share the store, if any (`nats://…`).
+    pub bus: Option<String>,
 }
 
 /// gRPC-web on the server's port: browsers reach every RPC, streams included.
@@ -167,6 +173,7 @@ impl ServeOptions {
             drain: Duration::from_secs(10),
             web: None,
             admin: None,
+            bus: None,
         }
     }
 
@@ -189,6 +196,7 @@ impl ServeOptions {
                 cors_origins: config.web.cors_origin.clone(),
             }),
             admin: config.admin_listen(),
+            bus: config.bus_url().map(str::to_owned),
         })
     }
 }
@@ -225,6 +233,7 @@ pub async fn run(
         drain,
         web,
         admin,
+        bus,
     } = options;
     if let Ok(address) = listener.local_addr()
         && exposes_tokens(address, tls.is_some())
@@ -258,6 +267,24 @@ pub async fn run(
     let heart = tokio::spawn(heartbeat(Arc::clone(&games)));
     let measures = tokio::spawn(measure(Arc::clone(&games)));
     let deadlines = tokio::spawn(Arc::clone(&games).run_deadlines());
+    let leases = tokio::spawn(Arc::clone(&games).keep_leases());
+    // Servers that share the store hear of each other's events on the bus, and catch up
+    // from the store where it may have missed some (or poll it, without a bus).
+    let bus = match bus {
+        Some(url) => Some(bus::Bus::connect(&url).await?),
+        None => None,
+    };
+    let mut followers = Vec::new();
+    if let Some(bus) = &bus {
+        games.attach_bus(Arc::clone(bus));
+        followers.push(tokio::spawn(bus::follow(
+            Arc::clone(&games),
+            Arc::clone(bus),
+        )));
+    }
+    if games.shared() {
+        followers.push(tokio::spawn(bus::catch_up(Arc::clone(&games), bus)));
+    }
     tokio::spawn({
         let games = Arc::clone(&games);
         async move {
@@ -348,6 +375,8 @@ pub async fn run(
     heart.abort();
     measures.abort();
     deadlines.abort();
+    leases.abort();
+    followers.iter().for_each(tokio::task::JoinHandle::abort);
     if let Some(admin) = admin {
         admin.abort();
     }

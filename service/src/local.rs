@@ -24,6 +24,7 @@ impl Limits {
                 think: Duration::from_millis(50),
                 min_delay: Duration::ZERO,
                 threads: BotPace::default_threads(),
+                ..BotPace::default()
             },
             ..Limits::default()
         }

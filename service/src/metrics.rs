@@ -43,6 +43,14 @@ pub const FORFEITS: &str = "trinchera_clock_forfeits_total";
 /// Acts that found their game written by another writer first (another server on the
 /// same database): their append was refused, or their caller had seen a later version.
 pub const WRITE_CONFLICTS: &str = "trinchera_store_write_conflicts_total";
+/// Whether the bus between servers (bus.url) is connected: 1 or 0.
+pub const BUS_UP: &str = "trinchera_bus_up";
+/// Games polled in the store for other servers' events while the bus was down.
+pub const BUS_POLLS: &str = "trinchera_bus_polls_total";
+/// Gaps in the bus's events of a game, filled from the store.
+pub const BUS_GAPS: &str = "trinchera_bus_gaps_total";
+/// Events not published on the bus because too many were queued.
+pub const BUS_DROPPED: &str = "trinchera_bus_dropped_total";
 /// Always 1, with the build's version, API version and storage layout as labels.
 pub const BUILD_INFO: &str = "trinchera_build_info";
 
@@ -124,6 +132,26 @@ pub fn refused(limit: &'static str) {
 /// A game lost on time.
 pub fn forfeit() {
     counter!(FORFEITS).increment(1);
+}
+
+/// The bus is connected (`true`) or not.
+pub fn bus_up(up: bool) {
+    gauge!(BUS_UP).set(f64::from(u8::from(up)));
+}
+
+/// `games` games polled in the store while the bus was down.
+pub fn bus_polls(games: usize) {
+    counter!(BUS_POLLS).increment(games as u64);
+}
+
+/// A gap in a game's events from the bus, filled from the store.
+pub fn bus_gap() {
+    counter!(BUS_GAPS).increment(1);
+}
+
+/// An event not published on the bus.
+pub fn bus_dropped() {
+    counter!(BUS_DROPPED).increment(1);
 }
 
 /// An act found its game written by another writer first.

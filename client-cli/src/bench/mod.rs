@@ -40,12 +40,18 @@ pub async fn bench(ctx: &Ctx, args: &BenchArgs) -> Result<(), CliError> {
         (MovesFrom::Watch, false) => 2 * args.games + args.watchers,
         _ => args.watchers,
     };
+    // Connections go to the servers in turn, as many to each: slot n uses connection
+    // n mod connections, so each game stays on one server.
+    let urls: Vec<&str> = std::iter::once(ctx.url.as_str())
+        .chain(args.replica.iter().map(String::as_str))
+        .collect();
     let connections = args
         .connections
-        .max(streams.div_ceil(STREAMS_PER_CONNECTION));
+        .max(streams.div_ceil(STREAMS_PER_CONNECTION))
+        .next_multiple_of(urls.len() as u32);
     let mut servers = Vec::new();
-    for _ in 0..connections {
-        servers.push(Server::connect(&ctx.url, &ctx.trust).await?);
+    for n in 0..connections as usize {
+        servers.push(Server::connect(urls[n % urls.len()], &ctx.trust).await?);
     }
     servers[0].health().await?;
     let server_pid = args

@@ -125,6 +125,7 @@ impl Report<'_> {
         let load = |load: Option<[f64; 3]>| load.map_or(Value::Null, |l| json!(l));
         json!({
             "server": self.url,
+            "replicas": self.args.replica,
             "server_pid": self.server_pid,
             "games": self.args.games,
             "rulesets": self.args.ruleset,
@@ -172,7 +173,11 @@ impl Report<'_> {
         let _ = writeln!(
             out,
             "trinchera bench: {} — {} games of {}, {:.1} s per phase, {} connections, {} client threads, legal moves from {}",
-            self.url,
+            std::iter::once(&self.url)
+                .chain(&args.replica)
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .join(" + "),
             args.games,
             args.ruleset.join(","),
             args.duration.as_secs_f64(),

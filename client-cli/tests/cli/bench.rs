@@ -137,3 +137,29 @@ fn a_missing_server_is_reported() {
     let run = user.run(&["bench", "--games", "1", "--duration", "1s"]);
     assert_eq!(run.code, 4, "{run:?}");
 }
+
+#[test]
+fn games_are_spread_over_the_replicas() {
+    let (first, second) = (Server::start(), Server::start());
+    let user = User::new(&first);
+    let report = bench(
+        &user,
+        &[
+            "--games",
+            "4",
+            "--duration",
+            "1s",
+            "--no-baseline",
+            "--replica",
+            &second.url,
+        ],
+    );
+    assert_eq!(report["errors_total"], 0, "{report}");
+    assert_eq!(report["replicas"], serde_json::json!([second.url]));
+    // Each game stays on one server: both have some.
+    for server in [&first, &second] {
+        let listed = User::new(server).json(&["games", "--limit", "50"]);
+        let games = listed["games"].as_array().expect("games");
+        assert!(!games.is_empty(), "{} has no game: {listed}", server.url);
+    }
+}

@@ -158,6 +158,7 @@ async fn a_round_trip_keeps_every_log_summary_token_and_down_time() {
         record: &log[0],
         summary: summary.as_ref(),
         token: None,
+        lease: None,
     };
     assert!(
         target.create(creation).await.expect("reads") > game,

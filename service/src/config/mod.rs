@@ -32,6 +32,8 @@ pub struct Config {
     pub server: ServerSection,
     /// The embedded database.
     pub storage: StorageSection,
+    /// The bus between servers that share a database.
+    pub bus: BusSection,
     /// Limits that protect the server from clients.
     pub limits: LimitsSection,
     /// Connection and stream limits of the transport.
@@ -140,6 +142,14 @@ pub struct NetSection {
     pub trusted_proxy: Vec<IpAddr>,
 }
 
+/// `[bus]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BusSection {
+    /// NATS server URLs, comma-separated; empty: none.
+    pub url: String,
+}
+
 /// `[bots]`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -150,6 +160,8 @@ pub struct BotsSection {
     pub delay_ms: u64,
     /// Bots thinking at once (0: cores − 1, at least one).
     pub threads: u64,
+    /// Seconds a lease on a bot's turn lasts.
+    pub lease_secs: u64,
 }
 
 /// `[tls]`.
@@ -228,6 +240,7 @@ impl Default for Config {
                 url: String::new(),
                 migrate_on_start: false,
             },
+            bus: BusSection { url: String::new() },
             limits: LimitsSection {
                 max_open_games: limits.max_open_games as u64,
                 max_open_games_per_peer: limits.max_open_games_per_peer as u64,
@@ -262,6 +275,7 @@ impl Default for Config {
                 think_ms: bots.think.as_millis() as u64,
                 delay_ms: bots.min_delay.as_millis() as u64,
                 threads: 0,
+                lease_secs: bots.lease.as_secs(),
             },
             tls: TlsSection {
                 cert: String::new(),
@@ -353,6 +367,7 @@ impl Config {
             ("limits.replay_idle_secs", l.replay_idle_secs),
             ("net.preface_timeout_secs", self.net.preface_timeout_secs),
             ("net.connection_idle_secs", self.net.connection_idle_secs),
+            ("bots.lease_secs", self.bots.lease_secs),
         ] {
             if value == 0 {
                 problems.push((key, "expected at least 1".to_owned()));
@@ -399,6 +414,23 @@ impl Config {
                     .to_owned(),
             ));
         }
+        let nats = |url: &str| {
+            ["nats://", "tls://"]
+                .iter()
+                .any(|scheme| url.trim().starts_with(scheme))
+        };
+        if !self.bus.url.is_empty() && !self.bus.url.split(',').all(nats) {
+            problems.push((
+                "bus.url",
+                "expected nats://host:port URLs (tls:// for TLS), separated by commas".to_owned(),
+            ));
+        }
+        if !self.bus.url.is_empty() && self.storage.url.is_empty() {
+            problems.push((
+                "bus.url",
+                "a bus joins servers that share a database: set storage.url too".to_owned(),
+            ));
+        }
         if !self.storage.url.is_empty() && !crate::store::is_postgres_url(&self.storage.url) {
             problems.push((
                 "storage.url",
@@ -425,6 +457,11 @@ impl Config {
                 url: self.storage.url.clone(),
             }
         }
+    }
+
+    /// The bus's URL, if there is a bus.
+    pub fn bus_url(&self) -> Option<&str> {
+        (!self.bus.url.is_empty()).then_some(self.bus.url.as_str())
     }
 
     /// The address of the metrics endpoint, if metrics are on.
@@ -483,6 +520,7 @@ impl Config {
                     0 => BotPace::default_threads(),
                     n => count(n),
                 },
+                lease: Duration::from_secs(self.bots.lease_secs),
             },
             ..Limits::default()
         }

@@ -39,6 +39,8 @@ settings! {
         "A PostgreSQL database to keep the games in, in place of data_dir: postgres://user:password@host:port/db?sslmode=require (servers may share one; empty: the embedded database).";
     "storage.migrate_on_start", "migrate-on-start", "TRINCHERA_MIGRATE_ON_START",
         "Bring the schema of the storage.url database up to date before serving (one server; where several share it, run trinchera-server migrate once).";
+    "bus.url", "bus", "TRINCHERA_BUS",
+        "NATS server(s) that carry live events between servers sharing storage.url: nats://host:4222, several separated by commas (empty: no bus; such servers poll the database).";
     "limits.max_open_games", "max-open-games", "TRINCHERA_MAX_OPEN_GAMES",
         "Most unfinished games the server holds; creating more is refused.";
     "limits.max_open_games_per_peer", "max-open-games-per-peer", "TRINCHERA_MAX_OPEN_GAMES_PER_PEER",
@@ -97,6 +99,8 @@ settings! {
         "Least milliseconds between a bot's turn coming and its action, so that a person can follow.";
     "bots.threads", "bot-threads", "TRINCHERA_BOT_THREADS",
         "Bots thinking at once, the others wait (0: one less than the machine's cores, at least one).";
+    "bots.lease_secs", "bot-lease-secs", "TRINCHERA_BOT_LEASE_SECS",
+        "Seconds a server's hold on a bot's turn lasts unless renewed: how soon servers sharing storage.url take over the bots of one that died.";
     "tls.cert", "tls-cert", "TRINCHERA_TLS_CERT",
         "PEM certificate chain: serve TLS with it (with tls.key; empty: plaintext). Re-read on SIGHUP.";
     "tls.key", "tls-key", "TRINCHERA_TLS_KEY",

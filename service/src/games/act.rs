@@ -21,7 +21,7 @@ use crate::state::{
     Act, Creation, Creator, EventKind, GameEvent, GamePhase, GameState, Moment, Snapshot,
     bot_player_name,
 };
-use crate::store::{StoreError, Unfinished};
+use crate::store::{Append, StoreError, Unfinished};
 
 /// Who asks for an act.
 #[derive(Clone, Copy, Debug)]
@@ -165,7 +165,11 @@ impl Games {
     ) -> Result<(Held, GameEvent), ApiError> {
         let moment = self.moment(held.state());
         let change = held.apply(act, moment)?;
-        if let Err(error) = self.store.append(held.state().id(), change.append()).await {
+        let append = Append {
+            lease: self.lease_after(held.state()),
+            ..change.append()
+        };
+        if let Err(error) = self.store.append(held.state().id(), append).await {
             held.discard();
             return Err(error.into());
         }
@@ -182,6 +186,9 @@ impl Games {
         record: crate::records::EventRecord,
         event: &GameEvent,
     ) {
+        if let Some(bus) = self.bus.get() {
+            bus.publish(held.state().id(), held.state().version(), &record);
+        }
         held.record(record);
         let state = held.state();
         match &event.kind {

@@ -4,6 +4,11 @@
 //!
 //! A human's call only wakes the task after its own action is durable, so it never waits
 //! for a bot; the bot's action reaches everybody as a new event.
+//!
+//! One server at a time acts for a bot: the append that hands the turn to a bot leases it
+//! to the server that wrote it ([`BotLease`]), a bot's task takes (or renews) the lease
+//! before it thinks, and every server renews its leases and takes over those whose server
+//! died ([`Games::keep_leases`]).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -13,12 +18,13 @@ use super::{Games, Intent, MoveInput, SetupRequest, Who};
 use crate::bots::{self, Decision};
 use crate::error::ApiError;
 use crate::ids::{self, GameId};
-use crate::store::Unfinished;
+use crate::state::GameState;
+use crate::store::{BotLease, StoreError, Unfinished};
 
 impl Games {
     /// Makes sure the bot of game `id`, if it is to act, gets a task.
     pub(super) fn wake_bot(&self, id: GameId) {
-        let mut running = self.bots_running.lock().unwrap_or_else(|e| e.into_inner());
+        let mut running = self.bots_running();
         if !running.insert(id) {
             return;
         }
@@ -48,6 +54,8 @@ impl Games {
                 Ok(true) => {}
                 Ok(false) => return,
                 Err(ApiError::ShuttingDown) => break,
+                // Another server wrote the game meanwhile: it reloads, and the bot looks again.
+                Err(ApiError::Store(StoreError::Conflict { .. })) => {}
                 Err(error) => {
                     tracing::warn!(game_id = %id, %error, "a bot could not act");
                     break;
@@ -58,10 +66,11 @@ impl Games {
     }
 
     fn bot_done(&self, id: GameId) {
-        self.bots_running
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&id);
+        self.bots_running().remove(&id);
+    }
+
+    fn bots_running(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<GameId>> {
+        self.bots_running.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// One bot action; `false` once no bot is to act (the task is then done).
@@ -89,6 +98,11 @@ impl Games {
             };
             (seat, level, held.state().seat_knowledge(seat), turn)
         };
+        // Another server may hold the turn (it committed what made it the bot's turn).
+        if !self.lease_turn(id).await? {
+            self.bot_done(id);
+            return Ok(false);
+        }
         let started = Instant::now();
         let seed = u64::from_le_bytes(ids::random_bytes()?);
         let version = view.version;
@@ -142,6 +156,71 @@ impl Games {
         }
     }
 }
+
+impl Games {
+    /// What an append that leaves the game as `state` does to its bot lease: this server
+    /// takes the turn of a bot that is to act; the lease ends otherwise.
+    pub(super) fn lease_after(&self, state: &GameState) -> Option<BotLease> {
+        if !state.table().has_bot() {
+            return None;
+        }
+        Some(match state.bot_to_act() {
+            Some(_) => BotLease::Take {
+                holder: self.holder,
+                until_ms: self.time.now_ms() + self.lease_span(),
+            },
+            None => BotLease::End,
+        })
+    }
+
+    /// How long a lease lasts unless renewed.
+    fn lease_span(&self) -> u64 {
+        self.limits.bots.lease.as_millis() as u64
+    }
+
+    /// Takes (or renews) the bot turn of game `id` for this server; whether it holds it.
+    async fn lease_turn(&self, id: GameId) -> Result<bool, ApiError> {
+        let now = self.time.now_ms();
+        let until = now + self.lease_span();
+        Ok(self.store.take_lease(id, self.holder, now, until).await?)
+    }
+
+    /// Renews this server's bot leases and takes over the bots of games whose lease ran
+    /// out (their server died), until the server stops; three times a lease's span.
+    pub async fn keep_leases(self: Arc<Games>) {
+        let span = self.limits.bots.lease;
+        let mut ticks = tokio::time::interval(span / 3);
+        let mut shutdown = self.shutdown_signal();
+        loop {
+            tokio::select! {
+                _ = ticks.tick() => {}
+                _ = shutdown.wait_for(|&stopping| stopping) => return,
+            }
+            // Only the bots at work here: a lease whose task ended runs out and is taken up
+            // again (here or elsewhere).
+            let now = self.time.now_ms();
+            let running: Vec<GameId> = self.bots_running().iter().copied().collect();
+            let until = now + self.lease_span();
+            if !running.is_empty()
+                && let Err(error) = self.store.renew_leases(self.holder, &running, until).await
+            {
+                tracing::warn!(%error, "could not renew the bot leases");
+            }
+            match self.store.expired_leases(now, ORPHANS_A_ROUND).await {
+                Ok(games) => {
+                    for id in games {
+                        tracing::info!(game_id = %id, "taking over a bot whose lease ran out");
+                        self.wake_bot(id);
+                    }
+                }
+                Err(error) => tracing::warn!(%error, "could not look for bots left alone"),
+            }
+        }
+    }
+}
+
+/// Bots taken over in one round of [`Games::keep_leases`] at most.
+const ORPHANS_A_ROUND: usize = 100;
 
 /// The share of its time left that a bot on a clock spends on one decision (and at most on
 /// the delay that lets a person follow its moves).

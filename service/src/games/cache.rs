@@ -16,7 +16,7 @@ use crate::error::ApiError;
 use crate::hub::Hub;
 use crate::ids::GameId;
 use crate::records::EventRecord;
-use crate::state::{Act, Change, GameState, Moment, ReplayError};
+use crate::state::{Act, Change, GameEvent, GameState, Moment, ReplayError};
 
 /// A game in memory with its log. Its fields are private: the game changes only by an act
 /// applied through [`Held::apply`], and its log grows only by what the store made durable
@@ -77,6 +77,15 @@ impl Held {
         self.loaded_mut().log.push(record);
     }
 
+    /// Applies `record`, the next entry of the log that another server wrote, and records
+    /// it: the copy is then as the store holds it up to that entry.
+    pub(super) fn follow(&mut self, record: EventRecord) -> Result<GameEvent, ReplayError> {
+        let loaded = self.loaded_mut();
+        let event = loaded.state.follow(&record)?;
+        loaded.log.push(record);
+        Ok(event)
+    }
+
     /// Forgets the in-memory copy (after a failed append it is ahead of the store).
     pub(super) fn discard(mut self) {
         *self.guard = None;
@@ -120,6 +129,19 @@ impl Cache {
         });
         slot.touched.store(self.elapsed_ms(), Ordering::Relaxed);
         Arc::clone(slot)
+    }
+
+    /// The slot of game `id` if it is in memory.
+    pub fn find(&self, id: GameId) -> Option<Arc<Slot>> {
+        self.slots().get(&id).map(Arc::clone)
+    }
+
+    /// The games in memory, and whether each has watchers.
+    pub fn held(&self) -> Vec<(GameId, bool)> {
+        self.slots()
+            .iter()
+            .map(|(&id, slot)| (id, slot.hub.watchers() > 0))
+            .collect()
     }
 
     /// Drops slots idle for longer than `idle` that nobody uses or watches.
@@ -166,6 +188,13 @@ impl Games {
             *guard = Some(Loaded { state, log });
         }
         Ok((slot, Held { guard }))
+    }
+
+    /// Locks game `id` if its copy is in memory (it is not loaded otherwise).
+    pub(super) async fn lock_loaded(&self, id: GameId) -> Option<(Arc<Slot>, Held)> {
+        let slot = self.cache.find(id)?;
+        let guard = Arc::clone(&slot.game).lock_owned().await;
+        guard.is_some().then_some((slot, Held { guard }))
     }
 
     /// Puts a new game under its lock (the caller records its durable creation).

@@ -15,7 +15,7 @@ use super::{Games, Intent, Who};
 use crate::error::{ApiError, Reason};
 use crate::ids::{self, GameId};
 use crate::state::{Act, GamePhase, GameState, Moment};
-use crate::store::Unfinished;
+use crate::store::{StoreError, Unfinished};
 use crate::timing::Lapse;
 
 /// Every game's next deadline, soonest first.
@@ -155,8 +155,18 @@ impl Games {
                     self.schedule(held.state());
                     Ok::<(), ApiError>(())
                 };
-                if let Err(error) = settled.await {
-                    tracing::warn!(game_id = %id, %error, "could not settle a deadline");
+                match settled.await {
+                    Ok(()) => {}
+                    // Another server settled it first: the game reloads with what it wrote.
+                    Err(ApiError::Store(StoreError::Conflict { .. })) => {
+                        tracing::debug!(game_id = %id, "a deadline another server settled");
+                        if let Ok((_slot, held)) = self.lock(id).await {
+                            self.schedule(held.state());
+                        }
+                    }
+                    Err(error) => {
+                        tracing::warn!(game_id = %id, %error, "could not settle a deadline");
+                    }
                 }
             }
         }

@@ -14,6 +14,7 @@ mod auth;
 mod bot_turns;
 pub mod cache;
 mod deadlines;
+mod follow;
 pub mod quota;
 mod reads;
 mod reservations;
@@ -110,6 +111,9 @@ pub struct BotPace {
     /// Bots thinking at once; the others wait their turn, so that thinking bots leave the
     /// other cores to the players' calls.
     pub threads: usize,
+    /// How long a server's lease on a bot's turn lasts unless renewed: how soon another
+    /// server takes over the bots of a server that died.
+    pub lease: Duration,
 }
 
 impl BotPace {
@@ -125,6 +129,7 @@ impl Default for BotPace {
             think: Duration::from_millis(800),
             min_delay: Duration::from_millis(400),
             threads: BotPace::default_threads(),
+            lease: Duration::from_secs(15),
         }
     }
 }
@@ -263,6 +268,10 @@ pub struct Games {
     deadlines: Deadlines,
     /// Replays running now.
     replays: Arc<Quota>,
+    /// This server among those that share its store: a random number, for bot leases.
+    holder: u64,
+    /// The bus that tells other servers of this one's events, once attached.
+    bus: std::sync::OnceLock<Arc<crate::bus::Bus>>,
 }
 
 impl Games {
@@ -283,6 +292,8 @@ impl Games {
         time: Arc<dyn TimeSource>,
     ) -> Result<Arc<Games>, StoreError> {
         let downtime = store.record_downtime(time.now_ms()).await?;
+        // Below 2^63: stores keep it as a signed 64-bit number.
+        let holder = u64::from_le_bytes(crate::ids::random_bytes().map_err(StoreError::backend)?) >> 1;
         let replays = Quota::new(
             QuotaNames {
                 what: "replays",
@@ -308,6 +319,8 @@ impl Games {
             bots_running: Mutex::new(HashSet::new()),
             me: me.clone(),
             replays,
+            holder,
+            bus: std::sync::OnceLock::new(),
         }))
     }
 
@@ -380,8 +393,22 @@ impl Games {
         self.cache.loaded()
     }
 
-    /// Flushes the store one last time.
+    /// Sends this server's events to the other servers on `bus` from now on.
+    pub fn attach_bus(&self, bus: Arc<crate::bus::Bus>) {
+        let _ = self.bus.set(bus);
+    }
+
+    /// Whether other servers may write this server's games too (see [`Store::shared`]).
+    pub fn shared(&self) -> bool {
+        self.store.shared()
+    }
+
+    /// Gives up this server's bot leases (other servers take its bots over at once) and
+    /// flushes the store one last time.
     pub async fn close(&self) -> Result<(), StoreError> {
+        if let Err(error) = self.store.give_up_leases(self.holder).await {
+            tracing::warn!(%error, "could not give up the bot leases");
+        }
         self.store.close().await
     }
 }

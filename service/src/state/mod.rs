@@ -148,6 +148,7 @@ impl Change {
             record: &self.record,
             summary: self.summary.as_ref(),
             token: self.token,
+            lease: None,
         }
     }
 }

@@ -45,6 +45,11 @@ impl Table {
     pub fn bots_only(&self) -> bool {
         self.seats.0.iter().all(|seat| seat.bot.is_some())
     }
+
+    /// Whether a bot plays a seat.
+    pub fn has_bot(&self) -> bool {
+        self.seats.0.iter().any(|seat| seat.bot.is_some())
+    }
 }
 
 /// A submitted setup as committed to: the salt and the canonical text.

@@ -206,6 +206,14 @@ impl<L: AsRef<[EventRecord]>> Replay<L> {
     }
 }
 
+impl GameState {
+    /// Applies `record`, the next entry of this game's log written by another server, as
+    /// it was applied when it was written; its event.
+    pub fn follow(&mut self, record: &EventRecord) -> Result<GameEvent, ReplayError> {
+        apply(self, record)
+    }
+}
+
 /// The game the first log entry of game `id`, `record`, creates.
 fn create(id: GameId, record: &EventRecord) -> Result<(GameState, GameEvent), ReplayError> {
     let creation = Creation::from_record(id, record)?;

@@ -1,14 +1,14 @@
 //! One suite every backend passes: appends and reloads (across restarts), conflicting
 //! appends, id allocation, listing pages and filters, the queries of unfinished and
-//! unstarted games, tokens and downtime. Each test runs once per backend.
+//! unstarted games, tokens, downtime and bot leases. Each test runs once per backend.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use super::postgres::scratch::ScratchSchema;
 use super::{
-    Append, Lifetime, ListQuery, MemoryStore, PostgresStore, Restored, SledOptions, SledStore,
-    Store, StoreError, Unfinished,
+    Append, BotLease, Lifetime, ListQuery, MemoryStore, PostgresStore, Restored, SledOptions,
+    SledStore, Store, StoreError, Unfinished,
 };
 use crate::ids::{GameId, TokenHash};
 use crate::records::{Entry, EventRecord, SummaryRecord};
@@ -152,6 +152,8 @@ conformance!(
     downtime_is_the_gap_before_a_start,
     restored_games_keep_their_ids_and_are_written_once,
     a_restored_lifetime_is_what_the_next_start_counts_from,
+    log_after_gives_what_a_copy_missed,
+    bot_leases_go_to_one_server_at_a_time,
 );
 
 fn record(notation: &str) -> EventRecord {
@@ -179,12 +181,23 @@ async fn create(store: &dyn Store, summary: &SummaryRecord, token: Option<TokenH
             record: &record("created"),
             summary: Some(summary),
             token,
+            lease: None,
         })
         .await
         .expect("creates")
 }
 
 async fn append(store: &dyn Store, game: GameId, version: u64) -> Result<(), StoreError> {
+    append_leasing(store, game, version, None).await
+}
+
+/// [`append`], doing `lease` to the game's bot lease.
+async fn append_leasing(
+    store: &dyn Store,
+    game: GameId,
+    version: u64,
+    lease: Option<BotLease>,
+) -> Result<(), StoreError> {
     store
         .append(
             game,
@@ -193,6 +206,7 @@ async fn append(store: &dyn Store, game: GameId, version: u64) -> Result<(), Sto
                 record: &record(&format!("m{version}")),
                 summary: None,
                 token: None,
+                lease,
             },
         )
         .await
@@ -235,6 +249,7 @@ async fn appends_survive_restarts(mut backend: impl Backend) {
                 record: &record("joined"),
                 summary: Some(&joined),
                 token: Some(other),
+                lease: None,
             },
         )
         .await
@@ -439,6 +454,7 @@ async fn queries_find_unfinished_and_unstarted_games(backend: impl Backend) {
                 record: &record("end"),
                 summary: Some(&summary("tanques", GamePhase::Finished)),
                 token: None,
+                lease: None,
             },
         )
         .await
@@ -529,4 +545,70 @@ async fn a_restored_lifetime_is_what_the_next_start_counts_from(mut backend: imp
     let store = backend.store();
     let downtime = store.record_downtime(80_000).await.expect("starts");
     assert_eq!(downtime.0, [(10_000, 20_000), (50_000, 80_000)]);
+}
+
+async fn log_after_gives_what_a_copy_missed(backend: impl Backend) {
+    let store = backend.store();
+    let game = create(store.as_ref(), &summary("frente", GamePhase::Playing), None).await;
+    for version in 2..=5 {
+        append(store.as_ref(), game, version)
+            .await
+            .expect("appends");
+    }
+    let after = |version| {
+        let store = Arc::clone(&store);
+        async move { notations(&store.log_after(game, version).await.expect("reads")) }
+    };
+    assert_eq!(after(3).await, ["m4", "m5"]);
+    assert_eq!(after(0).await.len(), 5);
+    assert!(after(5).await.is_empty());
+    assert!(after(99).await.is_empty());
+    let missing = store.log_after(GameId(9_999), 0).await.expect("reads");
+    assert!(missing.is_empty());
+}
+
+async fn bot_leases_go_to_one_server_at_a_time(backend: impl Backend) {
+    let store = backend.store();
+    let store = store.as_ref();
+    let game = create(store, &summary("frente", GamePhase::Playing), None).await;
+    let (a, b) = (11, 22);
+    // The append that hands the turn to a bot leases it to its writer.
+    let take = BotLease::Take {
+        holder: a,
+        until_ms: 10_000,
+    };
+    append_leasing(store, game, 2, Some(take))
+        .await
+        .expect("appends");
+    let taken = |holder, now, until| store.take_lease(game, holder, now, until);
+    assert!(!taken(b, 5_000, 20_000).await.expect("asks"), "a holds it");
+    assert!(taken(a, 5_000, 20_000).await.expect("asks"), "a renews it");
+    let expired = |now| store.expired_leases(now, 10);
+    assert!(expired(15_000).await.expect("asks").is_empty());
+    store
+        .renew_leases(a, &[game], 30_000)
+        .await
+        .expect("renews");
+    assert!(expired(25_000).await.expect("asks").is_empty());
+    assert_eq!(expired(31_000).await.expect("asks"), [game]);
+    assert!(
+        taken(b, 31_000, 40_000).await.expect("asks"),
+        "run out: b takes it over"
+    );
+    assert!(
+        !taken(a, 32_000, 50_000).await.expect("asks"),
+        "now b holds it"
+    );
+    store.give_up_leases(b).await.expect("gives up");
+    assert_eq!(expired(33_000).await.expect("asks"), [game]);
+    // The append that gives the turn back to a person ends the lease.
+    append_leasing(store, game, 3, Some(BotLease::End))
+        .await
+        .expect("appends");
+    assert!(expired(1 << 50).await.expect("asks").is_empty());
+    let none = store
+        .take_lease(GameId(9_999), a, 0, 1)
+        .await
+        .expect("asks");
+    assert!(!none, "a game that does not exist is never leased");
 }

@@ -1,11 +1,13 @@
 //! A store in memory: the model every backend is held to (the conformance suite runs
 //! against it), and a backend for tests that need no disk. Everything acknowledged is
 //! "durable" at once; [`MemoryStore::reopen`] simulates a restart: a new store over the same
-//! data, as a restarted server would find it.
+//! data, as a restarted server would find it (or, beside the first, a second server on the
+//! same database: bot leases live with the data, as in a shared database).
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use super::leases::Leases;
 use super::{
     Append, Lifetime, ListQuery, Restored, Store, StoreError, Traits, Unfinished, Unstarted,
 };
@@ -22,6 +24,7 @@ struct Data {
     last_game: u64,
     alive: Option<u64>,
     downtime: Downtime,
+    leases: Leases,
 }
 
 impl Data {
@@ -36,6 +39,7 @@ impl Data {
         if let Some(token) = append.token {
             self.tokens.insert(token, game);
         }
+        self.leases.write(game, append.lease);
     }
 
     fn traits(&self) -> impl DoubleEndedIterator<Item = (GameId, Traits)> + '_ {
@@ -190,6 +194,36 @@ impl Store for MemoryStore {
         let mut data = self.data();
         data.alive = lifetime.alive_ms;
         data.downtime = lifetime.downtime.clone();
+        Ok(())
+    }
+
+    async fn take_lease(
+        &self,
+        game: GameId,
+        holder: u64,
+        now_ms: u64,
+        until_ms: u64,
+    ) -> Result<bool, StoreError> {
+        let mut data = self.data();
+        Ok(data.summaries.contains_key(&game) && data.leases.take(game, holder, now_ms, until_ms))
+    }
+
+    async fn renew_leases(
+        &self,
+        holder: u64,
+        games: &[GameId],
+        until_ms: u64,
+    ) -> Result<(), StoreError> {
+        self.data().leases.renew(holder, games, until_ms);
+        Ok(())
+    }
+
+    async fn expired_leases(&self, now_ms: u64, limit: usize) -> Result<Vec<GameId>, StoreError> {
+        Ok(self.data().leases.expired(now_ms, limit))
+    }
+
+    async fn give_up_leases(&self, holder: u64) -> Result<(), StoreError> {
+        self.data().leases.give_up(holder);
         Ok(())
     }
 

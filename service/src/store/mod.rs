@@ -10,6 +10,7 @@
 //! append whose version is not the log's next ([`StoreError::Conflict`]), so two writers
 //! can never both write one version.
 
+mod leases;
 mod memory;
 mod postgres;
 mod sled;
@@ -127,6 +128,25 @@ pub struct Append<'a> {
     pub summary: Option<&'a SummaryRecord>,
     /// A token issued by this action.
     pub token: Option<TokenHash>,
+    /// What the action does to the game's bot lease (`None` in a game without bots).
+    pub lease: Option<BotLease>,
+}
+
+/// A bot's turn leased to one server, so that one server at a time thinks and acts for
+/// the bot; a lease that runs out (its server died) is taken over by another. The append
+/// that hands the turn to a bot leases it to the server that wrote it, in the same write,
+/// so that no turn is ever left without a server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BotLease {
+    /// A bot is to act after the append: its server `holder` has the turn until `until_ms`.
+    Take {
+        /// The server, by its random number.
+        holder: u64,
+        /// When the lease runs out unless renewed, ms since the Unix epoch.
+        until_ms: u64,
+    },
+    /// No bot is to act after the append: the lease ends.
+    End,
 }
 
 /// A whole game as an import writes it: its log, the summary its last phase change wrote
@@ -247,6 +267,46 @@ pub trait Store: Send + Sync + 'static {
     /// Replaces what the store remembers of the server's life, durably (an import into an
     /// empty store carries the exported server's over, so that its clocks read the same).
     async fn restore_lifetime(&self, lifetime: &Lifetime) -> Result<(), StoreError>;
+
+    /// The entries of game `game`'s log after version `after`, oldest first: what a server
+    /// whose copy is at `after` missed.
+    async fn log_after(&self, game: GameId, after: u64) -> Result<Vec<EventRecord>, StoreError> {
+        let mut log = self.log(game).await?;
+        Ok(log.split_off(usize::try_from(after).unwrap_or(usize::MAX).min(log.len())))
+    }
+
+    /// Gives server `holder` the bot lease of game `game` until `until_ms`, unless another
+    /// server's lease runs past `now_ms`; whether `holder` holds it. A game that does not
+    /// exist is never leased.
+    async fn take_lease(
+        &self,
+        game: GameId,
+        holder: u64,
+        now_ms: u64,
+        until_ms: u64,
+    ) -> Result<bool, StoreError>;
+
+    /// Extends the leases that server `holder` holds of `games` to `until_ms`.
+    async fn renew_leases(
+        &self,
+        holder: u64,
+        games: &[GameId],
+        until_ms: u64,
+    ) -> Result<(), StoreError>;
+
+    /// Games whose lease ran out before `now_ms` (their server died or gave up), soonest
+    /// run out first, `limit` at most.
+    async fn expired_leases(&self, now_ms: u64, limit: usize) -> Result<Vec<GameId>, StoreError>;
+
+    /// Lets every lease of server `holder` run out now (a server that stops).
+    async fn give_up_leases(&self, holder: u64) -> Result<(), StoreError>;
+
+    /// Whether other servers may write the same games (a database shared by replicas):
+    /// then a server's games in memory may fall behind the store, and are brought up to
+    /// date by the bus or by polling.
+    fn shared(&self) -> bool {
+        false
+    }
 
     /// How many bytes the store takes on disk, if the backend knows (for metrics).
     async fn size_on_disk(&self) -> Result<Option<u64>, StoreError> {

@@ -716,6 +716,7 @@ async fn bot_exhibitions_never_make_a_persons_bot_lose_on_time() {
             think: Duration::from_millis(50),
             min_delay: Duration::ZERO,
             threads: 1,
+            ..BotPace::default()
         },
         ..Limits::for_tests()
     })

@@ -17,4 +17,5 @@ mod operations;
 mod postgres;
 mod races;
 mod replays;
+mod replicas;
 mod watching;

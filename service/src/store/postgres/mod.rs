@@ -3,8 +3,9 @@
 //!
 //! Tables (`migrations/`): `games` (one row per game: the traits listings filter on, indexed,
 //! beside the encoded [`SummaryRecord`]), `events` (the log, one row per entry keyed by
-//! `(game_id, version)`), `tokens` (token hash → game), `liveness` and `downtime`. Stored
-//! values use the versioned encoding of [`records`](crate::records).
+//! `(game_id, version)`), `tokens` (token hash → game), `liveness`, `downtime` and
+//! `bot_leases` (which server acts for a game's bot, until when). Stored values use the
+//! versioned encoding of [`records`](crate::records).
 //!
 //! Writes:
 //! - An append is one transaction: the entry is inserted with `INSERT … SELECT … WHERE` the
@@ -41,7 +42,8 @@ pub use self::connect::is_postgres_url;
 use self::retry::retrying;
 pub use self::schema::{Migrated, SchemaMismatch};
 use super::{
-    Append, Lifetime, ListQuery, Restored, Store, StoreError, Traits, Unfinished, Unstarted,
+    Append, BotLease, Lifetime, ListQuery, Restored, Store, StoreError, Traits, Unfinished,
+    Unstarted,
 };
 use crate::ids::{GameId, TokenHash};
 use crate::records::{self, EventRecord, SummaryRecord};
@@ -270,6 +272,7 @@ impl PostgresStore {
             GameColumns::of(summary).update(&transaction, id).await?;
         }
         insert_token(&transaction, append.token, id).await?;
+        write_lease(&transaction, append.lease, id).await?;
         transaction.commit().await.map_err(StoreError::backend)
     }
 
@@ -286,7 +289,11 @@ impl PostgresStore {
             .map(|row| Ok((unsigned(get(row, 0)?)?, unsigned(get(row, 1)?)?)))
             .collect::<Result<Vec<_>, StoreError>>()?;
         let mut downtime = Downtime(stored.clone());
-        downtime.note_start(alive.map(unsigned).transpose()?, now_ms);
+        let alive = alive.map(unsigned).transpose()?;
+        let alone = alive.is_none_or(|alive| now_ms.saturating_sub(alive) >= ANOTHER_SERVER_MS);
+        if alone {
+            downtime.note_start(alive, now_ms);
+        }
         let added = downtime.0.last() != stored.last();
         if let (true, Some(&(from, to))) = (added, downtime.0.last()) {
             let sql = "INSERT INTO downtime (from_ms, to_ms) VALUES ($1::INT8, $2::INT8) \
@@ -360,6 +367,35 @@ impl PostgresStore {
     }
 }
 
+/// What an append does to game `id`'s bot lease: the writer takes it (over whoever held
+/// it: the append is the authority on whose turn it is), or it ends.
+async fn write_lease(
+    client: &impl GenericClient,
+    lease: Option<BotLease>,
+    id: i64,
+) -> Result<(), StoreError> {
+    match lease {
+        None => Ok(()),
+        Some(BotLease::Take { holder, until_ms }) => {
+            let sql = "INSERT INTO bot_leases (game_id, holder, until_ms) \
+                       VALUES ($1::INT8, $2::INT8, $3::INT8) \
+                       ON CONFLICT (game_id) DO UPDATE \
+                       SET holder = excluded.holder, until_ms = excluded.until_ms";
+            let params: [&(dyn ToSql + Sync); 3] = [&id, &int8(holder), &int8(until_ms)];
+            rows(client, sql, &params).await.map(drop)
+        }
+        Some(BotLease::End) => {
+            let sql = "DELETE FROM bot_leases WHERE game_id = $1::INT8";
+            rows(client, sql, &[&id]).await.map(drop)
+        }
+    }
+}
+
+/// A start within this many milliseconds of the last sign of life of any server on the
+/// database counts as no downtime: with several servers on one database, another one was
+/// serving meanwhile (they note their life every second).
+const ANOTHER_SERVER_MS: u64 = 3_000;
+
 /// Notes a sign of life at `now_ms`. The latest one counts: with several servers on one
 /// database, the store is down only when none of them is alive.
 async fn mark_alive(client: &impl GenericClient, now_ms: u64) -> Result<(), StoreError> {
@@ -381,6 +417,16 @@ impl Store for PostgresStore {
     async fn log(&self, game: GameId) -> Result<Vec<EventRecord>, StoreError> {
         let sql = "SELECT record FROM events WHERE game_id = $1::INT8 ORDER BY version";
         self.read(sql, &[&int8(game.0)])
+            .await?
+            .iter()
+            .map(|row| decoded(row, 0))
+            .collect()
+    }
+
+    async fn log_after(&self, game: GameId, after: u64) -> Result<Vec<EventRecord>, StoreError> {
+        let sql = "SELECT record FROM events WHERE game_id = $1::INT8 AND version > $2::INT8 \
+                   ORDER BY version";
+        self.read(sql, &[&int8(game.0), &int8(after)])
             .await?
             .iter()
             .map(|row| decoded(row, 0))
@@ -522,6 +568,64 @@ impl Store for PostgresStore {
 
     async fn restore_lifetime(&self, lifetime: &Lifetime) -> Result<(), StoreError> {
         retrying(|| self.try_restore_lifetime(lifetime)).await
+    }
+
+    async fn take_lease(
+        &self,
+        game: GameId,
+        holder: u64,
+        now_ms: u64,
+        until_ms: u64,
+    ) -> Result<bool, StoreError> {
+        // A row comes back when the lease was free, ran out, or was the holder's already.
+        let sql = "INSERT INTO bot_leases (game_id, holder, until_ms) \
+                   SELECT id, $2::INT8, $4::INT8 FROM games WHERE id = $1::INT8 \
+                   ON CONFLICT (game_id) DO UPDATE \
+                   SET holder = excluded.holder, until_ms = excluded.until_ms \
+                   WHERE bot_leases.holder = excluded.holder OR bot_leases.until_ms < $3::INT8 \
+                   RETURNING holder";
+        let (id, holder, now, until) = (int8(game.0), int8(holder), int8(now_ms), int8(until_ms));
+        let params: [&(dyn ToSql + Sync); 4] = [&id, &holder, &now, &until];
+        let taken = retrying(|| async { self.read(sql, &params).await }).await?;
+        Ok(!taken.is_empty())
+    }
+
+    async fn renew_leases(
+        &self,
+        holder: u64,
+        games: &[GameId],
+        until_ms: u64,
+    ) -> Result<(), StoreError> {
+        let sql = "UPDATE bot_leases SET until_ms = $3::INT8 \
+                   WHERE holder = $1::INT8 AND game_id = ANY($2::INT8[])";
+        let ids: Vec<i64> = games.iter().map(|game| int8(game.0)).collect();
+        let (holder, until) = (int8(holder), int8(until_ms));
+        retrying(|| async { self.read(sql, &[&holder, &ids, &until]).await })
+            .await
+            .map(drop)
+    }
+
+    async fn expired_leases(&self, now_ms: u64, limit: usize) -> Result<Vec<GameId>, StoreError> {
+        let sql = "SELECT game_id FROM bot_leases WHERE until_ms < $1::INT8 \
+                   ORDER BY until_ms, game_id LIMIT $2::INT8";
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.read(sql, &[&int8(now_ms), &limit])
+            .await?
+            .iter()
+            .map(|row| game_id(row, 0))
+            .collect()
+    }
+
+    async fn give_up_leases(&self, holder: u64) -> Result<(), StoreError> {
+        let sql = "UPDATE bot_leases SET until_ms = 0 WHERE holder = $1::INT8";
+        let holder = int8(holder);
+        retrying(|| async { self.read(sql, &[&holder]).await })
+            .await
+            .map(drop)
+    }
+
+    fn shared(&self) -> bool {
+        true
     }
 
     async fn close(&self) -> Result<(), StoreError> {

@@ -67,6 +67,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
 use self::index::Index;
+use super::leases::Leases;
 use super::{Append, Lifetime, ListQuery, Restored, Store, StoreError, Unfinished, Unstarted};
 use crate::ids::{GameId, TokenHash};
 use crate::records::{self, EventChunk, EventRecord, SummaryRecord};
@@ -147,6 +148,9 @@ pub struct SledStore {
     index: Arc<Index>,
     commits: Mutex<Option<mpsc::Sender<Request>>>,
     committer: Mutex<Option<JoinHandle<()>>>,
+    /// Bot leases: in memory, since one process holds the directory (a restart finds
+    /// none, and its bots take their turns again).
+    leases: Mutex<Leases>,
 }
 
 fn backend(error: impl std::fmt::Display) -> StoreError {
@@ -341,6 +345,7 @@ impl SledStore {
             index,
             commits: Mutex::new(Some(commits)),
             committer: Mutex::new(Some(committer)),
+            leases: Mutex::new(Leases::default()),
         })
     }
 }
@@ -488,6 +493,10 @@ fn apply(db: &sled::Db, writes: &[Write], alive: Option<u64>) -> Result<Vec<bool
 }
 
 impl SledStore {
+    fn leases(&self) -> std::sync::MutexGuard<'_, Leases> {
+        self.leases.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     fn send(&self, request: Request) -> Result<(), StoreError> {
         let commits = self.commits.lock().map_err(|_| StoreError::Closed)?;
         let commits = commits.as_ref().ok_or(StoreError::Closed)?;
@@ -506,7 +515,10 @@ impl SledStore {
             waiter,
         };
         match self.commit(write).await? {
-            Ok(()) => Ok(()),
+            Ok(()) => {
+                self.leases().write(game, append.lease);
+                Ok(())
+            }
             Err(Refusal::Conflict) => Err(StoreError::Conflict { game, version }),
             Err(Refusal::Failed(error)) => Err(StoreError::backend(error)),
         }
@@ -684,6 +696,35 @@ impl Store for SledStore {
         self.db.size_on_disk().map(Some).map_err(backend)
     }
 
+    async fn take_lease(
+        &self,
+        game: GameId,
+        holder: u64,
+        now_ms: u64,
+        until_ms: u64,
+    ) -> Result<bool, StoreError> {
+        Ok(self.index.exists(game) && self.leases().take(game, holder, now_ms, until_ms))
+    }
+
+    async fn renew_leases(
+        &self,
+        holder: u64,
+        games: &[GameId],
+        until_ms: u64,
+    ) -> Result<(), StoreError> {
+        self.leases().renew(holder, games, until_ms);
+        Ok(())
+    }
+
+    async fn expired_leases(&self, now_ms: u64, limit: usize) -> Result<Vec<GameId>, StoreError> {
+        Ok(self.leases().expired(now_ms, limit))
+    }
+
+    async fn give_up_leases(&self, holder: u64) -> Result<(), StoreError> {
+        self.leases().give_up(holder);
+        Ok(())
+    }
+
     async fn close(&self) -> Result<(), StoreError> {
         self.shut();
         self.db.flush().map(drop).map_err(backend)
@@ -767,6 +808,7 @@ mod tests {
                     record: &event(notation),
                     summary: None,
                     token: None,
+                    lease: None,
                 },
             )
             .await
@@ -813,6 +855,7 @@ mod tests {
                             record: &event("late"),
                             summary: None,
                             token: None,
+                            lease: None,
                         },
                     )
                     .await;
@@ -938,6 +981,7 @@ mod tests {
                     record: &event("a2-a3"),
                     summary: None,
                     token: None,
+                    lease: None,
                 },
             )
             .await;

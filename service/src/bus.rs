@@ -1,0 +1,212 @@
+//! The bus between servers that share a database (`bus.url`, NATS): each server publishes
+//! every event it commits on the game's subject, and applies the events of the others to
+//! the games it holds in memory, so that its watchers see every move whichever server made
+//! it ([`Games::follow`]).
+//!
+//! Core NATS delivers at most once. Nothing depends on it for correctness: the store is
+//! the truth, an append names its version and a gap is filled from the store. What the bus
+//! may lose is caught up from the store: after a reconnect or a slow-consumer warning,
+//! every game in memory; every few seconds, every watched game; and while the bus is down
+//! (or when there is none), the watched games are polled twice a second (slower, logged,
+//! counted by `trinchera_bus_polls_total`).
+//!
+//! A message is one event: the subject `trinchera.v1.games.<game id>`, the payload the
+//! game's version after it (8 bytes, big-endian) followed by its log entry in the stored
+//! encoding ([`records::encode`]).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use bytes::Bytes;
+use futures_util::StreamExt as _;
+use tokio::sync::{Notify, mpsc};
+
+use crate::games::Games;
+use crate::ids::GameId;
+use crate::records::{self, EventRecord};
+
+/// The subjects of every game's events.
+const SUBJECTS: &str = "trinchera.v1.games.*";
+
+/// Events waiting to be published at most; past that they are dropped (the others catch
+/// up from the store).
+const OUTBOX: usize = 8192;
+
+/// How often the watched games are polled while the bus is down.
+const POLL: Duration = Duration::from_millis(500);
+
+/// How often every watched game is checked against the store while the bus is up.
+const CHECK: Duration = Duration::from_secs(5);
+
+/// A subject of one game.
+fn subject(game: GameId) -> String {
+    format!("trinchera.v1.games.{}", game.0)
+}
+
+/// Why the bus could not be set up.
+#[derive(Debug, thiserror::Error)]
+#[error("the bus at {url}: {source}")]
+pub struct BusError {
+    url: String,
+    #[source]
+    source: Box<dyn std::error::Error + Send + Sync>,
+}
+
+/// A connection to the bus.
+pub struct Bus {
+    client: async_nats::Client,
+    outbox: mpsc::Sender<(GameId, Bytes)>,
+    up: Arc<AtomicBool>,
+    /// Woken when what the bus delivered may have gaps (a reconnect, a slow consumer).
+    resync: Arc<Notify>,
+}
+
+impl Bus {
+    /// Connects to the NATS server(s) at `url` (`nats://host:4222`, several separated by
+    /// commas). A bus that is not up yet is connected to in the background: the server
+    /// starts anyway and polls the store until it is.
+    pub async fn connect(url: &str) -> Result<Arc<Bus>, BusError> {
+        let failed = |source: Box<dyn std::error::Error + Send + Sync>| BusError {
+            url: url.to_owned(),
+            source,
+        };
+        let up = Arc::new(AtomicBool::new(false));
+        let resync = Arc::new(Notify::new());
+        let events = {
+            let (up, resync) = (Arc::clone(&up), Arc::clone(&resync));
+            move |event: async_nats::Event| {
+                let (up, resync) = (Arc::clone(&up), Arc::clone(&resync));
+                async move {
+                    match event {
+                        async_nats::Event::Connected => {
+                            up.store(true, Ordering::Relaxed);
+                            tracing::info!("the bus is up");
+                            resync.notify_one();
+                        }
+                        async_nats::Event::Disconnected => {
+                            up.store(false, Ordering::Relaxed);
+                            tracing::warn!("the bus is down: polling the store meanwhile");
+                        }
+                        async_nats::Event::SlowConsumer(_) => {
+                            tracing::warn!("the bus dropped messages for this server");
+                            resync.notify_one();
+                        }
+                        other => tracing::info!(event = %other, "bus"),
+                    }
+                    crate::metrics::bus_up(up.load(Ordering::Relaxed));
+                }
+            }
+        };
+        let addresses: Vec<async_nats::ServerAddr> = url
+            .split(',')
+            .map(|address| address.trim().parse())
+            .collect::<Result<_, _>>()
+            .map_err(|error| failed(Box::new(error)))?;
+        let client = async_nats::ConnectOptions::new()
+            .name("trinchera-server")
+            .no_echo()
+            .retry_on_initial_connect()
+            .event_callback(events)
+            .connect(addresses)
+            .await
+            .map_err(|error| failed(Box::new(error)))?;
+        let (outbox, queued) = mpsc::channel(OUTBOX);
+        tokio::spawn(send(client.clone(), queued));
+        crate::metrics::bus_up(false);
+        Ok(Arc::new(Bus {
+            client,
+            outbox,
+            up,
+            resync,
+        }))
+    }
+
+    /// Publishes version `version` of game `game`, written as `record` (never waits: past
+    /// [`OUTBOX`] queued events, the event is dropped and the others catch up).
+    pub fn publish(&self, game: GameId, version: u64, record: &EventRecord) {
+        let mut payload = version.to_be_bytes().to_vec();
+        payload.extend(records::encode(record));
+        if self.outbox.try_send((game, payload.into())).is_err() {
+            crate::metrics::bus_dropped();
+        }
+    }
+
+    /// Whether the bus is connected now.
+    pub fn up(&self) -> bool {
+        self.up.load(Ordering::Relaxed)
+    }
+}
+
+/// Publishes what is queued, in order.
+async fn send(client: async_nats::Client, mut queued: mpsc::Receiver<(GameId, Bytes)>) {
+    while let Some((game, payload)) = queued.recv().await {
+        if let Err(error) = client.publish(subject(game), payload).await {
+            tracing::debug!(%error, "could not publish an event");
+        }
+    }
+}
+
+/// An event from the bus: the game, its version after the event, the entry.
+fn event_of(message: &async_nats::Message) -> Option<(GameId, u64, EventRecord)> {
+    let game = message
+        .subject
+        .as_str()
+        .strip_prefix("trinchera.v1.games.")?
+        .parse()
+        .ok()?;
+    let (version, record) = message.payload.split_at_checked(8)?;
+    let version = u64::from_be_bytes(version.try_into().ok()?);
+    Some((GameId(game), version, records::decode(record).ok()?))
+}
+
+/// Applies the other servers' events from `bus` to `games`, until the server stops.
+pub async fn follow(games: Arc<Games>, bus: Arc<Bus>) {
+    let mut subscriber = loop {
+        match bus.client.subscribe(SUBJECTS).await {
+            Ok(subscriber) => break subscriber,
+            Err(error) => {
+                tracing::warn!(%error, "cannot subscribe to the bus: trying again");
+                tokio::time::sleep(POLL).await;
+            }
+        }
+    };
+    while let Some(message) = subscriber.next().await {
+        match event_of(&message) {
+            Some((game, version, record)) => games.follow(game, version, record).await,
+            None => tracing::debug!(subject = %message.subject, "not an event of this build"),
+        }
+    }
+}
+
+/// Catches the games in memory up with the store where the bus may have missed something:
+/// all of them after a reconnect; the watched ones every [`CHECK`] while the bus is up, and
+/// every [`POLL`] while it is down or when there is no bus (`None`).
+pub async fn catch_up(games: Arc<Games>, bus: Option<Arc<Bus>>) {
+    let mut polls = tokio::time::interval(POLL);
+    let mut checked = tokio::time::Instant::now();
+    loop {
+        let resync = async {
+            match &bus {
+                Some(bus) => bus.resync.notified().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            () = resync => {
+                games.catch_up_all(false).await;
+                continue;
+            }
+            _ = polls.tick() => {}
+        }
+        if bus.as_ref().is_some_and(|bus| bus.up()) {
+            if checked.elapsed() >= CHECK {
+                games.catch_up_all(true).await;
+                checked = tokio::time::Instant::now();
+            }
+        } else {
+            let polled = games.catch_up_all(true).await;
+            crate::metrics::bus_polls(polled);
+        }
+    }
+}
