@@ -23,6 +23,17 @@ pub fn rss_kib(pid: u32) -> Option<u64> {
         .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
 }
 
+/// The CPU time process `pid` has used (user and system), in seconds.
+pub fn cpu_seconds(pid: u32) -> Option<f64> {
+    /// Linux counts `/proc/PID/stat` times in USER_HZ, 100 a second on every architecture.
+    const TICKS_PER_SECOND: f64 = 100.0;
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name, which may hold spaces, ends with ')'.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let (user, system): (f64, f64) = (fields.get(11)?.parse().ok()?, fields.get(12)?.parse().ok()?);
+    Some((user + system) / TICKS_PER_SECOND)
+}
+
 /// The process listening on the port of `url`, when the host is this machine.
 pub fn local_server_pid(url: &str) -> Option<u32> {
     let authority = url.split("://").nth(1).unwrap_or(url);

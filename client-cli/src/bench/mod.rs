@@ -79,6 +79,7 @@ pub async fn bench(ctx: &Ctx, args: &BenchArgs) -> Result<(), CliError> {
         load_after: None,
         rss_before: server_pid.and_then(machine::rss_kib),
         rss_after: None,
+        moves_cpu: None,
         baseline: None,
         moves: None,
         fill: None,
@@ -99,7 +100,11 @@ pub async fn bench(ctx: &Ctx, args: &BenchArgs) -> Result<(), CliError> {
             report.baseline = Some(baseline(&table, args).await);
         }
         if !args.baseline_only {
+            let cpu_before = server_pid.and_then(machine::cpu_seconds);
             let (played, watched) = games(&table, args).await;
+            report.moves_cpu = cpu_before
+                .zip(server_pid.and_then(machine::cpu_seconds))
+                .map(|(before, after)| after - before);
             report.games_started = played.started;
             report.games_finished = played.finished;
             let phase = Phase::of(args.duration, played.moves);

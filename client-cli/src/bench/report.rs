@@ -77,6 +77,8 @@ pub struct Report<'a> {
     pub rss_before: Option<u64>,
     /// Server RSS in KiB after it.
     pub rss_after: Option<u64>,
+    /// Server CPU seconds over the MakeMove phase.
+    pub moves_cpu: Option<f64>,
     /// Health checks.
     pub baseline: Option<Phase>,
     /// MakeMove calls.
@@ -104,6 +106,12 @@ impl Report<'_> {
             }
             _ => None,
         }
+    }
+
+    /// Server CPU per move over the MakeMove phase, in µs.
+    fn cpu_per_move_us(&self) -> Option<f64> {
+        let (moves, cpu) = (self.moves.as_ref()?.calls, self.moves_cpu?);
+        (moves > 0).then(|| cpu * 1e6 / moves as f64)
     }
 
     /// Server RSS growth per game played at once, in KiB.
@@ -139,6 +147,7 @@ impl Report<'_> {
             "ratio": self.ratio().map(|r| round(r, 3)),
             "games_started": self.games_started,
             "games_finished": self.games_finished,
+            "server_cpu_us_per_move": self.cpu_per_move_us().map(|us| round(us, 1)),
             "server_rss_kib": match (self.rss_before, self.rss_after) {
                 (Some(before), Some(after)) => json!({
                     "before": before,
@@ -244,6 +253,9 @@ impl Report<'_> {
                 "games: {} started, {} played to their end",
                 self.games_started, self.games_finished
             );
+        }
+        if let Some(us) = self.cpu_per_move_us() {
+            let _ = writeln!(out, "server CPU: {us:.1} µs per move (user + system)");
         }
         match (self.server_pid, self.rss_before, self.rss_after) {
             (Some(pid), Some(before), Some(after)) => {

@@ -58,6 +58,10 @@ fn moves_and_baseline_are_measured_with_no_errors() {
     // The server runs in the test process, found by its listening port.
     assert_eq!(report["server_pid"], std::process::id());
     assert!(report["server_rss_kib"]["before"].as_u64() > Some(0));
+    assert!(
+        report["server_cpu_us_per_move"].as_f64() > Some(0.0),
+        "{report}"
+    );
     assert!(report["server_rss_kib"]["after"].as_u64() > Some(0));
     assert_eq!(
         report["load_average"]["before"].as_array().map(Vec::len),

@@ -36,6 +36,13 @@ pub struct Slot {
     touched: AtomicU64,
 }
 
+impl Slot {
+    /// Notes a use at `now_ms` (the cache's clock).
+    fn touch(&self, now_ms: u64) {
+        self.touched.store(now_ms, Ordering::Relaxed);
+    }
+}
+
 /// A loaded game under its lock. Dropping it unlocks; [`Held::discard`] also forgets the
 /// in-memory copy, so that the next caller reloads what the store holds.
 pub struct Held {
@@ -127,11 +134,11 @@ impl Cache {
                 touched: AtomicU64::new(0),
             })
         });
-        slot.touched.store(self.elapsed_ms(), Ordering::Relaxed);
+        slot.touch(self.elapsed_ms());
         Arc::clone(slot)
     }
 
-    /// The slot of game `id` if it is in memory.
+    /// The slot of game `id` if it is in memory (not marked as used).
     pub fn find(&self, id: GameId) -> Option<Arc<Slot>> {
         self.slots().get(&id).map(Arc::clone)
     }
@@ -170,10 +177,15 @@ impl Games {
     /// Locks game `id`, loading it from the store if needed. A game the store does not
     /// know is `NOT_FOUND` at once, with nothing allocated for it.
     pub(super) async fn lock(&self, id: GameId) -> Result<(Arc<Slot>, Held), ApiError> {
-        if !self.store.exists(id).await? {
-            return Err(ApiError::NotFound(id.to_string()));
-        }
-        let slot = self.cache.slot(id);
+        // A game in memory exists: the store is asked only about the others.
+        let slot = match self.cache.find(id) {
+            Some(slot) => {
+                slot.touch(self.cache.elapsed_ms());
+                slot
+            }
+            None if self.store.exists(id).await? => self.cache.slot(id),
+            None => return Err(ApiError::NotFound(id.to_string())),
+        };
         let mut guard = Arc::clone(&slot.game).lock_owned().await;
         if guard.is_none() {
             let log = self.store.log(id).await?;
