@@ -15,9 +15,12 @@ import hashlib
 import os
 import random
 import sys
+import time
 from pathlib import Path
 
 import grpc
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "gen"))
 try:
@@ -46,7 +49,7 @@ def main() -> None:
     else:
         channel = grpc.insecure_channel(target)
     with channel:
-        stub = api_grpc.GameServiceStub(channel)
+        stub = Patient(api_grpc.GameServiceStub(channel))
         rulesets = {r.id: r for r in stub.ListRulesets(api.ListRulesetsRequest()).rulesets}
         if args.list:
             print("\n".join(rulesets))
@@ -54,6 +57,49 @@ def main() -> None:
         if args.ruleset not in rulesets:
             sys.exit(f"unknown ruleset {args.ruleset!r}; the server hosts {', '.join(rulesets)}")
         play(stub, rulesets[args.ruleset], args.max_moves)
+
+
+class Patient:
+    """A stub whose calls wait out the server's rate limits. A refusal with RESOURCE_EXHAUSTED
+    that carries google.rpc.RetryInfo (a rate limit) changed nothing: the call is sent again
+    after the delay the server names. A refusal without it (a cap) is final, as is every other
+    error."""
+
+    ATTEMPTS = 20
+
+    def __init__(self, stub):
+        self._stub = stub
+        self.waits = 0  # refusals waited out
+
+    def __getattr__(self, name):
+        method = getattr(self._stub, name)
+
+        def call(request, **kwargs):
+            for _ in range(self.ATTEMPTS - 1):
+                try:
+                    return method(request, **kwargs)
+                except grpc.RpcError as err:
+                    delay = retry_delay(err)
+                    if delay is None:
+                        raise
+                    self.waits += 1
+                    time.sleep(delay)
+            return method(request, **kwargs)
+
+        return call
+
+
+def retry_delay(err: grpc.RpcError):
+    """The seconds a RESOURCE_EXHAUSTED refusal asks to wait (its RetryInfo), or None."""
+    if err.code() != grpc.StatusCode.RESOURCE_EXHAUSTED:
+        return None
+    status = rpc_status.from_call(err)
+    for detail in status.details if status else []:
+        if detail.Is(error_details_pb2.RetryInfo.DESCRIPTOR):
+            info = error_details_pb2.RetryInfo()
+            detail.Unpack(info)
+            return info.retry_delay.ToTimedelta().total_seconds()
+    return None
 
 
 def play(stub, ruleset, max_moves: int) -> None:
@@ -116,7 +162,8 @@ def play(stub, ruleset, max_moves: int) -> None:
         outcome = f"seat {result.winner} wins"
     else:
         outcome = "draw" if result.draw else "no winner"
-    print(f"{ruleset.id}: {moves} moves, {outcome} ({result.reason}); fair: {checked}")
+    waited = f"; waited out {stub.waits} rate limits" if stub.waits else ""
+    print(f"{ruleset.id}: {moves} moves, {outcome} ({result.reason}); fair: {checked}{waited}")
 
 
 def verify(ruleset, history, seen_setups, seen_dice):

@@ -10,8 +10,11 @@
 
 import { createHash } from "node:crypto";
 import { parseArgs } from "node:util";
-import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import { createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
+import { fromBinary } from "@bufbuild/protobuf";
+import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
+import { DurationSchema } from "@bufbuild/protobuf/wkt";
 import { Phase, type GameView, type Piece } from "./gen/trinchera/v1/game_pb.js";
 import { GameService, type GetHistoryResponse } from "./gen/trinchera/v1/game_service_pb.js";
 import type { Ruleset } from "./gen/trinchera/v1/rulesets_pb.js";
@@ -29,12 +32,13 @@ async function main(): Promise<void> {
     },
   });
   const baseUrl = values.server;
+  const interceptors = [waitOutRateLimits];
   // gRPC needs HTTP/2; gRPC-web (what browsers speak) works over HTTP/1.1 as well.
   const transport =
     values.transport === "grpc"
-      ? createGrpcTransport({ baseUrl })
+      ? createGrpcTransport({ baseUrl, interceptors })
       : values.transport === "grpc-web"
-        ? createGrpcWebTransport({ baseUrl, httpVersion: "1.1" })
+        ? createGrpcWebTransport({ baseUrl, httpVersion: "1.1", interceptors })
         : fail(`--transport must be grpc or grpc-web, not ${values.transport}`);
   const api = createClient(GameService, transport);
 
@@ -48,6 +52,44 @@ async function main(): Promise<void> {
     rulesets.find((r) => r.id === id) ??
     fail(`unknown ruleset "${id}"; the server hosts ${rulesets.map((r) => r.id).join(", ")}`);
   await play(api, ruleset, Number(values["max-moves"]), values.transport);
+}
+
+// Calls wait out the server's rate limits. A refusal with RESOURCE_EXHAUSTED that carries
+// google.rpc.RetryInfo (a rate limit) changed nothing: the call is sent again after the delay
+// the server names. A refusal without it (a cap) is final, as is every other error.
+let waits = 0; // refusals waited out
+const waitOutRateLimits: Interceptor = (next) => async (request) => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await next(request);
+    } catch (err) {
+      const delay = request.stream ? undefined : retryDelayMs(err);
+      if (delay === undefined || attempt >= 20) throw err;
+      waits += 1;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+};
+
+// The milliseconds a RESOURCE_EXHAUSTED refusal asks to wait (its RetryInfo), or undefined.
+function retryDelayMs(err: unknown): number | undefined {
+  const error = ConnectError.from(err);
+  if (error.code !== Code.ResourceExhausted) return undefined;
+  for (const detail of error.details) {
+    if (!("type" in detail) || detail.type !== "google.rpc.RetryInfo") continue;
+    // RetryInfo has one field: google.protobuf.Duration retry_delay = 1.
+    const reader = new BinaryReader(detail.value);
+    while (reader.pos < reader.len) {
+      const [field, wireType] = reader.tag();
+      if (field !== 1 || wireType !== WireType.LengthDelimited) {
+        reader.skip(wireType);
+        continue;
+      }
+      const delay = fromBinary(DurationSchema, reader.bytes());
+      return Number(delay.seconds) * 1000 + delay.nanos / 1e6;
+    }
+  }
+  return undefined;
 }
 
 async function play(api: Api, ruleset: Ruleset, maxMoves: number, via: string): Promise<void> {
@@ -117,8 +159,9 @@ async function play(api: Api, ruleset: Ruleset, maxMoves: number, via: string): 
   const result = viewOf(history).result!;
   const outcome =
     result.winner !== undefined ? `seat ${result.winner} wins` : result.draw ? "draw" : "no winner";
+  const waited = waits > 0 ? `; waited out ${waits} rate limits` : "";
   console.log(
-    `${ruleset.id} over ${via}: ${moves} moves, ${outcome} (${result.reason}); fair: ${checked}`,
+    `${ruleset.id} over ${via}: ${moves} moves, ${outcome} (${result.reason}); fair: ${checked}${waited}`,
   );
 }
 
