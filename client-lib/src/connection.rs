@@ -55,6 +55,13 @@ fn causes(error: &dyn std::error::Error) -> String {
     text
 }
 
+/// Whether a call that ended with `code` lost the server rather than being refused by it.
+/// The server never answers CANCELLED itself: that is the transport's word for a call the
+/// connection dropped (a stopping server sends unread calls away), so it counts as lost.
+fn lost(code: Code) -> bool {
+    matches!(code, Code::Unavailable | Code::Cancelled)
+}
+
 /// What a client trusts when it reaches a server over TLS (an `https://` address): the
 /// system's root certificates, and a private CA's if one is given.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -114,9 +121,9 @@ impl Server {
         &self.channel
     }
 
-    /// The failure a status stands for: a refusal, or a lost server.
+    /// The failure a status stands for: a refusal, or a lost server ([`lost`]).
     pub fn error(&self, status: Status) -> ClientError {
-        if status.code() == Code::Unavailable {
+        if lost(status.code()) {
             return ClientError::Unreachable {
                 url: self.url.clone(),
                 detail: display_safe(status.message()).into_owned(),
@@ -394,5 +401,24 @@ impl Watch {
             .map_err(|status| self.server.error(status))?;
         message.clean();
         Ok(message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dropped_call_loses_the_server_and_a_refusal_does_not() {
+        assert!(lost(Code::Unavailable));
+        assert!(lost(Code::Cancelled));
+        for refused in [
+            Code::InvalidArgument,
+            Code::FailedPrecondition,
+            Code::Aborted,
+            Code::ResourceExhausted,
+        ] {
+            assert!(!lost(refused), "{refused:?}");
+        }
     }
 }

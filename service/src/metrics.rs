@@ -16,9 +16,10 @@ pub const REQUESTS: &str = "trinchera_requests_total";
 pub const REQUEST_SECONDS: &str = "trinchera_request_duration_seconds";
 /// Moves committed, by ruleset.
 pub const MOVES: &str = "trinchera_moves_committed_total";
-/// Appends made durable by one group commit of the embedded store.
+/// Appends made durable by one group commit of the embedded store (always one on
+/// PostgreSQL, where each append is a transaction).
 pub const COMMIT_BATCH: &str = "trinchera_store_commit_batch_size";
-/// Time of one group commit's batch and flush.
+/// Time of one group commit's batch and flush (PostgreSQL: of one append's transaction).
 pub const COMMIT_SECONDS: &str = "trinchera_store_commit_duration_seconds";
 /// Size of the embedded store on disk.
 pub const STORE_BYTES: &str = "trinchera_store_size_bytes";

@@ -48,15 +48,10 @@ impl Games {
             tracing::Span::current().record("seat", seat.index());
             return Ok((seat, hash));
         }
+        // The call's refusal is logged at warn, with its request id and peer.
         match self.store.token_owner(&hash).await? {
-            Some(owner) if owner != state.id() => {
-                tracing::warn!("refused a token of another game");
-                Err(ApiError::PermissionDenied)
-            }
-            _ => {
-                tracing::warn!("refused an unknown player token");
-                Err(ApiError::Unauthenticated("the player token is not valid"))
-            }
+            Some(owner) if owner != state.id() => Err(ApiError::PermissionDenied),
+            _ => Err(ApiError::Unauthenticated("the player token is not valid")),
         }
     }
 }

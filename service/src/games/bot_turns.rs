@@ -186,7 +186,9 @@ impl Games {
     }
 
     /// Renews this server's bot leases and takes over the bots of games whose lease ran
-    /// out (their server died), until the server stops; three times a lease's span.
+    /// out (their server died), until the server stops; three times a lease's span. On a
+    /// shared store it also adopts the clocks of games other servers run
+    /// ([`Games::adopt_clocks`]), so that they end on time should their server die.
     pub async fn keep_leases(self: Arc<Games>) {
         let span = self.limits.bots.lease;
         let mut ticks = tokio::time::interval(span / 3);
@@ -214,6 +216,9 @@ impl Games {
                     }
                 }
                 Err(error) => tracing::warn!(%error, "could not look for bots left alone"),
+            }
+            if self.shared() {
+                self.adopt_clocks().await;
             }
         }
     }

@@ -55,6 +55,11 @@ impl Deadlines {
         }
     }
 
+    /// Whether game `id` has a deadline here.
+    fn knows(&self, id: GameId) -> bool {
+        self.registry().by_game.contains_key(&id)
+    }
+
     /// The soonest deadline.
     fn soonest(&self) -> Option<u64> {
         self.registry().by_time.first().map(|&(at, _)| at)
@@ -211,11 +216,28 @@ impl Games {
     /// Loads every unfinished game with a time control, so that its deadline is known
     /// (after a start; time while the server was down counts against nobody).
     pub async fn resume_clocks(&self) {
+        self.load_clocks(false).await;
+    }
+
+    /// On a store other servers write too: loads the unfinished timed games this server
+    /// has no deadline for (made or started elsewhere since it started), so that a game
+    /// whose server died still ends on time. Any server may settle a deadline; the
+    /// conflicting append makes a double decision impossible.
+    pub async fn adopt_clocks(&self) {
+        self.load_clocks(true).await;
+    }
+
+    /// Loads the unfinished timed games (only those without a deadline here when
+    /// `unknown_only`) and registers their deadlines.
+    async fn load_clocks(&self, unknown_only: bool) {
         let timed = match self.store.unfinished(Unfinished::Timed).await {
             Ok(timed) => timed,
             Err(error) => return tracing::warn!(%error, "could not list the timed games"),
         };
         for id in timed {
+            if unknown_only && self.deadlines.knows(id) {
+                continue;
+            }
             match self.lock(id).await {
                 Ok((_slot, held)) => self.schedule(held.state()),
                 Err(error) => tracing::warn!(game_id = %id, %error, "could not load a timed game"),

@@ -125,7 +125,7 @@ fn new_request_id() -> MetadataValue<Ascii> {
 }
 
 /// Runs a handler inside its call's span, logs and measures the call (one line at debug
-/// level, refusals at info), maps the error to a status, and returns the request id in the
+/// level; refusals at info, those of tokens at warn, each with the request id), maps the error to a status, and returns the request id in the
 /// response metadata.
 async fn handle<T>(
     call: Call,
@@ -139,14 +139,27 @@ async fn handle<T>(
             if let Some(limit) = error.limit() {
                 crate::metrics::refused(limit);
             }
-            tracing::info!(
-                rpc = call.rpc,
-                game_id = call.game_id,
-                request_id = call.request_id.to_str().unwrap_or_default(),
-                peer = %Shown(call.peer),
-                %error,
-                "refused"
-            );
+            // A wrong or guessed token is worth an operator's look; other refusals are
+            // the game's ordinary business.
+            macro_rules! refused {
+                ($level:expr) => {
+                    tracing::event!(
+                        $level,
+                        rpc = call.rpc,
+                        game_id = call.game_id,
+                        request_id = call.request_id.to_str().unwrap_or_default(),
+                        peer = %Shown(call.peer),
+                        %error,
+                        "refused"
+                    )
+                };
+            }
+            match error.code() {
+                tonic::Code::Unauthenticated | tonic::Code::PermissionDenied => {
+                    refused!(tracing::Level::WARN);
+                }
+                _ => refused!(tracing::Level::INFO),
+            }
             error.code()
         }
     };
@@ -198,7 +211,9 @@ impl GameService for Api {
         request: Request<pb::CreateGameRequest>,
     ) -> Result<Response<pb::CreateGameResponse>, Status> {
         let body = request.get_ref();
-        handle(Call::of("CreateGame", &request, ""), async {
+        let call = Call::of("CreateGame", &request, "");
+        let request_id = call.request_id.clone();
+        handle(call, async {
             let peer = checks::peer(&request);
             self.games.throttle().create_join(peer)?;
             let limits = self.games.limits();
@@ -231,7 +246,13 @@ impl GameService for Api {
                 )
                 .await?;
             tracing::Span::current().record("game_id", id.to_string());
-            tracing::info!(ruleset = %body.ruleset, "game created");
+            tracing::info!(
+                game_id = %id,
+                ruleset = %body.ruleset,
+                request_id = request_id.to_str().unwrap_or_default(),
+                peer = %Shown(peer),
+                "game created"
+            );
             Ok(pb::CreateGameResponse {
                 game_id: id.to_string(),
                 seat: seat.index() as i32,

@@ -9,7 +9,7 @@ use trinchera_proto::v1 as pb;
 use crate::harness::{Client, Player, TestServer, authed, try_new_game_with, view_of};
 
 /// Creates a tanques game (no setups) with `control` and joins it.
-async fn timed_game(client: &mut Client, control: pb::TimeControl) -> [Player; 2] {
+pub async fn timed_game(client: &mut Client, control: pb::TimeControl) -> [Player; 2] {
     let request = pb::CreateGameRequest {
         ruleset: "tanques".into(),
         time_control: Some(control),
@@ -20,7 +20,8 @@ async fn timed_game(client: &mut Client, control: pb::TimeControl) -> [Player; 2
         .expect("created and joined")
 }
 
-fn live(initial_seconds: u32, increment_seconds: u32) -> pb::TimeControl {
+/// A live time control.
+pub fn live(initial_seconds: u32, increment_seconds: u32) -> pb::TimeControl {
     pb::TimeControl {
         control: Some(pb::time_control::Control::Live(pb::LiveControl {
             initial_seconds,
@@ -30,7 +31,7 @@ fn live(initial_seconds: u32, increment_seconds: u32) -> pb::TimeControl {
 }
 
 /// Plays `player`'s whole turn with its first legal actions; returns the view after it.
-async fn play_turn(client: &mut Client, player: &Player) -> pb::GameView {
+pub async fn play_turn(client: &mut Client, player: &Player) -> pb::GameView {
     loop {
         let view = view_of(client, player).await;
         let Some(first) = view.legal_moves.first() else {

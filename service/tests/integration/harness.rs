@@ -115,7 +115,8 @@ impl TestServer {
     }
 }
 
-/// Where the in-process servers keep their games: `TRINCHERA_TEST_STORE` names it.
+/// Where the servers of the tests keep their games: `TRINCHERA_TEST_STORE` names it (the
+/// binary has no memory store: its servers stay on sled with `memory`).
 #[derive(Clone, Copy, Debug)]
 enum Backend {
     /// sled in the server's directory (the default).
@@ -141,7 +142,6 @@ fn backend() -> Backend {
 /// PostgreSQL schema of its own. Schemas are left in the test database.
 pub async fn store_of(dir: &Path) -> Arc<dyn Store> {
     static MEMORY: Mutex<BTreeMap<PathBuf, MemoryStore>> = Mutex::new(BTreeMap::new());
-    static POSTGRES: Mutex<BTreeMap<PathBuf, String>> = Mutex::new(BTreeMap::new());
     match backend() {
         Backend::Sled => Arc::new(open_store(dir).await),
         Backend::Memory => {
@@ -149,24 +149,36 @@ pub async fn store_of(dir: &Path) -> Arc<dyn Store> {
             Arc::new(stores.entry(dir.to_owned()).or_default().reopen())
         }
         Backend::Postgres => {
-            let known = POSTGRES.lock().expect("schemas").get(dir).cloned();
-            let url = match known {
-                Some(url) => url,
-                None => {
-                    let schema = ScratchSchema::create()
-                        .await
-                        .expect("TRINCHERA_TEST_STORE=postgres needs TRINCHERA_TEST_POSTGRES");
-                    let url = schema.url();
-                    POSTGRES
-                        .lock()
-                        .expect("schemas")
-                        .insert(dir.to_owned(), url.clone());
-                    url
-                }
-            };
+            let url = postgres_url_of(dir);
             Arc::new(PostgresStore::open(&url).await.expect("opens"))
         }
     }
+}
+
+/// The URL of `dir`'s own PostgreSQL schema (with `TRINCHERA_TEST_STORE=postgres`), made
+/// at its first use and found again by every later server on `dir`, in this process or a
+/// child. The schema is made on a thread of its own, so that synchronous callers and
+/// either kind of test runtime may ask.
+fn postgres_url_of(dir: &Path) -> String {
+    static POSTGRES: Mutex<BTreeMap<PathBuf, String>> = Mutex::new(BTreeMap::new());
+    let mut schemas = POSTGRES.lock().expect("schemas");
+    schemas
+        .entry(dir.to_owned())
+        .or_insert_with(|| {
+            std::thread::spawn(|| {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .expect("a runtime");
+                runtime
+                    .block_on(ScratchSchema::create())
+                    .expect("TRINCHERA_TEST_STORE=postgres needs TRINCHERA_TEST_POSTGRES")
+                    .url()
+            })
+            .join()
+            .expect("the schema is made")
+        })
+        .clone()
 }
 
 /// The sled store in `dir`, once the previous server in this process has released it (its
@@ -335,16 +347,22 @@ impl ChildServer {
             .await
     }
 
-    /// Runs `command` (which becomes the server) with the server's arguments.
+    /// Runs `command` (which becomes the server) with the server's arguments: its games in
+    /// `dir`, or with `TRINCHERA_TEST_STORE=postgres` in `dir`'s own PostgreSQL schema
+    /// (unless `args` name a store themselves).
     fn spawn_as(
         mut command: tokio::process::Command,
         dir: &Path,
         log: &str,
         args: &[&str],
     ) -> Starting {
-        let mut child = command
+        command
             .args(["--listen", "127.0.0.1:0", "--no-rate-limits", "--data-dir"])
-            .arg(dir)
+            .arg(dir);
+        if matches!(backend(), Backend::Postgres) && !args.contains(&"--store") {
+            command.args(["--store", &postgres_url_of(dir)]);
+        }
+        let mut child = command
             .args(args)
             .env("RUST_LOG", log)
             .env("NO_COLOR", "1")

@@ -201,6 +201,73 @@ async fn connect_plain(addr: std::net::SocketAddr) -> Result<(), tonic::Status> 
         .map(drop)
 }
 
+/// `trinchera-server ARGS…` with no environment: its exit code and stderr.
+fn server_command(args: &[&str]) -> (Option<i32>, String) {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_trinchera-server"))
+        .args(args)
+        .env_clear()
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output.status.code(), stderr)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_tls_server_is_health_checked_through_its_loopback_admin_service() {
+    // A certificate for the server's host name, as a real deployment has: it does not
+    // name 127.0.0.1, so a check over TLS from the machine itself cannot verify it.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let ca = TestCa::new(dir.path(), "site");
+    let (pem, key_pem) = ca.sign(&["trinchera.example"]);
+    let (cert, key) = (dir.path().join("server.pem"), dir.path().join("server.key"));
+    std::fs::write(&cert, pem).expect("written");
+    std::fs::write(&key, key_pem).expect("written");
+    let (cert, key) = (cert.to_str().expect("utf-8"), key.to_str().expect("utf-8"));
+    let admin = format!("127.0.0.1:{}", free_port());
+    let tls = ["--tls-cert", cert, "--tls-key", key];
+    let server = ChildServer::start_with(
+        &dir.path().join("data"),
+        &[&tls[..], &["--admin-listen", &admin]].concat(),
+    )
+    .await;
+    let listen = server.addr.to_string();
+    let settings = [&tls[..], &["--listen", &listen]].concat();
+
+    // The configured check asks the admin service on loopback, in plaintext (once it
+    // listens: it starts beside the game port).
+    let check = [&settings[..], &["--admin-listen", &admin, "health"]].concat();
+    let mut answer = server_command(&check);
+    for _ in 0..50 {
+        if answer.0 == Some(0) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        answer = server_command(&check);
+    }
+    assert_eq!(answer.0, Some(0), "{}", answer.1);
+    // Without it, the check over TLS fails and says what to set.
+    let (code, words) =
+        server_command(&[&settings[..], &["health", "--timeout-secs", "2"]].concat());
+    assert_eq!(code, Some(1), "{words}");
+    assert!(
+        words.contains("set admin.listen to a loopback address"),
+        "{words}"
+    );
+
+    // --check-config reads the TLS files it names: a bad one fails the check, not the
+    // next start.
+    assert_eq!(
+        server_command(&[&tls[..], &["--check-config"]].concat()).0,
+        Some(0)
+    );
+    let (code, words) = server_command(&["--check-config", "--tls-cert", key, "--tls-key", key]);
+    assert_eq!(code, Some(2), "{words}");
+    assert!(words.contains(key), "the file is named: {words}");
+    server.kill().await;
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn client_certificates_are_asked_for_when_a_client_ca_is_set() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -414,6 +481,19 @@ async fn json_logs_carry_request_ids_and_never_a_token() {
         generated.metadata().get("x-request-id").is_some(),
         "one is made"
     );
+    // A guessed token: refused, and logged at warn with the request id as a field of its
+    // own (so that it shows at the default level too, where calls have no span).
+    let mut guessed = authed(
+        pb::GetViewRequest {
+            game_id: players[0].game.clone(),
+        },
+        "tr1_0123456789abcdef0123456789abcdef0123456789abcdef",
+    );
+    guessed
+        .metadata_mut()
+        .insert("x-request-id", "test-request-43".parse().expect("ascii"));
+    let refused = client.get_view(guessed).await.expect_err("a guessed token");
+    assert_eq!(refused.code(), tonic::Code::Unauthenticated);
     tokio::time::sleep(Duration::from_millis(200)).await;
     let lines = server.logs().lines();
     let mut calls = Vec::new();
@@ -431,6 +511,25 @@ async fn json_logs_carry_request_ids_and_never_a_token() {
             calls.push(value);
         }
     }
+    let warned = lines
+        .iter()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .find(|line| line["message"] == "refused" && line["request_id"] == "test-request-43")
+        .unwrap_or_else(|| panic!("no refusal with the request id: {lines:?}"));
+    assert_eq!(warned["level"], "WARN");
+    assert_eq!(warned["rpc"], "GetView");
+    assert_eq!(warned["peer"], "127.0.0.1");
+    let created = lines
+        .iter()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .find(|line| line["message"] == "game created")
+        .expect("a game created");
+    assert_eq!(created["level"], "INFO");
+    assert!(
+        created["request_id"]
+            .as_str()
+            .is_some_and(|id| !id.is_empty())
+    );
     let tagged = calls
         .iter()
         .find(|call| call["span"]["request_id"] == "test-request-42")
@@ -450,7 +549,9 @@ async fn json_logs_carry_request_ids_and_never_a_token() {
 #[tokio::test(flavor = "multi_thread")]
 async fn sigterm_drains_ends_streams_and_loses_no_acknowledged_move() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let server = ChildServer::start_with(dir.path(), &["--drain-secs", "3"]).await;
+    // The drain time ends the health watch below, which never ends by itself; it is long
+    // enough for the game's watch to end first even on a loaded machine.
+    let server = ChildServer::start_with(dir.path(), &["--drain-secs", "8"]).await;
     let addr = server.addr;
     let mut client = connect(addr).await;
     let players = play(&mut client, 4).await;
@@ -522,13 +623,23 @@ async fn sigterm_drains_ends_streams_and_loses_no_acknowledged_move() {
         .expect("the mover is refused once the drain starts")
         .expect("the mover");
     let refusal = refusal.expect("the game outlasted the moves before the signal");
-    assert_eq!(refusal.code(), tonic::Code::Unavailable, "{refusal:?}");
+    // A call that reached the server while it drained is refused with UNAVAILABLE; one
+    // sent after the server's GOAWAY never reached it, and the client's transport says
+    // so (CANCELLED, "connection closed"). Either way it was not made, and may be sent
+    // again to a server that runs.
+    assert!(
+        matches!(
+            refusal.code(),
+            tonic::Code::Unavailable | tonic::Code::Cancelled
+        ),
+        "{refusal:?}"
+    );
     assert!(
         acknowledged > 4,
         "moves were acknowledged before the signal"
     );
     // The health watch above stays open: the drain time ends it.
-    let status = server.exit(Duration::from_secs(15)).await;
+    let status = server.exit(Duration::from_secs(20)).await;
     assert!(status.success(), "exit 0: {status:?}");
     let server = ChildServer::start(dir.path()).await;
     let mut client = connect(server.addr).await;
@@ -579,6 +690,43 @@ async fn the_printed_defaults_are_the_shipped_config_file() {
     );
 }
 
+/// An HTTP/1.1 connection of a test, with everything read from it so far.
+struct Http1 {
+    tcp: tokio::net::TcpStream,
+    answer: Vec<u8>,
+}
+
+impl Http1 {
+    /// Sends one request (`head` ends with its headers) with `body` to `addr`.
+    async fn send(addr: std::net::SocketAddr, head: &str, body: &[u8]) -> Http1 {
+        let mut tcp = tokio::net::TcpStream::connect(addr)
+            .await
+            .expect("connects");
+        let mut request = head.as_bytes().to_vec();
+        request.extend_from_slice(body);
+        tcp.write_all(&request).await.expect("sends");
+        Http1 {
+            tcp,
+            answer: Vec::new(),
+        }
+    }
+
+    /// Reads until `enough` says so of the whole answer, or the server closes.
+    async fn read_until(&mut self, enough: impl Fn(&[u8]) -> bool) {
+        let mut buffer = [0u8; 4096];
+        while !enough(&self.answer) {
+            let read = tokio::time::timeout(Duration::from_secs(10), self.tcp.read(&mut buffer))
+                .await
+                .expect("an answer in time")
+                .expect("reads");
+            if read == 0 {
+                break;
+            }
+            self.answer.extend_from_slice(&buffer[..read]);
+        }
+    }
+}
+
 /// Sends one HTTP/1.1 request (`head` ends with its headers) with `body` to `addr` and
 /// reads the answer until `enough` says so or the server closes.
 async fn http1(
@@ -587,25 +735,9 @@ async fn http1(
     body: &[u8],
     enough: impl Fn(&[u8]) -> bool,
 ) -> Vec<u8> {
-    let mut tcp = tokio::net::TcpStream::connect(addr)
-        .await
-        .expect("connects");
-    let mut request = head.as_bytes().to_vec();
-    request.extend_from_slice(body);
-    tcp.write_all(&request).await.expect("sends");
-    let mut answer = Vec::new();
-    let mut buffer = [0u8; 4096];
-    while !enough(&answer) {
-        let read = tokio::time::timeout(Duration::from_secs(10), tcp.read(&mut buffer))
-            .await
-            .expect("an answer in time")
-            .expect("reads");
-        if read == 0 {
-            break;
-        }
-        answer.extend_from_slice(&buffer[..read]);
-    }
-    answer
+    let mut connection = Http1::send(addr, head, body).await;
+    connection.read_until(enough).await;
+    connection.answer
 }
 
 /// A gRPC-web request of `path` with the framed `message`, over HTTP/1.1.
@@ -666,7 +798,8 @@ async fn grpc_web_answers_browsers_over_http1_streams_included() {
         words.contains("frente") && words.contains("grpc-status:0"),
         "{words}"
     );
-    // A server stream: a game's watch over gRPC-web sends its snapshot at once.
+    // A server stream: a game's watch over gRPC-web sends its snapshot at once, then each
+    // move as it is made.
     let mut client = connect(server.addr).await;
     let players = play(&mut client, 1).await;
     let body = framed(&pb::WatchGameRequest {
@@ -674,18 +807,33 @@ async fn grpc_web_answers_browsers_over_http1_streams_included() {
         after_version: None,
     });
     let path = "/trinchera.v1.GameService/WatchGame";
-    let answer = http1(
-        server.addr,
-        &grpc_web_head(path, origin, body.len()),
-        &body,
-        |answer| text(answer).contains("tanques"),
-    )
-    .await;
+    let mut watch = Http1::send(server.addr, &grpc_web_head(path, origin, body.len()), &body).await;
+    watch
+        .read_until(|answer| text(answer).contains("tanques"))
+        .await;
     assert!(
-        text(&answer).contains("tanques"),
+        text(&watch.answer).contains("tanques"),
         "the snapshot arrives: {}",
-        text(&answer)
+        text(&watch.answer)
     );
+    let snapshot = watch.answer.len();
+    let mut moves = rng(11);
+    for _ in 0..2 {
+        let made = play_random_move(&mut client, &players, &mut moves)
+            .await
+            .expect("the game goes on");
+        let notation = made.event.expect("an event").notation;
+        assert!(!notation.is_empty());
+        let seen = watch.answer.len();
+        watch
+            .read_until(|answer| text(&answer[seen..]).contains(&notation))
+            .await;
+        assert!(
+            text(&watch.answer[seen..]).contains(&notation),
+            "the move {notation} arrives on the stream"
+        );
+    }
+    assert!(watch.answer.len() > snapshot);
     server.kill().await;
 }
 

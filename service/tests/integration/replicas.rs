@@ -14,6 +14,7 @@ use tonic::Code;
 use trinchera_proto::v1 as pb;
 use trinchera_service::store::ScratchSchema;
 
+use crate::clocks::{live, play_turn, timed_game};
 use crate::harness::{
     ChildServer, Client, Player, authed, connect, new_game, random_setups, rng, spectator_view,
     try_play_random_move, view_of,
@@ -62,8 +63,39 @@ impl Nats {
 
     /// Stops the bus.
     async fn stop(mut self) {
+        self.pause().await;
+    }
+
+    /// Stops the bus for now.
+    async fn pause(&mut self) {
         self.child.start_kill().expect("kill");
         self.child.wait().await.expect("reaped");
+    }
+
+    /// Starts the paused bus again on its port (the replicas reconnect).
+    async fn resume(&mut self) {
+        let port = self.url.rsplit(':').next().expect("a port").to_owned();
+        let binary = std::env::var(NATS_SERVER).expect("set");
+        let mut child = tokio::process::Command::new(binary)
+            .args(["-a", "127.0.0.1", "-p", &port])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("nats-server starts");
+        let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
+        tokio::time::timeout(Duration::from_secs(10), async {
+            while let Ok(Some(line)) = lines.next_line().await {
+                if line.contains("Server is ready") {
+                    return;
+                }
+            }
+            panic!("nats-server ended before it was ready");
+        })
+        .await
+        .expect("nats-server is ready in time");
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        self.child = child;
     }
 }
 
@@ -434,16 +466,107 @@ async fn watchers_see_every_event_while_the_bus_is_down() {
         versions_until(&mut watch_a, before).await,
         (first + 1..=before).collect::<Vec<_>>()
     );
-    let Replicas { schema, nats, dir } = replicas;
-    nats.stop().await;
+    // A second game A holds in memory but nobody watches there: A does not poll it.
+    let quiet = new_game(&mut on_b, "tanques").await;
+    let quiet_before = play(&mut on_b, &quiet, 3, 4).await;
+    assert_eq!(view_of(&mut on_a, &quiet[0]).await.version, quiet_before);
+    let Replicas {
+        schema,
+        mut nats,
+        dir,
+    } = replicas;
+    nats.pause().await;
     // The bus is gone: A polls the store for its watched game.
     let last = play(&mut on_b, &players, 10, 2).await;
     assert_eq!(
         versions_until(&mut watch_a, last).await,
         (before + 1..=last).collect::<Vec<_>>()
     );
+    // What B wrote of the quiet game meanwhile never reached A over the bus.
+    let quiet_last = play(&mut on_b, &quiet, 6, 5).await;
+    assert!(quiet_last > quiet_before);
+    // The bus comes back: A fills what it missed from the store, and both games go on
+    // over the bus again.
+    nats.resume().await;
+    let caught_up = tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            let version = view_of(&mut on_a, &quiet[0]).await.version;
+            if version == quiet_last {
+                return;
+            }
+            assert!(version <= quiet_last);
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    })
+    .await;
+    assert!(
+        caught_up.is_ok(),
+        "A's copy of the quiet game caught up after the bus came back"
+    );
+    let after = play(&mut on_b, &players, 3, 6).await;
+    assert_eq!(
+        versions_until(&mut watch_a, after).await,
+        (last + 1..=after).collect::<Vec<_>>()
+    );
+    let (mut watch_quiet, first_quiet) = spectate(&mut on_a, &quiet[0].game).await;
+    assert_eq!(first_quiet, quiet_last);
+    let quiet_after = play(&mut on_b, &quiet, 2, 7).await;
+    assert_eq!(
+        versions_until(&mut watch_quiet, quiet_after).await,
+        (quiet_last + 1..=quiet_after).collect::<Vec<_>>()
+    );
     a.kill().await;
     b.kill().await;
     drop(dir);
+    nats.stop().await;
     schema.remove().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_timed_game_whose_replica_died_ends_on_time_on_the_other() {
+    let Some(replicas) = Replicas::new().await else {
+        return;
+    };
+    // Short leases: the servers look for what dead ones left every second.
+    let args = ["--bot-lease-secs", "3"];
+    let (a, b) = (replicas.server(&args).await, replicas.server(&args).await);
+    let (mut on_a, mut on_b) = (connect(a.addr).await, connect(b.addr).await);
+    // Made and played on A only, after B started: B has never seen it.
+    let players = timed_game(&mut on_a, live(2, 0)).await;
+    play_turn(&mut on_a, &players[0]).await;
+    let view = play_turn(&mut on_a, &players[1]).await;
+    assert_eq!(
+        view.clock.expect("a clock").running,
+        Some(0),
+        "Rojo's clock runs"
+    );
+    a.kill().await;
+    // Nobody touches the game: B settles Rojo's fallen flag by itself. The listing is read
+    // from the database and does not load the game.
+    let finished = tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            let listed = on_b
+                .list_games(pb::ListGamesRequest {
+                    phase: pb::Phase::Finished as i32,
+                    ..Default::default()
+                })
+                .await
+                .expect("listed")
+                .into_inner();
+            if listed.games.iter().any(|g| g.game_id == players[0].game) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    })
+    .await;
+    assert!(finished.is_ok(), "B ended the game on time");
+    let result = view_of(&mut on_b, &players[1])
+        .await
+        .result
+        .expect("a result");
+    assert_eq!(result.winner, Some(1));
+    assert_eq!(result.reason, "TIME_FORFEIT");
+    b.kill().await;
+    replicas.remove().await;
 }

@@ -35,7 +35,14 @@ pub struct HealthArgs {
 pub async fn check(config: &Config, args: HealthArgs) -> anyhow::Result<ExitCode> {
     let url = args.url.clone().unwrap_or_else(|| default_url(config));
     let timeout = Duration::from_secs(args.timeout_secs.max(1));
-    let channel = connect(&url, &args.tls, timeout).await?;
+    let channel = connect(&url, &args.tls, timeout).await.map_err(|error| {
+        let words = format!("{error:#}");
+        if args.url.is_none() && url.starts_with("https://") && words.contains("certificate") {
+            anyhow::anyhow!("{words}; {TLS_HINT}")
+        } else {
+            error
+        }
+    })?;
     let request = HealthCheckRequest {
         service: args.service.clone(),
     };
@@ -51,6 +58,11 @@ pub async fn check(config: &Config, args: HealthArgs) -> anyhow::Result<ExitCode
         ExitCode::FAILURE
     })
 }
+
+/// Why a check of the configured server over TLS may fail on this machine, and the remedy.
+const TLS_HINT: &str = "a certificate issued for the server's host name does not match \
+    this machine's own address: set admin.listen to a loopback address (say \
+    127.0.0.1:50052) and the health check asks the admin service there, in plaintext";
 
 /// Where the configured server answers health checks from this machine.
 fn default_url(config: &Config) -> String {

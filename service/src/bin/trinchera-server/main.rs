@@ -112,6 +112,12 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if cli.check_config {
+        // The files it names are part of it: a certificate that does not load fails here,
+        // not at the next start.
+        if let Err(error) = ServeOptions::from_config(&loaded.config) {
+            eprintln!("trinchera-server: the configuration is not valid:\n{error}");
+            return ExitCode::from(2);
+        }
         eprintln!("trinchera-server: the configuration is valid");
         return ExitCode::SUCCESS;
     }
