@@ -656,6 +656,76 @@ async fn sigterm_drains_ends_streams_and_loses_no_acknowledged_move() {
     server.kill().await;
 }
 
+#[test]
+fn the_binary_layers_file_environment_and_flags_and_names_its_versions() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("trinchera.toml");
+    std::fs::write(
+        &file,
+        "[limits]\nmax_open_games = 7\nmax_open_games_per_peer = 5\n\n[log]\nformat = \"json\"\n",
+    )
+    .expect("written");
+    let file = file.to_str().expect("utf-8");
+    let run = |env: &[(&str, &str)], args: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_trinchera-server"))
+            .args(args)
+            .env_clear()
+            .envs(env.iter().copied())
+            .output()
+            .expect("runs");
+        let text = String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr);
+        (output.status.code(), text)
+    };
+    // The file by TRINCHERA_CONFIG, a key of it beaten by the environment, that one by a flag.
+    let env = [
+        ("TRINCHERA_CONFIG", file),
+        ("TRINCHERA_MAX_OPEN_GAMES", "8"),
+        ("TRINCHERA_MAX_OPEN_GAMES_PER_PEER", "6"),
+    ];
+    let (code, printed) = run(&env, &["--print-config", "--max-open-games-per-peer", "4"]);
+    assert_eq!(code, Some(0), "{printed}");
+    for (source, line) in [
+        (format!("# from: {file} line 6"), "format = \"json\""),
+        (
+            "# from: environment variable TRINCHERA_MAX_OPEN_GAMES".to_owned(),
+            "max_open_games = 8",
+        ),
+        (
+            "# from: flag --max-open-games-per-peer".to_owned(),
+            "max_open_games_per_peer = 4",
+        ),
+    ] {
+        assert!(
+            printed.contains(&format!("{source}\n{line}\n")),
+            "{source} / {line}:\n{printed}"
+        );
+    }
+    // --config names a file too; a key it does not know is an error naming file and line.
+    std::fs::write(
+        dir.path().join("bad.toml"),
+        "[log]\nformat = \"json\"\nbogus = 1\n",
+    )
+    .expect("written");
+    let bad = dir.path().join("bad.toml");
+    let (code, words) = run(
+        &[],
+        &["--config", bad.to_str().expect("utf-8"), "--check-config"],
+    );
+    assert_eq!(code, Some(2), "{words}");
+    assert!(
+        words.contains("bad.toml line 3: unknown key log.bogus"),
+        "{words}"
+    );
+    // --version names the API and the storage layout this build writes.
+    let (code, version) = run(&[], &["--version"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        version.contains("API trinchera.v1") && version.contains("storage layout"),
+        "{version}"
+    );
+}
+
 #[tokio::test]
 async fn the_printed_defaults_are_the_shipped_config_file() {
     let binary = env!("CARGO_BIN_EXE_trinchera-server");
