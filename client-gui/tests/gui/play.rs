@@ -335,11 +335,20 @@ fn a_live_clock_counts_down_for_the_seat_to_move() {
         me.shows_containing("Rojo 9:5"),
         "the clock face counts down"
     );
-    // The next frame comes when the face changes: within a second, not at once.
+    // The next frame comes when the face changes: within a second, not at once. Just after
+    // a change, the next one is nearly a second away: a window that redraws on every
+    // frame would ask again within milliseconds.
     let delay = me.idle_repaint_delay();
     assert!(
         delay > std::time::Duration::ZERO && delay <= std::time::Duration::from_secs(1),
         "{delay:?}"
+    );
+    std::thread::sleep(delay);
+    let after_change = me.idle_repaint_delay();
+    assert!(
+        after_change > std::time::Duration::from_millis(200)
+            && after_change <= std::time::Duration::from_secs(1),
+        "{after_change:?}"
     );
     // The form keeps the clock for the next game, and says so beside its button.
     me.click("Back to the lobby");
