@@ -23,6 +23,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     tonic_prost_build::configure()
         .build_client(true)
         .build_server(true)
+        // No `connect` helper tied to tonic's HTTP/2 channel: clients are made over any
+        // transport (`new(channel)`), gRPC-web in a browser too.
+        .build_transport(false)
         .compile_fds(descriptors)?;
     Ok(())
 }

@@ -25,7 +25,16 @@ pub enum Action {
     /// Open the replay of a game (over the game if it is the open one).
     Replay(String),
     /// Open the replay of a saved `trinchera --json history` file at this path.
+    #[cfg(not(target_arch = "wasm32"))]
     ReplayFile(String),
+    /// Open the replay of a `trinchera --json history` document (a file uploaded to a
+    /// browser).
+    ReplayDocument {
+        /// The file's name.
+        name: String,
+        /// Its text.
+        text: String,
+    },
     /// Close the replay.
     CloseReplay,
     /// Leave the open game for the lobby.
@@ -34,6 +43,8 @@ pub enum Action {
     ToggleRules(String),
     /// Show or hide the keyboard help.
     ToggleHelp,
+    /// Show this in the top bar until dismissed.
+    Notice(String),
     /// Forget the notice in the top bar.
     DismissNotice,
 }

@@ -3,7 +3,9 @@
 //! lobby, game, replay). Each screen draws itself and returns [`Action`]s that the app
 //! applies here; no screen reaches into the app.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use eframe::egui::{self, Key, Modifiers, Ui};
 use trinchera_client::{Store, Trust};
@@ -96,7 +98,7 @@ pub struct App {
 impl App {
     /// The app, connecting at once; `ctx` is woken by the network thread.
     pub fn new(ctx: &egui::Context, options: Options) -> App {
-        let shelf = Shelf::in_config(options.store.dir());
+        let shelf = Shelf::beside(options.store.place());
         let backend = Backend::start(ctx.clone(), options.store, options.trust);
         let url = trinchera_client::normalize_url(&options.server);
         backend.send(Request::Connect(url.clone()));
@@ -166,12 +168,27 @@ impl App {
     }
 
     /// Opens a replay of a saved `trinchera --json history` file.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn replay_file(&mut self, path: &str) {
+        match std::fs::read_to_string(path) {
+            Ok(text) => self.replay_document(path, &text),
+            Err(error) => {
+                let lang = self.settings.lang;
+                self.notice = Some(tr!(
+                    lang,
+                    "{path} is not a history file: {error}",
+                    "{path} no es un archivo de historial: {error}"
+                ));
+            }
+        }
+    }
+
+    /// Opens a replay of the `trinchera --json history` document `text`, from the file
+    /// `name`.
+    pub fn replay_document(&mut self, name: &str, text: &str) {
         let lang = self.settings.lang;
-        let read = std::fs::read_to_string(path)
-            .map_err(|e| e.to_string())
-            .and_then(|text| trinchera_client::json::read_history_document(&text));
-        let (history, described) = match read {
+        let path = name;
+        let (history, described) = match trinchera_client::json::read_history_document(text) {
             Ok(read) => read,
             Err(error) => {
                 self.notice = Some(tr!(
@@ -215,13 +232,16 @@ impl App {
             }
             Action::Open { game, spectate } => self.open(&game, spectate),
             Action::Replay(game) => self.replay(&game),
+            #[cfg(not(target_arch = "wasm32"))]
             Action::ReplayFile(path) => self.replay_file(&path),
+            Action::ReplayDocument { name, text } => self.replay_document(&name, &text),
             Action::CloseReplay => self.replay = None,
             Action::Leave => self.leave_game(),
             Action::ToggleRules(id) => {
                 self.rules = (self.rules.as_ref() != Some(&id)).then_some(id);
             }
             Action::ToggleHelp => self.help_open = !self.help_open,
+            Action::Notice(notice) => self.notice = Some(notice),
             Action::DismissNotice => self.notice = None,
         }
     }

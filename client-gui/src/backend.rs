@@ -1,17 +1,18 @@
-//! The only place that talks to the server: a tokio runtime on its own thread runs every
+//! The only place that talks to the server: the network worker (a tokio runtime on its own
+//! thread on a desktop, the page's event loop in a browser: [`crate::platform`]) runs every
 //! call and the `WatchGame` stream, and hands each result back over a channel, waking the
-//! UI with `request_repaint`. The UI thread never waits on the network.
+//! UI with `request_repaint`. The UI never waits on the network.
 
 use std::sync::mpsc;
 use std::time::Duration;
 
 use eframe::egui;
 use tokio::sync::mpsc as tokio_mpsc;
-use tokio::task::JoinHandle;
 use trinchera_client::{ClientError, Code, GameRecord, Server, Store, Trust};
 use trinchera_proto::v1 as pb;
 
 use crate::failure::Failure;
+use crate::platform::{self, Task, spawn};
 
 /// How long to wait before resuming a watch stream that broke.
 const RESUME_AFTER: Duration = Duration::from_secs(2);
@@ -153,25 +154,27 @@ pub struct Backend {
 }
 
 impl Backend {
-    /// Starts the network thread; `ctx` is woken after every reply.
+    /// Starts the network worker; `ctx` is woken after every reply.
     pub fn start(ctx: egui::Context, store: Store, trust: Trust) -> Backend {
-        let (requests, inbox) = tokio_mpsc::unbounded_channel();
+        let (requests, mut inbox) = tokio_mpsc::unbounded_channel();
         let (outbox, replies) = mpsc::channel();
-        let worker = Worker {
-            out: Outbox { tx: outbox, ctx },
+        let out = Outbox { tx: outbox, ctx };
+        let mut worker = Worker {
+            out: out.clone(),
             store,
             trust,
             server: None,
             watch: None,
             probe: None,
         };
-        std::thread::Builder::new()
-            .name("trinchera-network".into())
-            .spawn(move || worker.run(inbox))
-            .map_or_else(
-                |e| eprintln!("trinchera-gui: cannot start the network thread: {e}"),
-                drop,
-            );
+        platform::start_worker(
+            move || async move {
+                while let Some(request) = inbox.recv().await {
+                    worker.handle(request).await;
+                }
+            },
+            move |error| out.send(Reply::Failed(Failure::NoRuntime(error))),
+        );
         Backend { requests, replies }
     }
 
@@ -227,30 +230,11 @@ struct Worker {
     /// What to trust of an https:// server.
     trust: Trust,
     server: Option<(String, Server)>,
-    watch: Option<JoinHandle<()>>,
-    probe: Option<JoinHandle<()>>,
+    watch: Option<Task>,
+    probe: Option<Task>,
 }
 
 impl Worker {
-    fn run(mut self, mut inbox: tokio_mpsc::UnboundedReceiver<Request>) {
-        let runtime = match tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-        {
-            Ok(runtime) => runtime,
-            Err(e) => {
-                self.out
-                    .send(Reply::Failed(Failure::NoRuntime(e.to_string())));
-                return;
-            }
-        };
-        runtime.block_on(async move {
-            while let Some(request) = inbox.recv().await {
-                self.handle(request).await;
-            }
-        });
-    }
-
     async fn handle(&mut self, request: Request) {
         if let Request::Connect(url) = request {
             self.connect(url).await;
@@ -265,7 +249,7 @@ impl Worker {
         match request {
             Request::Connect(_) => {}
             Request::Games(filter) => {
-                tokio::spawn(async move {
+                spawn(async move {
                     let listed = async {
                         let page = server.list(filter).await?;
                         let mine = unfinished(&server, &store, &url).await?;
@@ -307,7 +291,7 @@ impl Worker {
                 self.opened(reply);
             }
             Request::Suggest { game, token, keep } => {
-                tokio::spawn(async move {
+                spawn(async move {
                     match server.suggest_setup(&game, &token, keep).await {
                         Ok(placements) => out.send(Reply::Suggested(placements)),
                         Err(error) => out.fail(&error),
@@ -315,7 +299,7 @@ impl Worker {
                 });
             }
             Request::Setup { token, request } => {
-                tokio::spawn(async move {
+                spawn(async move {
                     match server.setup(request, &token).await {
                         Ok(reply) => out.send(Reply::Accepted(reply.view.unwrap_or_default())),
                         Err(ClientError::Refused {
@@ -328,7 +312,7 @@ impl Worker {
                 });
             }
             Request::Move { token, request } => {
-                tokio::spawn(async move {
+                spawn(async move {
                     match server.play(request, &token).await {
                         Ok(reply) => out.send(Reply::Accepted(reply.view.unwrap_or_default())),
                         Err(error) => out.fail(&error),
@@ -336,7 +320,7 @@ impl Worker {
                 });
             }
             Request::Resign { game, token } => {
-                tokio::spawn(async move {
+                spawn(async move {
                     match server.resign(&game, &token).await {
                         Ok(reply) => out.send(Reply::Accepted(reply.view.unwrap_or_default())),
                         Err(error) => out.fail(&error),
@@ -345,7 +329,7 @@ impl Worker {
             }
             Request::Leave => self.stop_watching(),
             Request::Replay { game, seat, live } => {
-                tokio::spawn(async move {
+                spawn(async move {
                     let reply = async {
                         let record = store.game(&url, &game)?;
                         // Any seat held here: its side is the one this player may replay.
@@ -390,7 +374,7 @@ impl Worker {
                     url: url.clone(),
                     rulesets,
                 });
-                self.probe = Some(tokio::spawn(probe(server, out, url)));
+                self.probe = Some(spawn(probe(server, out, url)));
             }
             Err(error) => self.out.send(Reply::Unreachable {
                 url,
@@ -428,7 +412,7 @@ impl Worker {
         });
         let out = self.out.clone();
         let store = self.store.clone();
-        self.watch = Some(tokio::spawn(async move {
+        self.watch = Some(spawn(async move {
             watch(server, out, store, url, game, token, after).await;
         }));
     }
@@ -488,7 +472,7 @@ async fn open(
 /// once it does not answer, and stops.
 async fn probe(server: Server, out: Outbox, url: String) {
     loop {
-        tokio::time::sleep(PROBE_EVERY).await;
+        platform::sleep(PROBE_EVERY).await;
         if let Err(error) = server.health().await
             && error.is_unreachable()
         {
@@ -598,7 +582,7 @@ async fn watch(
         if ended {
             return;
         }
-        tokio::time::sleep(RESUME_AFTER).await;
+        platform::sleep(RESUME_AFTER).await;
     }
 }
 

@@ -3,7 +3,7 @@
 //! keeps it current by itself (a lost stream or a failed health probe), so it never says
 //! "connected" to a server that is gone.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use eframe::egui::{self, Color32, Response, Ui};
 

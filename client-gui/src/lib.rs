@@ -1,8 +1,10 @@
-//! `trinchera-gui`: the desktop client of a Trinchera game server (eframe).
+//! `trinchera-gui`: the desktop and browser client of a Trinchera game server (eframe).
 //!
 //! A thin client of the public API: every board is drawn from `ListRulesets`, every action
-//! offered comes from `GameView.legal_moves`. The UI thread never waits on the network: the
-//! [`backend`] thread does every call and stream and wakes the UI when a reply arrives. App
+//! offered comes from `GameView.legal_moves`. The UI never waits on the network: the
+//! [`backend`] worker does every call and stream and wakes the UI when a reply arrives.
+//! The browser build is the same code compiled to WebAssembly; what differs (the worker's
+//! home, files, the page's address) is behind the small seams of [`platform`]. App
 //! state is a plain struct ([`app::App`]); each screen ([`connect`], [`lobby`], [`game`],
 //! [`replay`]) owns its state, draws itself and returns [`action::Action`]s that the app
 //! applies. The view functions take data ([`board::board_ui`]), so tests render them
@@ -22,6 +24,7 @@ pub mod layout;
 pub mod lobby;
 pub mod moves;
 pub mod palette;
+pub mod platform;
 pub mod replay;
 pub mod rules;
 pub mod settings;
@@ -30,5 +33,7 @@ pub mod shelf;
 pub mod shelf_ui;
 pub mod status;
 pub mod top_bar;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 
 pub use app::{App, OpenAtStart, Options};

@@ -231,6 +231,8 @@ fn side(replay: &mut Replay, ui: &mut Ui) -> bool {
     // Esc closes the replay unless the app took it for a window over it.
     let closing = ui.button(close).clicked()
         || ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, Key::Escape));
+    #[cfg(target_arch = "wasm32")]
+    download_history(replay, ui, lang);
     if !replay.has_positions() {
         ui.label(
             RichText::new(lang.pick(
@@ -264,6 +266,25 @@ fn side(replay: &mut Replay, ui: &mut Ui) -> bool {
     ui.separator();
     move_list(replay, ui, &names);
     closing
+}
+
+/// Offers the history replayed as a `trinchera --json history` file, to replay or verify
+/// later without a server (a browser's download; on a desktop the CLI writes one).
+#[cfg(target_arch = "wasm32")]
+fn download_history(replay: &Replay, ui: &mut Ui, lang: Lang) {
+    let download = ui.button(lang.pick("Download the history", "Descargar el historial"));
+    if !download.clicked() {
+        return;
+    }
+    let name = match &replay.source {
+        Source::Game(id) => format!("trinchera-{id}.json"),
+        Source::File(name) => name.clone(),
+    };
+    let saved = trinchera_client::json::history_document(&replay.history, &replay.ruleset)
+        .and_then(|doc| crate::platform::files::download(&name, &doc.to_string()));
+    if let Err(error) = saved {
+        ui.label(RichText::new(error).color(palette::seat(0)));
+    }
 }
 
 /// The sides a finished game can be shown from.

@@ -1,16 +1,19 @@
-//! Saved setups: named setup files per ruleset in the config directory
-//! (`setups/<ruleset>/<name>.txt`), in the CLI's setup-file format, so that a file written
-//! for `trinchera setup --file` is a saved setup and back.
+//! Saved setups: named setup files per ruleset beside the token store
+//! (`setups/<ruleset>/<name>.txt`: in the config directory on a desktop, in `localStorage`
+//! in a browser), in the CLI's setup-file format, so that a file written for `trinchera
+//! setup --file` is a saved setup and back.
 
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+use trinchera_client::Place;
 
 use crate::i18n::Lang;
 
 /// The saved setups of this machine.
 #[derive(Clone, Debug)]
 pub struct Shelf {
-    dir: PathBuf,
+    place: Place,
 }
 
 /// Why a setup could not be kept or found.
@@ -22,6 +25,9 @@ pub enum ShelfError {
     /// The name is taken.
     #[error("a setup called {0:?} exists already")]
     Taken(String),
+    /// There is no setup of that name.
+    #[error("there is no setup called {0:?}")]
+    Missing(String),
     /// Reading or writing failed.
     #[error("{path}: {source}")]
     Io {
@@ -43,6 +49,9 @@ impl ShelfError {
             (ShelfError::Taken(name), Lang::Es) => {
                 format!("ya hay una colocación llamada {name:?}")
             }
+            (ShelfError::Missing(name), Lang::Es) => {
+                format!("no hay ninguna colocación llamada {name:?}")
+            }
             (ShelfError::Io { path, source }, Lang::Es) => {
                 format!("{}: {source}", path.display())
             }
@@ -61,34 +70,29 @@ fn checked(name: &str) -> Result<&str, ShelfError> {
 }
 
 impl Shelf {
-    /// The shelf in the config directory `config` (beside the token store).
-    pub fn in_config(config: &Path) -> Shelf {
+    /// The shelf beside the token store's files (`place`).
+    pub fn beside(place: &Place) -> Shelf {
         Shelf {
-            dir: config.join("setups"),
+            place: place.sub("setups"),
         }
     }
 
-    fn path(&self, ruleset: &str, name: &str) -> PathBuf {
-        self.dir.join(ruleset).join(format!("{name}.txt"))
+    fn file(ruleset: &str, name: &str) -> String {
+        format!("{ruleset}/{name}.txt")
     }
 
-    fn io(path: &Path) -> impl FnOnce(io::Error) -> ShelfError + '_ {
-        move |source| ShelfError::Io {
-            path: path.to_owned(),
-            source,
-        }
+    fn io(&self, file: &str) -> impl FnOnce(io::Error) -> ShelfError {
+        let path = self.place.shown(file);
+        move |source| ShelfError::Io { path, source }
     }
 
     /// The names of the saved setups of `ruleset`, sorted.
     pub fn names(&self, ruleset: &str) -> Vec<String> {
-        let Ok(entries) = std::fs::read_dir(self.dir.join(ruleset)) else {
-            return Vec::new();
-        };
-        let mut names: Vec<String> = entries
-            .filter_map(|entry| {
-                let name = entry.ok()?.file_name().into_string().ok()?;
-                name.strip_suffix(".txt").map(str::to_owned)
-            })
+        let mut names: Vec<String> = self
+            .place
+            .list(ruleset)
+            .into_iter()
+            .filter_map(|name| name.strip_suffix(".txt").map(str::to_owned))
             .collect();
         names.sort();
         names
@@ -96,29 +100,32 @@ impl Shelf {
 
     /// The text of a saved setup.
     pub fn read(&self, ruleset: &str, name: &str) -> Result<String, ShelfError> {
-        let path = self.path(ruleset, checked(name)?);
-        std::fs::read_to_string(&path).map_err(Shelf::io(&path))
+        let file = Shelf::file(ruleset, checked(name)?);
+        self.place
+            .read(&file)
+            .map_err(self.io(&file))?
+            .ok_or_else(|| ShelfError::Missing(name.to_owned()))
     }
 
     /// Saves `text` as `name` (replacing a setup of that name); returns the name kept.
     pub fn save(&self, ruleset: &str, name: &str, text: &str) -> Result<String, ShelfError> {
         let name = checked(name)?;
-        let path = self.path(ruleset, name);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(Shelf::io(dir))?;
-        }
-        std::fs::write(&path, text).map_err(Shelf::io(&path))?;
+        let file = Shelf::file(ruleset, name);
+        self.place.write(&file, text).map_err(self.io(&file))?;
         Ok(name.to_owned())
     }
 
     /// Renames a saved setup; refused if the new name is taken.
     pub fn rename(&self, ruleset: &str, from: &str, to: &str) -> Result<String, ShelfError> {
         let to = checked(to)?;
-        let (old, new) = (self.path(ruleset, checked(from)?), self.path(ruleset, to));
-        if new.exists() {
+        let (old, new) = (
+            Shelf::file(ruleset, checked(from)?),
+            Shelf::file(ruleset, to),
+        );
+        if self.place.exists(&new) {
             return Err(ShelfError::Taken(to.to_owned()));
         }
-        std::fs::rename(&old, &new).map_err(Shelf::io(&old))?;
+        self.place.rename(&old, &new).map_err(self.io(&old))?;
         Ok(to.to_owned())
     }
 
@@ -138,8 +145,8 @@ impl Shelf {
 
     /// Deletes a saved setup.
     pub fn delete(&self, ruleset: &str, name: &str) -> Result<(), ShelfError> {
-        let path = self.path(ruleset, checked(name)?);
-        std::fs::remove_file(&path).map_err(Shelf::io(&path))
+        let file = Shelf::file(ruleset, checked(name)?);
+        self.place.remove(&file).map_err(self.io(&file))
     }
 }
 
@@ -150,11 +157,18 @@ mod tests {
     #[test]
     fn save_rename_duplicate_delete() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let shelf = Shelf::in_config(dir.path());
+        let shelf = Shelf::beside(&trinchera_client::Place::at(dir.path()));
         assert!(shelf.names("frente").is_empty());
         shelf
             .save("frente", " Bombs left ", "4 S S\n")
             .expect("saved");
+        shelf.save("frente", "Bombs", "").expect("saved");
+        assert_eq!(
+            shelf.names("frente"),
+            ["Bombs", "Bombs left"],
+            "sorted by name"
+        );
+        shelf.delete("frente", "Bombs").expect("deleted");
         assert_eq!(shelf.names("frente"), ["Bombs left"]);
         assert_eq!(
             shelf.duplicate("frente", "Bombs left").expect("copy"),
@@ -177,6 +191,10 @@ mod tests {
         assert_eq!(shelf.names("frente"), ["Bombs left", "Rush"]);
         assert_eq!(shelf.read("frente", "Rush").expect("read"), "4 S S\n");
         assert!(shelf.names("clasico").is_empty());
+        assert!(matches!(
+            shelf.read("frente", "Nothing"),
+            Err(ShelfError::Missing(_))
+        ));
         for bad in ["", "../x", "a/b", ".hidden"] {
             assert!(matches!(
                 shelf.save("frente", bad, ""),

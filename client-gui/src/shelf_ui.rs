@@ -19,6 +19,9 @@ pub struct ShelfState {
     pub picked: Option<String>,
     /// The path typed for importing or exporting.
     pub path: String,
+    /// A setup file being uploaded (read by the browser).
+    #[cfg(target_arch = "wasm32")]
+    pub upload: Option<crate::platform::files::Picked>,
     /// The outcome of the last action: whether it went well, and what happened.
     pub note: Option<(bool, String)>,
     /// The problems of the setup loaded last, against this game's tray.
@@ -85,6 +88,7 @@ fn no_zone(lang: Lang) -> String {
 }
 
 /// A file that could not be read (`writing`: written), in `lang`.
+#[cfg(not(target_arch = "wasm32"))]
 fn file_error(lang: Lang, path: &str, writing: bool, error: &std::io::Error) -> String {
     match (writing, lang) {
         (false, Lang::En) => format!("cannot read {path}: {error}"),
@@ -197,47 +201,9 @@ pub fn show(ui: &mut Ui, state: &mut ShelfState, mut editing: Editing<'_>, shelf
                 });
             }
             ui.horizontal_wrapped(|ui| {
-                let label = ui.label(lang.pick("File", "Archivo"));
-                ui.add(
-                    egui::TextEdit::singleline(&mut state.path)
-                        .hint_text(
-                            lang.pick("path of a setup file", "ruta de un archivo de colocación"),
-                        )
-                        .desired_width(180.0),
-                )
-                .labelled_by(label.id);
-                let path = state.path.trim().to_owned();
-                if ui
-                    .add_enabled(
-                        !path.is_empty(),
-                        egui::Button::new(lang.pick("Import", "Importar")),
-                    )
-                    .clicked()
-                {
-                    loaded = true;
-                    outcome = Some(
-                        std::fs::read_to_string(&path)
-                            .map_err(|e| file_error(lang, &path, false, &e))
-                            .and_then(|text| editing.load_text(&text, lang))
-                            .map(|()| tr!(lang, "Imported {path}.", "Importado {path}.")),
-                    );
-                }
-                if ui
-                    .add_enabled(
-                        !path.is_empty(),
-                        egui::Button::new(lang.pick("Export", "Exportar")),
-                    )
-                    .on_hover_text(lang.pick(
-                        "Write the setup as a file for `trinchera setup --file`",
-                        "Escribe la colocación como archivo para `trinchera setup --file`",
-                    ))
-                    .clicked()
-                {
-                    outcome = Some(editing.text(lang).and_then(|text| {
-                        std::fs::write(&path, text)
-                            .map(|()| tr!(lang, "Exported to {path}.", "Exportada a {path}."))
-                            .map_err(|e| file_error(lang, &path, true, &e))
-                    }));
+                if let Some(filed) = file_row(ui, state, &mut editing, lang) {
+                    loaded = filed.loaded;
+                    outcome = Some(filed.outcome);
                 }
             });
             if let Some((ok, note)) = &state.note {
@@ -274,4 +240,113 @@ pub fn show(ui: &mut Ui, state: &mut ShelfState, mut editing: Editing<'_>, shelf
     if editing.problems(lang).is_empty() {
         state.loaded_problems.clear();
     }
+}
+
+/// What an import or export of a setup file did.
+struct Filed {
+    /// Whether a setup was loaded into the editor.
+    loaded: bool,
+    /// What to tell.
+    outcome: Result<String, String>,
+}
+
+/// Imports a setup file into the editor, or exports the setup being edited, by the path
+/// typed (a desktop's files).
+#[cfg(not(target_arch = "wasm32"))]
+fn file_row(
+    ui: &mut Ui,
+    state: &mut ShelfState,
+    editing: &mut Editing<'_>,
+    lang: Lang,
+) -> Option<Filed> {
+    let label = ui.label(lang.pick("File", "Archivo"));
+    ui.add(
+        egui::TextEdit::singleline(&mut state.path)
+            .hint_text(lang.pick("path of a setup file", "ruta de un archivo de colocación"))
+            .desired_width(180.0),
+    )
+    .labelled_by(label.id);
+    let path = state.path.trim().to_owned();
+    if ui
+        .add_enabled(
+            !path.is_empty(),
+            egui::Button::new(lang.pick("Import", "Importar")),
+        )
+        .clicked()
+    {
+        let outcome = std::fs::read_to_string(&path)
+            .map_err(|e| file_error(lang, &path, false, &e))
+            .and_then(|text| editing.load_text(&text, lang))
+            .map(|()| tr!(lang, "Imported {path}.", "Importado {path}."));
+        return Some(Filed {
+            loaded: true,
+            outcome,
+        });
+    }
+    let export = ui
+        .add_enabled(
+            !path.is_empty(),
+            egui::Button::new(lang.pick("Export", "Exportar")),
+        )
+        .on_hover_text(lang.pick(
+            "Write the setup as a file for `trinchera setup --file`",
+            "Escribe la colocación como archivo para `trinchera setup --file`",
+        ));
+    export.clicked().then(|| Filed {
+        loaded: false,
+        outcome: editing.text(lang).and_then(|text| {
+            std::fs::write(&path, text)
+                .map(|()| tr!(lang, "Exported to {path}.", "Exportada a {path}."))
+                .map_err(|e| file_error(lang, &path, true, &e))
+        }),
+    })
+}
+
+/// Imports a setup file into the editor by upload, or exports the setup being edited as a
+/// download (a browser's files).
+#[cfg(target_arch = "wasm32")]
+fn file_row(
+    ui: &mut Ui,
+    state: &mut ShelfState,
+    editing: &mut Editing<'_>,
+    lang: Lang,
+) -> Option<Filed> {
+    use crate::platform::files;
+    if ui
+        .button(lang.pick("Upload a setup file…", "Subir un archivo de colocación…"))
+        .clicked()
+    {
+        state.upload = Some(files::pick(ui.ctx()));
+    }
+    let download = ui
+        .button(lang.pick("Download", "Descargar"))
+        .on_hover_text(lang.pick(
+            "Save the setup as a file for `trinchera setup --file`",
+            "Guarda la colocación como archivo para `trinchera setup --file`",
+        ));
+    if download.clicked() {
+        let name = format!("setup-{}.txt", editing.game);
+        let outcome = editing.text(lang).and_then(|text| {
+            files::download(&name, &text)
+                .map(|()| tr!(lang, "Downloaded {name}.", "Descargada {name}."))
+        });
+        return Some(Filed {
+            loaded: false,
+            outcome,
+        });
+    }
+    let read = state
+        .upload
+        .as_ref()
+        .and_then(|upload| upload.lock().ok()?.take())?;
+    state.upload = None;
+    let outcome = read.and_then(|(name, text)| {
+        editing
+            .load_text(&text, lang)
+            .map(|()| tr!(lang, "Imported {name}.", "Importado {name}."))
+    });
+    Some(Filed {
+        loaded: true,
+        outcome,
+    })
 }

@@ -3,9 +3,7 @@
 //! ([`Clean`]) before a client sees it.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
-use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint};
 use tonic::{Code, Request, Status};
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
@@ -17,17 +15,25 @@ use crate::error::ClientError;
 use crate::sanitize::{Clean, display_safe};
 
 /// How long to wait for a server to accept the connection.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+#[cfg(not(target_arch = "wasm32"))]
+const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 /// The largest reply accepted: a replay's positions of a very long game.
 const MAX_REPLY_BYTES: usize = 64 << 20;
+
+/// How calls reach the server: an HTTP/2 channel (plaintext or TLS) on a desktop.
+#[cfg(not(target_arch = "wasm32"))]
+pub type Transport = tonic::transport::Channel;
+/// How calls reach the server: gRPC-web over the browser's `fetch` in a web page.
+#[cfg(target_arch = "wasm32")]
+pub type Transport = tonic_web_wasm_client::Client;
 
 /// A connected server.
 #[derive(Clone, Debug)]
 pub struct Server {
     url: String,
-    channel: Channel,
-    client: GameServiceClient<Channel>,
-    health: HealthClient<Channel>,
+    channel: Transport,
+    client: GameServiceClient<Transport>,
+    health: HealthClient<Transport>,
 }
 
 /// `url` with `http://` added when no scheme is given (`127.0.0.1:50051` works too).
@@ -40,6 +46,7 @@ pub fn normalize_url(url: &str) -> String {
 }
 
 /// The words behind a transport error (its causes joined), for the connection hint.
+#[cfg(not(target_arch = "wasm32"))]
 fn causes(error: &dyn std::error::Error) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
@@ -55,11 +62,17 @@ fn causes(error: &dyn std::error::Error) -> String {
     text
 }
 
-/// Whether a call that ended with `code` lost the server rather than being refused by it.
-/// The server never answers CANCELLED itself: that is the transport's word for a call the
-/// connection dropped (a stopping server sends unread calls away), so it counts as lost.
-fn lost(code: Code) -> bool {
-    matches!(code, Code::Unavailable | Code::Cancelled)
+/// Whether a call that ended with `status` lost the server rather than being refused by
+/// it. The server never answers CANCELLED or UNKNOWN itself: CANCELLED is the transport's
+/// word for a call the connection dropped (a stopping server sends unread calls away), and
+/// a status made on this side from a transport failure (a browser's failed `fetch`, say)
+/// is UNKNOWN with that failure as its source.
+fn lost(status: &Status) -> bool {
+    match status.code() {
+        Code::Unavailable | Code::Cancelled => true,
+        Code::Unknown => std::error::Error::source(status).is_some(),
+        _ => false,
+    }
 }
 
 /// What a client trusts when it reaches a server over TLS (an `https://` address): the
@@ -75,7 +88,9 @@ impl Server {
     /// `http://`, TLS for `https://`, trusting what `trust` says. A certificate that is not
     /// trusted is an error naming the address and the reason, never a fallback to
     /// plaintext.
+    #[cfg(not(target_arch = "wasm32"))]
     pub async fn connect(url: &str, trust: &Trust) -> Result<Server, ClientError> {
+        use tonic::transport::{Certificate, ClientTlsConfig, Endpoint};
         let bad = |detail: String| ClientError::BadAddress {
             url: url.to_owned(),
             detail,
@@ -106,24 +121,40 @@ impl Server {
                 }
             }
         })?;
-        Ok(Server {
+        Ok(Server::over(url, channel))
+    }
+
+    /// The server at `url` (already normalized) through the browser, over gRPC-web: the
+    /// browser makes the connection (and checks an `https://` server's certificate) at
+    /// the first call, so nothing is tried here; `trust` has no say.
+    #[cfg(target_arch = "wasm32")]
+    pub async fn connect(url: &str, _trust: &Trust) -> Result<Server, ClientError> {
+        Ok(Server::over(
+            url,
+            tonic_web_wasm_client::Client::new(url.to_owned()),
+        ))
+    }
+
+    /// The server at `url`, reached through `channel`.
+    fn over(url: &str, channel: Transport) -> Server {
+        Server {
             url: url.to_owned(),
-            // A replay of a long game (every position) is larger than tonic's 4 MB default.
+            // A replay of a long game is larger than tonic's 4 MB default.
             client: GameServiceClient::new(channel.clone())
                 .max_decoding_message_size(MAX_REPLY_BYTES),
             health: HealthClient::new(channel.clone()),
             channel,
-        })
+        }
     }
 
     /// The connection, for calls with other message types than the generated client's.
-    pub fn channel(&self) -> &Channel {
+    pub fn channel(&self) -> &Transport {
         &self.channel
     }
 
     /// The failure a status stands for: a refusal, or a lost server ([`lost`]).
     pub fn error(&self, status: Status) -> ClientError {
-        if lost(status.code()) {
+        if lost(&status) {
             return ClientError::Unreachable {
                 url: self.url.clone(),
                 detail: display_safe(status.message()).into_owned(),
@@ -410,15 +441,18 @@ mod tests {
 
     #[test]
     fn a_dropped_call_loses_the_server_and_a_refusal_does_not() {
-        assert!(lost(Code::Unavailable));
-        assert!(lost(Code::Cancelled));
+        assert!(lost(&Status::unavailable("shutting down")));
+        assert!(lost(&Status::cancelled("connection closed")));
+        let failed_here = std::io::Error::other("fetch failed");
+        assert!(lost(&Status::from_error(Box::new(failed_here))));
+        assert!(!lost(&Status::unknown("said by a server")));
         for refused in [
             Code::InvalidArgument,
             Code::FailedPrecondition,
             Code::Aborted,
             Code::ResourceExhausted,
         ] {
-            assert!(!lost(refused), "{refused:?}");
+            assert!(!lost(&Status::new(refused, "no")), "{refused:?}");
         }
     }
 }

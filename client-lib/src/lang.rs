@@ -16,7 +16,8 @@ impl Lang {
     /// Every language, in menu order.
     pub const ALL: [Lang; 2] = [Lang::En, Lang::Es];
 
-    /// The language of a POSIX locale such as `es_ES.UTF-8` (English unless Spanish).
+    /// The language of a POSIX locale such as `es_ES.UTF-8`, or a browser's such as
+    /// `es-AR` (English unless Spanish).
     pub fn of_locale(locale: &str) -> Lang {
         if locale.to_ascii_lowercase().starts_with("es") {
             Lang::Es
@@ -25,7 +26,16 @@ impl Lang {
         }
     }
 
+    /// The browser's language (`navigator.language`).
+    #[cfg(target_arch = "wasm32")]
+    pub fn of_system() -> Lang {
+        web_sys::window()
+            .and_then(|window| window.navigator().language())
+            .map_or(Lang::En, |locale| Lang::of_locale(&locale))
+    }
+
     /// The system's language, from `LC_ALL`, `LC_MESSAGES` or `LANG`.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn of_system() -> Lang {
         ["LC_ALL", "LC_MESSAGES", "LANG"]
             .into_iter()

@@ -16,6 +16,7 @@ pub mod json;
 pub mod lang;
 pub mod names;
 pub mod notation;
+pub mod place;
 pub mod ruleset_texts;
 pub mod sanitize;
 pub mod setup_file;
@@ -30,6 +31,7 @@ pub use error::ClientError;
 pub use geometry::{Geometry, Spot};
 pub use lang::Lang;
 pub use names::Names;
+pub use place::Place;
 pub use store::{GameRecord, Store};
 /// gRPC status codes, as [`ClientError::Refused`] carries them.
 pub use tonic::Code;

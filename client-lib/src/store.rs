@@ -4,19 +4,18 @@
 //! Both clients use it, so a game started in `trinchera` continues in `trinchera-gui`.
 //!
 //! One JSON file, `games.json`, in `$TRINCHERA_CONFIG_DIR` or the platform's config
-//! directory (`~/.config/trinchera/` on Linux), readable by its owner only (mode 0600).
+//! directory (`~/.config/trinchera/` on Linux), readable by its owner only (mode 0600);
+//! in a browser, the same text under the `localStorage` key `trinchera/games.json`.
 //! Writers take an exclusive lock on `games.lock` and replace the file atomically, so two
 //! `trinchera` processes (one per seat, say) never lose each other's tokens.
 
 use std::collections::BTreeMap;
-use std::fs::{self, File, OpenOptions};
-use std::io::Write;
-use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use trinchera_proto::v1 as pb;
 
 use crate::error::ClientError;
+use crate::place::Place;
 
 /// The environment variable that overrides the config directory.
 pub const CONFIG_DIR_ENV: &str = "TRINCHERA_CONFIG_DIR";
@@ -138,17 +137,22 @@ impl StateFile {
     }
 }
 
-/// The local state directory.
+/// The games this client remembers: `games.json` in its [`Place`].
 #[derive(Clone, Debug)]
 pub struct Store {
-    dir: PathBuf,
+    place: Place,
 }
+
+/// The file of the records, and the lock of its writers.
+const FILE: &str = "games.json";
+const LOCK: &str = "games.lock";
 
 impl Store {
     /// The store in `$TRINCHERA_CONFIG_DIR`, else `<config dir>/trinchera`.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn open() -> Result<Store, ClientError> {
         let dir = match std::env::var_os(CONFIG_DIR_ENV) {
-            Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+            Some(dir) if !dir.is_empty() => std::path::PathBuf::from(dir),
             _ => dirs::config_dir()
                 .ok_or_else(|| {
                     ClientError::State(format!(
@@ -157,23 +161,35 @@ impl Store {
                 })?
                 .join("trinchera"),
         };
-        Ok(Store { dir })
+        Ok(Store::at(&dir))
     }
 
-    /// The store in `dir`.
-    pub fn at(dir: &Path) -> Store {
+    /// The store of this browser (its `localStorage`).
+    #[cfg(target_arch = "wasm32")]
+    pub fn open() -> Result<Store, ClientError> {
+        Ok(Store::browser())
+    }
+
+    /// The store of this browser (its `localStorage`; a browser without one shows at the
+    /// first write, as a desktop's unwritable directory does).
+    #[cfg(target_arch = "wasm32")]
+    pub fn browser() -> Store {
         Store {
-            dir: dir.to_owned(),
+            place: Place::browser(),
         }
     }
 
-    /// The config directory the store lives in (other client files go beside it).
-    pub fn dir(&self) -> &Path {
-        &self.dir
+    /// The store in `dir`.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn at(dir: &std::path::Path) -> Store {
+        Store {
+            place: Place::at(dir),
+        }
     }
 
-    fn file(&self) -> PathBuf {
-        self.dir.join("games.json")
+    /// Where the store keeps its files (other client files go beside it).
+    pub fn place(&self) -> &Place {
+        &self.place
     }
 
     /// The record of `game` on `server`, if any.
@@ -203,12 +219,10 @@ impl Store {
         game: &str,
         change: impl FnOnce(&mut GameRecord) -> bool,
     ) -> Result<(), ClientError> {
-        create_private_dir(&self.dir)?;
-        let lock_path = self.dir.join("games.lock");
-        let lock = open_private(&lock_path, false)
-            .map_err(|e| ClientError::file("cannot open", &lock_path, e))?;
-        lock.lock()
-            .map_err(|e| ClientError::file("cannot lock", &lock_path, e))?;
+        let _lock = self
+            .place
+            .lock(LOCK)
+            .map_err(|e| ClientError::file("cannot lock", self.place.shown(LOCK), e))?;
         let mut state = self.read()?;
         let record = state
             .servers
@@ -232,59 +246,28 @@ impl Store {
     }
 
     fn read(&self) -> Result<StateFile, ClientError> {
-        let path = self.file();
-        match fs::read_to_string(&path) {
-            Ok(text) => serde_json::from_str::<StateFile>(&text)
+        let shown = || self.place.shown(FILE);
+        match self.place.read(FILE) {
+            Ok(Some(text)) => serde_json::from_str::<StateFile>(&text)
                 .map(StateFile::normalised)
                 .map_err(|e| {
                     ClientError::State(format!(
                         "{} is not a valid trinchera state file: {e}",
-                        path.display()
+                        shown().display()
                     ))
                 }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(StateFile::default()),
-            Err(e) => Err(ClientError::file("cannot read", path, e)),
+            Ok(None) => Ok(StateFile::default()),
+            Err(e) => Err(ClientError::file("cannot read", shown(), e)),
         }
     }
 
     fn write(&self, state: &StateFile) -> Result<(), ClientError> {
-        let path = self.file();
-        let temp = self.dir.join("games.json.tmp");
         let text = serde_json::to_string_pretty(state)
             .map_err(|e| ClientError::State(format!("cannot encode the state file: {e}")))?;
-        let mut file =
-            open_private(&temp, true).map_err(|e| ClientError::file("cannot write", &temp, e))?;
-        file.write_all(text.as_bytes())
-            .and_then(|()| file.sync_all())
-            .map_err(|e| ClientError::file("cannot write", &temp, e))?;
-        fs::rename(&temp, &path).map_err(|e| ClientError::file("cannot replace", &path, e))
+        self.place
+            .write(FILE, &text)
+            .map_err(|e| ClientError::file("cannot write", self.place.shown(FILE), e))
     }
-}
-
-/// Opens (creating) a file only its owner may read; `truncate` empties it.
-fn open_private(path: &Path, truncate: bool) -> std::io::Result<File> {
-    let mut options = OpenOptions::new();
-    options.write(true).create(true).truncate(truncate);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    options.open(path)
-}
-
-/// Creates `dir` (and parents) so that only its owner may enter it.
-fn create_private_dir(dir: &Path) -> Result<(), ClientError> {
-    let mut builder = fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        builder.mode(0o700);
-    }
-    builder
-        .create(dir)
-        .map_err(|e| ClientError::file("cannot create", dir, e))
 }
 
 #[cfg(test)]
@@ -345,7 +328,7 @@ mod tests {
         let store = Store::at(dir.path());
         // A file written before the keys were normalised: both spellings merge.
         std::fs::write(
-            store.file(),
+            store.place().shown(FILE),
             r#"{"servers": {"http://localhost:7": {"3": {"tokens": {"0": "a"}}},
                             "http://127.0.0.1:7": {"3": {"tokens": {"1": "b"}}}}}"#,
         )
@@ -381,7 +364,7 @@ mod tests {
                 true
             })
             .expect("writes");
-        let mode = fs::metadata(store.file())
+        let mode = std::fs::metadata(store.place().shown(FILE))
             .expect("exists")
             .permissions()
             .mode();

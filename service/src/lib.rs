@@ -42,6 +42,7 @@ pub mod config;
 mod local;
 pub mod metrics;
 pub mod store;
+pub mod web;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -117,6 +118,20 @@ pub struct ServeOptions {
     pub admin: Option<SocketAddr>,
     /// The NATS bus to the other servers that share the store, if any (`nats://…`).
     pub bus: Option<String>,
+    /// The browser client, served to every request that is no gRPC call, if the server
+    /// serves it.
+    pub site: Option<Arc<web::Bundle>>,
+}
+
+/// Why the options a configuration asks for cannot be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum OptionsError {
+    /// The TLS files.
+    #[error(transparent)]
+    Tls(#[from] net::TlsError),
+    /// The browser client.
+    #[error(transparent)]
+    Web(#[from] web::WebError),
 }
 
 /// gRPC-web on the server's port: browsers reach every RPC, streams included.
@@ -174,11 +189,12 @@ impl ServeOptions {
             web: None,
             admin: None,
             bus: None,
+            site: None,
         }
     }
 
-    /// The options `config` asks for; TLS files are read now.
-    pub fn from_config(config: &config::Config) -> Result<ServeOptions, net::TlsError> {
+    /// The options `config` asks for; TLS files and the browser client are read now.
+    pub fn from_config(config: &config::Config) -> Result<ServeOptions, OptionsError> {
         let path = |text: &str| (!text.is_empty()).then(|| std::path::PathBuf::from(text));
         let tls = match (path(&config.tls.cert), path(&config.tls.key)) {
             (Some(cert), Some(key)) => Some(Arc::new(net::Tls::load(net::TlsFiles {
@@ -192,11 +208,16 @@ impl ServeOptions {
             net: config.net(),
             tls,
             drain: config.drain(),
-            web: config.web.grpc_web.then(|| GrpcWeb {
+            // The browser client speaks gRPC-web.
+            web: (config.web.grpc_web || config.web.enabled).then(|| GrpcWeb {
                 cors_origins: config.web.cors_origin.clone(),
             }),
             admin: config.admin_listen(),
             bus: config.bus_url().map(str::to_owned),
+            site: match config.web.enabled {
+                true => Some(web::Bundle::load(&config.web.root)?),
+                false => None,
+            },
         })
     }
 }
@@ -234,6 +255,7 @@ pub async fn run(
         web,
         admin,
         bus,
+        site,
     } = options;
     if let Ok(address) = listener.local_addr()
         && exposes_tokens(address, tls.is_some())
@@ -331,8 +353,9 @@ pub async fn run(
         .timeout(REQUEST_TIMEOUT)
         .http2_keepalive_interval(Some(KEEPALIVE))
         .max_concurrent_streams(transport.config().max_concurrent_streams())
-        // Browsers speak gRPC-web over HTTP/1.1 as well.
-        .accept_http1(web.is_some())
+        // Browsers speak gRPC-web over HTTP/1.1 as well, and fetch the web client's page.
+        .accept_http1(web.is_some() || site.is_some())
+        .layer(tower::util::option_layer(site.map(web::SiteLayer)))
         .layer(tower::util::option_layer(cors))
         .layer(tower::util::option_layer(grpc_web))
         .layer(net::CallsLayer)

@@ -10,7 +10,7 @@ mod side;
 mod tray;
 mod turn;
 
-use std::time::Instant;
+use web_time::Instant;
 
 use eframe::egui::{self, Panel, Ui};
 use trinchera_client::{Names, clock, status};

@@ -56,6 +56,9 @@ pub struct Lobby {
     pub game_id: String,
     /// The path of a saved history file to replay.
     pub history_file: String,
+    /// A history file being uploaded (read by the browser).
+    #[cfg(target_arch = "wasm32")]
+    pub history_upload: Option<crate::platform::files::Picked>,
 }
 
 /// The name of ruleset `id` among `rulesets` (the id if unknown).
@@ -270,7 +273,8 @@ impl Lobby {
         actions
     }
 
-    /// Opening a saved `trinchera --json history` file as a replay.
+    /// Opening a saved `trinchera --json history` file as a replay, by its path.
+    #[cfg(not(target_arch = "wasm32"))]
     fn history_file(&mut self, ui: &mut Ui) -> Option<Action> {
         let lang = lang(ui);
         ui.horizontal_wrapped(|ui| {
@@ -296,6 +300,28 @@ impl Lobby {
             .then(|| Action::ReplayFile(path.to_owned()))
         })
         .inner
+    }
+
+    /// Opening a saved `trinchera --json history` file as a replay, by upload.
+    #[cfg(target_arch = "wasm32")]
+    fn history_file(&mut self, ui: &mut Ui) -> Option<Action> {
+        let lang = lang(ui);
+        let upload = ui.button(lang.pick(
+            "Replay a saved history file…",
+            "Repetir un archivo de historial guardado…",
+        ));
+        if upload.clicked() {
+            self.history_upload = Some(crate::platform::files::pick(ui.ctx()));
+        }
+        let read = self
+            .history_upload
+            .as_ref()
+            .and_then(|upload| upload.lock().ok()?.take())?;
+        self.history_upload = None;
+        Some(match read {
+            Ok((name, text)) => Action::ReplayDocument { name, text },
+            Err(error) => Action::Notice(error),
+        })
     }
 
     /// One game of the list: what it is, who plays, and what may be done with it, each on

@@ -184,6 +184,10 @@ pub struct WebSection {
     pub grpc_web: bool,
     /// Origins allowed by CORS.
     pub cors_origin: Vec<String>,
+    /// Serve the browser client (and gRPC-web).
+    pub enabled: bool,
+    /// Directory of the browser client; empty: the one built in.
+    pub root: String,
 }
 
 /// `[admin]`.
@@ -285,6 +289,8 @@ impl Default for Config {
             web: WebSection {
                 grpc_web: false,
                 cors_origin: Vec::new(),
+                enabled: false,
+                root: String::new(),
             },
             admin: AdminSection {
                 listen: String::new(),

@@ -111,6 +111,10 @@ settings! {
         "Also answer gRPC-web (HTTP/1.1 and HTTP/2, for browsers) on the same port.";
     "web.cors_origin", "cors-origin", "TRINCHERA_CORS_ORIGIN",
         "Web origins whose pages may call the server (a list; commas in the variable).";
+    "web.enabled", "web", "TRINCHERA_WEB",
+        "Serve the browser client (trinchera-gui built for WebAssembly) on the same port, with gRPC-web: a club shares one link.";
+    "web.root", "web-root", "TRINCHERA_WEB_ROOT",
+        "Directory of a built browser client to serve with web.enabled (empty: the one built into this server).";
     "admin.listen", "admin-listen", "TRINCHERA_ADMIN_LISTEN",
         "Address of the admin service (exports while serving): a loopback address, or any with tls.client_ca (empty: off).";
     "metrics.listen", "metrics-listen", "TRINCHERA_METRICS_LISTEN",

@@ -935,3 +935,80 @@ async fn grpc_web_is_off_by_default() {
     assert!(!rulesets.into_inner().rulesets.is_empty());
     server.kill().await;
 }
+
+/// `--web`: the browser client on the gRPC port. GET and HEAD fetch its files (the index
+/// for the app's own pages, gzip when taken, a 304 for a file the browser has), while
+/// gRPC and gRPC-web (POSTs) are served as ever; a bundle that is not there is refused at
+/// start and by --check-config, with how to build one.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_browser_client_is_served_beside_grpc() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let site = dir.path().join("site");
+    std::fs::create_dir(&site).expect("made");
+    std::fs::write(site.join("index.html"), "<html>Trinchera</html>").expect("written");
+    std::fs::write(site.join("trinchera-gui_bg.wasm"), b"\0asm-not-really").expect("written");
+    std::fs::write(site.join("trinchera-gui_bg.wasm.gz"), b"gzipped").expect("written");
+    let root = site.to_str().expect("utf-8");
+    let server =
+        ChildServer::start_with(&dir.path().join("data"), &["--web", "--web-root", root]).await;
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    let get = |path: &str, extra: &str| {
+        format!("GET {path} HTTP/1.1\r\nHost: test\r\n{extra}Connection: close\r\n\r\n")
+    };
+    let page = text(&http1(server.addr, &get("/?game=7", ""), b"", |_| false).await);
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    assert!(page.contains("content-type: text/html"), "{page}");
+    assert!(page.ends_with("<html>Trinchera</html>"), "{page}");
+    let wasm = text(
+        &http1(
+            server.addr,
+            &get("/trinchera-gui_bg.wasm", "Accept-Encoding: gzip, br\r\n"),
+            b"",
+            |_| false,
+        )
+        .await,
+    );
+    assert!(wasm.contains("content-type: application/wasm"), "{wasm}");
+    assert!(wasm.contains("content-encoding: gzip"), "{wasm}");
+    assert!(wasm.ends_with("gzipped"), "{wasm}");
+    let etag = wasm
+        .lines()
+        .find_map(|line| line.strip_prefix("etag: "))
+        .expect("an ETag")
+        .to_owned();
+    let cached = text(
+        &http1(
+            server.addr,
+            &get(
+                "/trinchera-gui_bg.wasm",
+                &format!("If-None-Match: {etag}\r\n"),
+            ),
+            b"",
+            |_| false,
+        )
+        .await,
+    );
+    assert!(cached.starts_with("HTTP/1.1 304"), "{cached}");
+    // gRPC-web, which the page speaks, is on with --web; gRPC over HTTP/2 as ever.
+    let body = framed(&pb::ListRulesetsRequest {});
+    let path = "/trinchera.v1.GameService/ListRulesets";
+    let answer = http1(
+        server.addr,
+        &grpc_web_head(path, "https://play.example.org", body.len()),
+        &body,
+        |answer| text(answer).contains("grpc-status:0"),
+    )
+    .await;
+    assert!(text(&answer).contains("frente"), "{}", text(&answer));
+    let mut client = connect(server.addr).await;
+    play(&mut client, 1).await;
+    server.kill().await;
+
+    // A bundle that is not there: refused, saying how to build one.
+    let (code, words) = server_command(&["--check-config", "--web", "--web-root", "/nowhere"]);
+    assert_eq!(code, Some(2), "{words}");
+    assert!(
+        words.contains("/nowhere") && words.contains("client-gui/web/build.sh"),
+        "{words}"
+    );
+}

@@ -215,7 +215,17 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(config.server.listen)
         .await
         .with_context(|| format!("listening on {}", config.server.listen))?;
-    let options = ServeOptions::from_config(&config).context("setting up TLS")?;
+    let options = ServeOptions::from_config(&config).context("setting up the server")?;
+    if let Some(site) = &options.site {
+        let (files, bytes, gzipped) = site.size();
+        tracing::info!(
+            files,
+            bytes,
+            gzipped,
+            root = %config.web.root,
+            "serving the browser client"
+        );
+    }
     if let Some(listen) = config.metrics_listen() {
         trinchera_service::metrics::install(listen)
             .with_context(|| format!("serving metrics on {listen}"))?;
