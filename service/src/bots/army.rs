@@ -13,10 +13,17 @@
 //!   kinds that defuse bombs valued for what they do), a little for pieces the enemy has not
 //!   identified, for being closer to the enemy flag than the enemy is to one's own, and
 //!   against enemy pieces at the door of one's own flag.
-//! - **Setup**: flag on the back row (now and then one row up), bombs on every square next
-//!   to it as far as they go and the rest in the back rows, runners and low ranks forward,
-//!   strong pieces spread over the middle rows; random within those preferences, so no two
-//!   setups are alike.
+//! - **Setup**: flag on the back row (now and then one row up) where the bombs can close
+//!   every side it can be reached from (with two bombs, a corner), bombs on those sides,
+//!   the weakest pieces on any side left open; bombs to spare now and then make a decoy
+//!   cluster around another back square, else go to the back rows; runners and low ranks
+//!   forward, strong pieces spread over the middle rows; random within those preferences,
+//!   so no two setups are alike.
+//! - **Hard at the root**: a piece that does not defuse bombs does not attack an unmoved
+//!   unknown piece the belief makes more likely a bomb than the flag when the expected
+//!   loss is more than a low rank is worth; that work is left to the defusers and the low
+//!   ranks. A side well ahead in material presses: quiet turns toward the move limit count
+//!   against it.
 
 use std::marker::PhantomData;
 
@@ -24,7 +31,7 @@ use rand::RngExt;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use trinchera_rules::army::spec::{Mobility, Spec};
-use trinchera_rules::army::{Army, Variant};
+use trinchera_rules::army::{Army, TURN_LIMIT, Variant};
 use trinchera_rules::{
     Action, Cell, Determinize, KindId, Rules, Seat, Seed, Setup, SetupError, View,
 };
@@ -43,8 +50,24 @@ const FLAG_PULL: i32 = 3;
 /// Points against per unit of enemy closeness to one's own flag (an enemy piece next to it
 /// counts 4, two squares off 1): a threat to meet before it can strike.
 const CLOSE_TO_FLAG: i32 = 10;
-/// Points for each own movable piece the enemy has not identified.
+/// Points for each own movable piece the enemy has not identified, plus a share of its
+/// value (`value / HIDDEN_SHARE`): where the enemy's Mariscal stands is worth more to know
+/// than where a scout does. The same counts against each enemy piece not identified, so
+/// that a probe that reveals one wins points.
 const HIDDEN: i32 = 3;
+const HIDDEN_SHARE: i32 = 8;
+/// Material lead, in points, from which a side presses: it pulls harder toward the enemy
+/// flag, and quiet turns (which bring the draw of the move limit) count against it.
+const PRESS_LEAD: i32 = 40;
+/// How much harder a pressing side pulls toward the enemy flag.
+const PRESS_PULL: i32 = 3;
+/// The expected loss, in points, above which a piece that does not defuse bombs does not
+/// attack an unmoved unknown piece: its value times the chance the belief gives the target
+/// of being a bomb (a Mariscal attacks such a piece only when a bomb is nearly ruled out;
+/// a low rank may probe).
+const RISK_LIMIT: i32 = 12;
+/// Beliefs sampled to weigh the bomb risk of the attacks at the root.
+const RISK_SAMPLES: u32 = 48;
 /// The easy level's noise, at most, in points.
 const EASY_NOISE: i32 = 30;
 
@@ -125,18 +148,23 @@ impl<V: Variant> Model for ArmyModel<V> {
     fn evaluate(&self, army: &Army<V>, seat: Seat) -> i32 {
         let spec = V::spec();
         let mut score = 0;
+        let mut material = [0; 2];
         let mut flags: [Option<Cell>; 2] = [None, None];
         for piece in army.board_pieces() {
             let sign = if piece.owner == seat { 1 } else { -1 };
-            let mut value = self.values[piece.kind.index()];
-            if !piece.revealed && movable(spec, piece.kind) {
-                value += HIDDEN;
-            }
-            score += sign * value;
+            let value = self.values[piece.kind.index()];
+            material[piece.owner.index()] += value;
+            let unknown = if !piece.revealed && movable(spec, piece.kind) {
+                HIDDEN + value / HIDDEN_SHARE
+            } else {
+                0
+            };
+            score += sign * (value + unknown);
             if spec.kind(piece.kind.0).is_flag {
                 flags[piece.owner.index()] = Some(piece.cell);
             }
         }
+        let lead = material[seat.index()] - material[(!seat).index()];
         // How close each seat's nearest movable piece is to the enemy flag, and how many of
         // its pieces stand at that flag's door (the nearer, the more).
         let mut nearest = [i32::MAX; 2];
@@ -154,7 +182,17 @@ impl<V: Variant> Model for ArmyModel<V> {
             }
         }
         let reach = |seat: Seat| nearest[seat.index()].min(20);
-        score + FLAG_PULL * (reach(!seat) - reach(seat)) - CLOSE_TO_FLAG * close[(!seat).index()]
+        // A side well ahead presses: the draw of the move limit is its loss, so quiet turns
+        // count against it (more and more as the limit nears) and it heads for the flag.
+        let quiet = army.quiet_turns().min(TURN_LIMIT) as i32;
+        let press = quiet * quiet / TURN_LIMIT as i32;
+        let (pull, press) = match lead {
+            lead if lead >= PRESS_LEAD => (FLAG_PULL * PRESS_PULL, -press),
+            lead if lead <= -PRESS_LEAD => (FLAG_PULL, press),
+            _ => (FLAG_PULL, 0),
+        };
+        score + pull * (reach(!seat) - reach(seat)) - CLOSE_TO_FLAG * close[(!seat).index()]
+            + press
     }
 
     fn noisy(&self, army: &Army<V>, mv: <Army<V> as Rules>::Move) -> bool {
@@ -258,8 +296,7 @@ impl<'a> Belief<'a> {
 
 impl<V: Variant> ArmyBot<V> {
     /// The worlds a decision searches, sampled from the belief.
-    fn worlds(&self, view: &SeatKnowledge, legal: &[Action], rng: &mut ChaCha8Rng) -> Vec<Army<V>> {
-        let belief = Belief::new::<V>(&view.projection, self.config.seat);
+    fn worlds(&self, belief: &Belief<'_>, legal: &[Action], rng: &mut ChaCha8Rng) -> Vec<Army<V>> {
         let count = match self.config.level {
             Level::Easy => 1,
             Level::Hard => WORLDS,
@@ -271,6 +308,89 @@ impl<V: Variant> ArmyBot<V> {
             })
             .collect()
     }
+
+    /// Of each of `moves` in `world` (a world of the belief: the seat's own pieces are
+    /// true), whether it is an attack the belief calls too risky: a piece that does not
+    /// defuse bombs attacking an unmoved unknown piece that is more likely a bomb than the
+    /// flag, with an expected loss above [`RISK_LIMIT`].
+    fn too_risky(
+        &self,
+        belief: &Belief<'_>,
+        world: &Army<V>,
+        moves: &[<Army<V> as Rules>::Move],
+        rng: &mut ChaCha8Rng,
+    ) -> Vec<bool> {
+        let spec = V::spec();
+        let unmoved_unknown = |cell: Cell| {
+            belief.view.pieces.iter().any(|piece| {
+                piece.cell == Some(cell)
+                    && piece.owner == belief.enemy
+                    && piece.kind.is_none()
+                    && !piece.moved
+            })
+        };
+        let targets: Vec<Cell> = moves
+            .iter()
+            .map(|&mv| world.cells(mv).1)
+            .filter(|&to| unmoved_unknown(to))
+            .collect();
+        if targets.is_empty() {
+            return vec![false; moves.len()];
+        }
+        // How often each target is a bomb, and how often the flag, over sampled beliefs.
+        let mut bombs = vec![0_u32; targets.len()];
+        let mut flags = vec![0_u32; targets.len()];
+        for _ in 0..RISK_SAMPLES {
+            let guess = belief.sample::<V>(rng);
+            for (index, &cell) in targets.iter().enumerate() {
+                let kind = guess
+                    .pieces
+                    .iter()
+                    .find(|piece| piece.cell == Some(cell))
+                    .and_then(|piece| piece.kind);
+                if let Some(kind) = kind {
+                    let kind = spec.kind(kind.0);
+                    if kind.is_flag {
+                        flags[index] += 1;
+                    } else if kind.mobility == Mobility::Immovable {
+                        bombs[index] += 1;
+                    }
+                }
+            }
+        }
+        let attacker = |cell: Cell| {
+            world
+                .board_pieces()
+                .find(|piece| piece.cell == cell)
+                .map(|piece| piece.kind)
+        };
+        moves
+            .iter()
+            .map(|&mv| {
+                let (from, to) = world.cells(mv);
+                let (Some(index), Some(kind)) =
+                    (targets.iter().position(|&t| t == to), attacker(from))
+                else {
+                    return false;
+                };
+                let loss = self.model.values[kind.index()] * bombs[index] as i32
+                    / RISK_SAMPLES as i32;
+                !defuses(spec, kind) && bombs[index] > flags[index] && loss > RISK_LIMIT
+            })
+            .collect()
+    }
+}
+
+/// Whether `kind` wins when it attacks any bomb (the immovable kinds but the flag).
+fn defuses(spec: &Spec, kind: KindId) -> bool {
+    spec.data
+        .kinds
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| k.mobility == Mobility::Immovable && !k.is_flag)
+        .all(|(bomb, _)| {
+            spec.battle[kind.index()][bomb] == trinchera_rules::BattleResult::AttackerWins
+        })
 }
 
 impl<V: Variant> Bot for ArmyBot<V> {
@@ -286,12 +406,23 @@ impl<V: Variant> Bot for ArmyBot<V> {
         }
         let seat = self.config.seat;
         let mut rng = self.config.rng(view.version);
-        let worlds = self.worlds(view, &legal, &mut rng);
+        let belief = Belief::new::<V>(&view.projection, seat);
+        let worlds = self.worlds(&belief, &legal, &mut rng);
         let Some(first) = worlds.first() else {
             return listed(view, None);
         };
         let mut moves = Vec::new();
         first.legal_moves(&mut moves);
+        // The hard level leaves bomb-work to the pieces that defuse bombs and to the low
+        // ranks: its strong pieces do not attack what is likely a bomb. A move it rules
+        // out stays playable when nothing else is.
+        if self.config.level == Level::Hard {
+            let risky = self.too_risky(&belief, first, &moves, &mut rng);
+            if risky.iter().any(|r| !r) {
+                let mut risky = risky.into_iter();
+                moves.retain(|_| !risky.next().unwrap_or(false));
+            }
+        }
         let max_depth = match self.config.level {
             Level::Easy => 1,
             Level::Hard => MAX_DEPTH,
@@ -342,28 +473,12 @@ pub(super) fn army_setup<V: Variant>(
 ) -> Result<Setup, SetupError> {
     let spec = V::spec();
     let description = &spec.description;
-    let (mut free, missing) = Setup::room_around(description, seat, kept)?;
-    let mut pieces: Vec<(Cell, KindId)> = kept.to_vec();
-    let row = |cell: Cell| depth::<V>(seat, cell.y);
-    let mut place = |kind: KindId, weight: &dyn Fn(Cell) -> u32, rng: &mut ChaCha8Rng| {
-        let total: u32 = free.iter().map(|&cell| weight(cell)).sum();
-        let index = if total == 0 {
-            rng.random_range(0..free.len())
-        } else {
-            let mut pick = rng.random_range(0..total);
-            free.iter()
-                .position(|&cell| {
-                    let w = weight(cell);
-                    let hit = pick < w;
-                    pick = pick.saturating_sub(w);
-                    hit
-                })
-                .unwrap_or(0)
-        };
-        let cell = free.swap_remove(index);
-        pieces.push((cell, kind));
-        cell
+    let (free, missing) = Setup::room_around(description, seat, kept)?;
+    let mut board = Placing {
+        free,
+        pieces: kept.to_vec(),
     };
+    let row = |cell: Cell| depth::<V>(seat, cell.y);
     let kinds = spec.data.kinds;
     let of = |pred: &dyn Fn(&trinchera_rules::army::spec::KindSpec) -> bool| -> Vec<KindId> {
         missing
@@ -372,29 +487,88 @@ pub(super) fn army_setup<V: Variant>(
             .filter(|kind| pred(&kinds[kind.index()]))
             .collect()
     };
-    let flag_row = if rng.random_ratio(1, 5) { 1 } else { 0 };
+    let zone: Vec<Cell> = description
+        .setup_zone(seat)
+        .map(|zone| zone.cells.clone())
+        .unwrap_or_default();
+    // The squares next to `cell` that an enemy can reach it from: every neighbour in the
+    // zone (the edges and lakes guard the others).
+    let sides = |cell: Cell| -> Vec<Cell> {
+        zone.iter()
+            .copied()
+            .filter(|&side| distance(cell, side) == 1)
+            .collect()
+    };
+    let bombs = of(&|k| !k.is_flag && k.mobility == Mobility::Immovable);
     let mut flag = kept
         .iter()
         .find(|(_, kind)| kinds[kind.index()].is_flag)
         .map(|&(cell, _)| cell);
     for kind in of(&|k| k.is_flag) {
-        flag = Some(place(kind, &|cell| u32::from(row(cell) == flag_row), rng));
+        // At the back (now and then one row up), where the bombs can close every side (with
+        // two bombs, as in castillos, a corner) or all but one, which a weak piece closes.
+        let flag_row = if rng.random_ratio(1, 5) { 1 } else { 0 };
+        let open = |cell: Cell| {
+            sides(cell)
+                .into_iter()
+                .filter(|side| !kept.iter().any(|(taken, _)| taken == side))
+                .count()
+        };
+        let weight = |cell: Cell, rows: i8| -> u32 {
+            match open(cell) {
+                _ if row(cell) > rows => 0,
+                sides if sides <= bombs.len() => 3,
+                sides if sides == bombs.len() + 1 => 1,
+                _ => 0,
+            }
+        };
+        let any = |rows: i8| board.free.iter().any(|&cell| weight(cell, rows) > 0);
+        let rows = if any(flag_row) { flag_row } else { 1 };
+        flag = Some(board.place(
+            kind,
+            &|cell| {
+                let weight = weight(cell, rows);
+                if rows == flag_row { weight * u32::from(row(cell) == flag_row) } else { weight }
+            },
+            rng,
+        ));
     }
-    // Bombs on every free square next to the flag first (as far as they go), then in the
-    // back.
-    let mut guards: Vec<Cell> = description
-        .setup_zone(seat)
-        .map(|zone| zone.cells.clone())
+    // Bombs on every free side of the flag first; a side they cannot close gets a piece
+    // (below). Bombs left over make a decoy around another back square now and then (a
+    // second cluster, so that the flag is not where the bombs are), else go to the back.
+    let mut guards: Vec<Cell> = flag
+        .map(&sides)
         .unwrap_or_default()
         .into_iter()
-        .filter(|&cell| flag.is_some_and(|flag| distance(flag, cell) == 1))
         .filter(|cell| !kept.iter().any(|(taken, _)| taken == cell))
         .collect();
     guards.shuffle(rng);
-    let bombs = of(&|k| !k.is_flag && k.mobility == Mobility::Immovable);
-    for (index, kind) in bombs.into_iter().enumerate() {
-        let guard = guards.get(index).copied();
-        place(
+    let spare = bombs.len().saturating_sub(guards.len());
+    let decoy = (spare >= 2 && rng.random_ratio(2, 3))
+        .then(|| {
+            let far: Vec<Cell> = board
+                .free
+                .iter()
+                .copied()
+                .filter(|&cell| row(cell) == 0 && flag.is_none_or(|f| distance(f, cell) >= 4))
+                .collect();
+            (!far.is_empty()).then(|| far[rng.random_range(0..far.len())])
+        })
+        .flatten();
+    let mut decoy_sides: Vec<Cell> = decoy
+        .map(&sides)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|cell| !kept.iter().any(|(taken, _)| taken == cell) && !guards.contains(cell))
+        .collect();
+    decoy_sides.shuffle(rng);
+    for kind in bombs {
+        let guard = if guards.is_empty() {
+            decoy_sides.pop()
+        } else {
+            Some(guards.remove(0))
+        };
+        board.place(
             kind,
             &|cell| match guard {
                 Some(guard) => u32::from(cell == guard),
@@ -403,8 +577,17 @@ pub(super) fn army_setup<V: Variant>(
             rng,
         );
     }
-    let top = kinds.iter().filter_map(|k| k.rank).max().unwrap_or(0);
+    // The weakest pieces close the sides of the flag the bombs could not.
     let mut rest = of(&|k| k.mobility != Mobility::Immovable);
+    rest.sort_by_key(|&kind| kinds[kind.index()].rank.unwrap_or(0));
+    for guard in guards {
+        if rest.is_empty() {
+            break;
+        }
+        let kind = rest.remove(0);
+        board.place(kind, &|cell| u32::from(cell == guard), rng);
+    }
+    let top = kinds.iter().filter_map(|k| k.rank).max().unwrap_or(0);
     rest.shuffle(rng);
     // Strong pieces first, so that they get the middle rows and spread over columns.
     rest.sort_by_key(|&kind| std::cmp::Reverse(kinds[kind.index()].rank.unwrap_or(0)));
@@ -427,10 +610,172 @@ pub(super) fn army_setup<V: Variant>(
                 [2, 3, 3, 2][r]
             }
         };
-        let cell = place(kind, &weight, rng);
+        let cell = board.place(kind, &weight, rng);
         if strong {
             strong_columns.push(cell.x);
         }
     }
-    Setup::from_pieces(description, seat, &pieces)
+    Setup::from_pieces(description, seat, &board.pieces)
+}
+
+/// A setup being made: the free squares of the zone and the pieces placed.
+struct Placing {
+    free: Vec<Cell>,
+    pieces: Vec<(Cell, KindId)>,
+}
+
+impl Placing {
+    /// Places `kind` on a free square drawn by `weight` (any free square if every weight is
+    /// 0); returns the square.
+    fn place(&mut self, kind: KindId, weight: &dyn Fn(Cell) -> u32, rng: &mut ChaCha8Rng) -> Cell {
+        let total: u32 = self.free.iter().map(|&cell| weight(cell)).sum();
+        let index = if total == 0 {
+            rng.random_range(0..self.free.len())
+        } else {
+            let mut pick = rng.random_range(0..total);
+            self.free
+                .iter()
+                .position(|&cell| {
+                    let w = weight(cell);
+                    let hit = pick < w;
+                    pick = pick.saturating_sub(w);
+                    hit
+                })
+                .unwrap_or(0)
+        };
+        let cell = self.free.swap_remove(index);
+        self.pieces.push((cell, kind));
+        cell
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use trinchera_rules::Viewer;
+    use trinchera_rules::army::{Castillos, Clasico, Frente};
+
+    use super::*;
+    use crate::bots::tests::random_position;
+
+    /// The guesses of the belief for one seat of a random position of ruleset `V` (`id`).
+    fn guesses<V: Variant>(id: &str, n: u64, plies: u32) -> Option<(View, Vec<View>)> {
+        let game = random_position(id, n, plies);
+        let seat = game.to_move()?;
+        let view = game.view(Viewer::Player(seat));
+        let belief = Belief::new::<V>(&view, seat);
+        let mut rng = ChaCha8Rng::seed_from_u64(n);
+        let guessed = (0..8).map(|_| belief.sample::<V>(&mut rng)).collect();
+        Some((view, guessed))
+    }
+
+    /// The belief never makes a piece that moved a bomb or the flag, keeps every kind the
+    /// seat knows, and guesses the army's counts exactly.
+    fn belief_holds<V: Variant>(id: &str, n: u64, plies: u32) -> Result<(), String> {
+        let Some((view, guessed)) = guesses::<V>(id, n, plies) else {
+            return Ok(());
+        };
+        let spec = V::spec();
+        for guess in guessed {
+            let mut counts = vec![[0_u8; 2]; spec.data.kinds.len()];
+            for (seen, guessed) in view
+                .pieces
+                .iter()
+                .chain(&view.captured)
+                .zip(guess.pieces.iter().chain(&guess.captured))
+            {
+                let kind = guessed.kind.ok_or("a piece left unguessed")?;
+                counts[kind.index()][guessed.owner.index()] += 1;
+                if seen.kind.is_some_and(|known| known != kind) {
+                    return Err(format!("a known kind changed at {:?}", seen.cell));
+                }
+                if seen.moved && !movable(spec, kind) {
+                    return Err(format!(
+                        "{id} seed {n}: the piece at {:?} moved but was guessed {}",
+                        seen.cell,
+                        spec.kind(kind.0).id
+                    ));
+                }
+            }
+            for (kind, count) in spec.data.kinds.iter().zip(counts) {
+                if count != [kind.count; 2] {
+                    return Err(format!("{id} seed {n}: {} counted {count:?}", kind.id));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn the_belief_never_makes_a_piece_that_moved_a_bomb_or_the_flag(
+            n in proptest::prelude::any::<u64>(),
+            plies in 0_u32..300,
+        ) {
+            let checked = belief_holds::<Frente>("frente", n, plies)
+                .and(belief_holds::<Clasico>("clasico", n, plies))
+                .and(belief_holds::<Castillos>("castillos", n, plies));
+            proptest::prop_assert!(checked.is_ok(), "{:?}", checked);
+        }
+    }
+
+    /// Every side of the flag that an enemy can reach it from holds a bomb, in every army
+    /// ruleset, but where there are too few bombs (castillos' two) for a flag off the
+    /// corners, whose one side left holds a piece; and the flag's place varies.
+    fn flag_closed<V: Variant>() {
+        let spec = V::spec();
+        let description = &spec.description;
+        for seat in Seat::BOTH {
+            let mut places = std::collections::BTreeSet::new();
+            for n in 0..200_u64 {
+                let setup = army_setup::<V>(seat, &[], &mut ChaCha8Rng::seed_from_u64(n))
+                    .expect("a whole army");
+                let pieces = setup.pieces();
+                let kind_at = |cell: Cell| {
+                    pieces
+                        .iter()
+                        .find(|(at, _)| *at == cell)
+                        .map(|(_, kind)| spec.kind(kind.0))
+                };
+                let (flag, _) = *pieces
+                    .iter()
+                    .find(|(_, kind)| spec.kind(kind.0).is_flag)
+                    .expect("a flag");
+                places.insert((flag.x, flag.y));
+                let zone = &description.setup_zone(seat).expect("a zone").cells;
+                let sides: Vec<&Cell> =
+                    zone.iter().filter(|&&side| distance(flag, side) == 1).collect();
+                let bombs: usize = spec
+                    .data
+                    .kinds
+                    .iter()
+                    .filter(|k| k.mobility == Mobility::Immovable && !k.is_flag)
+                    .map(|k| usize::from(k.count))
+                    .sum();
+                let bombed = sides
+                    .iter()
+                    .filter(|&&&side| {
+                        kind_at(side).is_some_and(|k| k.mobility == Mobility::Immovable)
+                    })
+                    .count();
+                assert!(
+                    bombed == sides.len() || (bombed == bombs && sides.len() == bombs + 1),
+                    "{} seat {seat} seed {n}: the flag at {flag:?} has {bombed} of {} sides \
+                     bombed",
+                    description.id,
+                    sides.len()
+                );
+            }
+            assert!(places.len() >= 3, "{}: the flag stands in {places:?} only", description.id);
+        }
+    }
+
+    #[test]
+    fn the_flag_is_closed_on_every_side_by_bombs() {
+        flag_closed::<Frente>();
+        flag_closed::<Clasico>();
+        flag_closed::<Castillos>();
+    }
 }

@@ -13,6 +13,8 @@
 
 mod army;
 mod asalto;
+#[cfg(test)]
+mod beginner;
 mod random;
 mod search;
 mod tanques;

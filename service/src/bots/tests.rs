@@ -4,7 +4,8 @@
 //! `cargo test --release -p trinchera-service --lib bots::tests::measure -- --ignored --nocapture`
 //! (`BOT_GAMES` games per seat, pairing and ruleset, default 20; `BOT_RULESETS` a
 //! comma-separated subset of rulesets; `BOT_PAIRINGS` a comma-separated subset of
-//! `hard-random,hard-easy,easy-random`; `BOT_HARD_NODES` a node budget for the hard level
+//! `hard-random,hard-easy,hard-beginner,easy-random` (the beginner, a person-like player
+//! of `beginner.rs`, plays the army games only); `BOT_HARD_NODES` a node budget for the hard level
 //! instead of its default budget, with no time bound). Games run on every core; the last
 //! column names the seeds of the games the first bot did not win (L lost, D drawn) and
 //! why they ended.
@@ -14,7 +15,9 @@ use std::time::{Duration, Instant};
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use trinchera_rules::{Action, Cell, Game, KindId, Seat, Seed, Setup, Viewer, catalog};
+use trinchera_rules::{
+    Action, BattleResult, Cell, Effect, Game, KindId, Seat, Seed, Setup, Viewer, catalog,
+};
 
 use super::{Bot, BotLevel, Budget, SeatKnowledge};
 
@@ -65,10 +68,34 @@ struct Played {
     plies: u32,
     /// Think time of each decision, per seat.
     thinking: [Vec<Duration>; 2],
+    /// Per seat, the first ply at which it lost a piece of rank 8 or more attacking a bomb.
+    bombed: [Option<u32>; 2],
     /// Each ply: its seat, notation and effects.
     log: Vec<String>,
     /// The game as it ended.
     game: Box<dyn Game>,
+}
+
+/// Whether `effects` of an attack lost the attacker, a piece of rank 8 or more, to a bomb
+/// (castillos' granadas count: they kill their attackers too).
+fn lost_high_to_bomb(description: &trinchera_rules::Description, effects: &[Effect]) -> bool {
+    effects.iter().any(|effect| match effect {
+        Effect::Battle {
+            attacker: (_, attacker),
+            defender: (_, defender),
+            result,
+            ..
+        } => {
+            let (attacker, defender) = (
+                &description.kinds[attacker.index()],
+                &description.kinds[defender.index()],
+            );
+            attacker.rank.is_some_and(|rank| rank >= 8)
+                && matches!(defender.id, "bomba" | "granada")
+                && *result != BattleResult::AttackerWins
+        }
+        _ => false,
+    })
 }
 
 /// Plays `bots` (seat 0, seat 1) against each other, every action through the checked
@@ -83,6 +110,7 @@ fn play(id: &str, mut bots: [Box<dyn Bot>; 2], game_seed: u64, max_plies: u32) -
     }
     let mut plies = 0;
     let mut thinking = [Vec::new(), Vec::new()];
+    let mut bombed = [None, None];
     let mut log = Vec::new();
     while let Some(seat) = game.to_move() {
         if plies >= max_plies {
@@ -100,6 +128,10 @@ fn play(id: &str, mut bots: [Box<dyn Bot>; 2], game_seed: u64, max_plies: u32) -
             "{id}: {action:?} is not listed"
         );
         let played = game.play(seat, &action).expect("a listed action is legal");
+        if bombed[seat.index()].is_none() && lost_high_to_bomb(game.description(), &played.effects)
+        {
+            bombed[seat.index()] = Some(plies);
+        }
         log.push(format!(
             "{plies:>4} {seat}: {} {:?}",
             played.notation, played.effects
@@ -109,26 +141,59 @@ fn play(id: &str, mut bots: [Box<dyn Bot>; 2], game_seed: u64, max_plies: u32) -
     Played {
         plies,
         thinking,
+        bombed,
         log,
         game,
     }
 }
 
-fn bots(
-    id: &str,
-    levels: [BotLevel; 2],
-    budgets: [Budget; 2],
-    game_seed: u64,
-) -> [Box<dyn Bot>; 2] {
+/// Who plays a seat: a bot level, or the beginner (the army games' person-like opponent
+/// of the measurements).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Player {
+    Level(BotLevel),
+    Beginner,
+}
+
+impl Player {
+    fn name(self) -> &'static str {
+        match self {
+            Player::Level(level) => level.name(),
+            Player::Beginner => "beginner",
+        }
+    }
+
+    fn parse(text: &str) -> Option<Player> {
+        match text {
+            "beginner" => Some(Player::Beginner),
+            level => level.parse().ok().map(Player::Level),
+        }
+    }
+
+    /// The budget in the ignored runs (`measure`, `replay`): `BOT_HARD_NODES` nodes and no
+    /// clock for the hard level if set, else the level's default.
+    fn measured_budget(self) -> Budget {
+        let hard_nodes = std::env::var("BOT_HARD_NODES")
+            .ok()
+            .and_then(|n| n.parse().ok());
+        match (self, hard_nodes) {
+            (Player::Level(BotLevel::Hard), Some(nodes)) => Budget { nodes, time: None },
+            (Player::Level(level), _) => level.default_budget(),
+            (Player::Beginner, _) => TEST_BUDGET,
+        }
+    }
+}
+
+fn bots(id: &str, players: [Player; 2], budgets: [Budget; 2], game_seed: u64) -> [Box<dyn Bot>; 2] {
     let description = description(id);
     Seat::BOTH.map(|seat| {
         let index = seat.index();
-        levels[index].bot(
-            description,
-            seat,
-            seed(game_seed * 2 + index as u64 + 1),
-            budgets[index],
-        )
+        let seed = seed(game_seed * 2 + index as u64 + 1);
+        match players[index] {
+            Player::Level(level) => level.bot(description, seat, seed, budgets[index]),
+            Player::Beginner => super::beginner::beginner(description, seat, seed)
+                .expect("the beginner plays the army games"),
+        }
     })
 }
 
@@ -361,7 +426,7 @@ fn bots_only_play_listed_actions() {
             {
                 let played = play(
                     id,
-                    bots(id, levels, [TEST_BUDGET; 2], n as u64),
+                    bots(id, levels.map(Player::Level), [TEST_BUDGET; 2], n as u64),
                     n as u64,
                     200,
                 );
@@ -372,7 +437,7 @@ fn bots_only_play_listed_actions() {
 }
 
 /// A position reached by random setups and `plies` random actions from seed `n`.
-fn random_position(id: &str, n: u64, plies: u32) -> Box<dyn Game> {
+pub(super) fn random_position(id: &str, n: u64, plies: u32) -> Box<dyn Game> {
     let ruleset = catalog::ruleset(id).expect("hosted");
     let mut game = (ruleset.new_game)(Seed(seed(n)));
     for seat in Seat::BOTH {
@@ -438,7 +503,12 @@ fn hard_beats_random() {
         for &hard in seats {
             let mut levels = [BotLevel::Random; 2];
             levels[hard.index()] = BotLevel::Hard;
-            let played = play(id, bots(id, levels, [TEST_BUDGET; 2], 7), 7, 4_000);
+            let played = play(
+                id,
+                bots(id, levels.map(Player::Level), [TEST_BUDGET; 2], 7),
+                7,
+                4_000,
+            );
             assert_eq!(
                 played.game.outcome().and_then(|o| o.winner),
                 Some(hard),
@@ -467,10 +537,16 @@ fn measure() {
     let only = var("BOT_RULESETS");
     let only_pairings = var("BOT_PAIRINGS");
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let (hard, easy, random) = (
+        Player::Level(BotLevel::Hard),
+        Player::Level(BotLevel::Easy),
+        Player::Level(BotLevel::Random),
+    );
     let pairings = [
-        (BotLevel::Hard, BotLevel::Random),
-        (BotLevel::Hard, BotLevel::Easy),
-        (BotLevel::Easy, BotLevel::Random),
+        (hard, random),
+        (hard, easy),
+        (hard, Player::Beginner),
+        (easy, random),
     ];
     let listed = |filter: &Option<String>, name: &str| {
         filter
@@ -478,20 +554,23 @@ fn measure() {
             .is_none_or(|filter| filter.split(',').any(|f| f == name))
     };
     println!(
-        "ruleset    pairing        seat  games  wins draws losses  win%  95% CI        plies  think a (median/p99)  not won (seeds)"
+        "ruleset    pairing           seat  games  wins draws losses  win%  95% CI        plies  think a (median/p99)  a's first high piece lost to a bomb (games, median ply)  not won (seeds)"
     );
     for id in catalog::ids() {
         if !listed(&only, id) {
             continue;
         }
         for (a, b) in pairings {
-            if !listed(&only_pairings, &format!("{}-{}", a.name(), b.name())) {
+            let army = super::beginner::beginner(description(id), Seat::First, [0; 32]).is_some();
+            if !listed(&only_pairings, &format!("{}-{}", a.name(), b.name()))
+                || (b == Player::Beginner && !army)
+            {
                 continue;
             }
             for a_seat in Seat::BOTH {
                 let mut levels = [b; 2];
                 levels[a_seat.index()] = a;
-                let budgets = levels.map(measured_budget);
+                let budgets = levels.map(Player::measured_budget);
                 let one =
                     |seed: u64| play(id, bots(id, levels, budgets, seed), seed, MEASURED_PLIES);
                 let mut results: Vec<(u64, Played)> = std::thread::scope(|scope| {
@@ -514,7 +593,9 @@ fn measure() {
                 let (mut wins, mut draws, mut losses, mut plies) = (0_u32, 0_u32, 0_u32, 0_u64);
                 let mut not_won = Vec::new();
                 let mut thinking = Vec::new();
+                let mut bombed: Vec<u32> = Vec::new();
                 for (n, played) in &results {
+                    bombed.extend(played.bombed[a_seat.index()]);
                     let outcome = played.game.outcome();
                     let reason = outcome.map(|o| o.reason);
                     match outcome.map(|o| o.winner) {
@@ -532,11 +613,15 @@ fn measure() {
                     thinking.extend(played.thinking[a_seat.index()].iter().copied());
                 }
                 thinking.sort();
+                bombed.sort_unstable();
+                let bomb_median = bombed
+                    .get(bombed.len() / 2)
+                    .map_or("-".to_owned(), u32::to_string);
                 let n = games as f64;
                 let p = f64::from(wins) / n;
                 let half = 1.96 * (p * (1.0 - p) / n).sqrt();
                 println!(
-                    "{id:<10} {:<5} v {:<6} {}  {games:>5}  {wins:>4} {draws:>5} {losses:>6}  {:>4.0}  {:>3.0}-{:<3.0}%  {:>7.0}  {:?} / {:?}  {}",
+                    "{id:<10} {:<5} v {:<9} {}  {games:>5}  {wins:>4} {draws:>5} {losses:>6}  {:>4.0}  {:>3.0}-{:<3.0}%  {:>7.0}  {:?} / {:?}  {:>3} games, ply {bomb_median}  {}",
                     a.name(),
                     b.name(),
                     a_seat.index(),
@@ -546,6 +631,7 @@ fn measure() {
                     plies as f64 / n,
                     percentile(&thinking, 0.5),
                     percentile(&thinking, 0.99),
+                    bombed.len(),
                     not_won.join(" "),
                 );
             }
@@ -558,18 +644,6 @@ const FIRST_SEED: u64 = 100;
 /// Plies after which `measure` and `replay` call a game off (a draw in the figures).
 const MEASURED_PLIES: u32 = 4_000;
 
-/// The budget of `level` in the ignored runs (`measure`, `replay`): `BOT_HARD_NODES` nodes
-/// and no clock for the hard level if set, else the level's default.
-fn measured_budget(level: BotLevel) -> Budget {
-    let hard_nodes = std::env::var("BOT_HARD_NODES")
-        .ok()
-        .and_then(|n| n.parse().ok());
-    match (level, hard_nodes) {
-        (BotLevel::Hard, Some(nodes)) => Budget { nodes, time: None },
-        _ => level.default_budget(),
-    }
-}
-
 /// Replays one game of `measure` and prints its last plies and the final board, to see why
 /// a game was lost: `BOT_RULESETS` one ruleset, `BOT_SEED` the seed `measure` printed,
 /// `BOT_LEVELS` the levels of seat 0 and seat 1 (e.g. `hard,random`), `BOT_HARD_NODES` as
@@ -580,14 +654,14 @@ fn replay() {
     let var = |name: &str| std::env::var(name).unwrap_or_else(|_| panic!("{name} is not set"));
     let id = var("BOT_RULESETS");
     let n: u64 = var("BOT_SEED").parse().expect("BOT_SEED is a number");
-    let levels: Vec<BotLevel> = var("BOT_LEVELS")
+    let levels: Vec<Player> = var("BOT_LEVELS")
         .split(',')
-        .map(|level| level.parse().expect("BOT_LEVELS names levels"))
+        .map(|level| Player::parse(level).expect("BOT_LEVELS names levels"))
         .collect();
-    let levels: [BotLevel; 2] = levels.try_into().expect("BOT_LEVELS names two levels");
+    let levels: [Player; 2] = levels.try_into().expect("BOT_LEVELS names two levels");
     let played = play(
         &id,
-        bots(&id, levels, levels.map(measured_budget), n),
+        bots(&id, levels, levels.map(Player::measured_budget), n),
         n,
         MEASURED_PLIES,
     );

@@ -448,6 +448,11 @@ impl<V: Variant> Army<V> {
             })
     }
 
+    /// Turns in a row without a battle or removal (the game is drawn at [`TURN_LIMIT`]).
+    pub fn quiet_turns(&self) -> u32 {
+        self.quiet_turns
+    }
+
     /// Whether `mv` (a legal move) attacks a piece.
     pub fn is_attack(&self, mv: ArmyMove) -> bool {
         self.board[usize::from(mv.to)] != EMPTY
