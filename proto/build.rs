@@ -26,6 +26,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // No `connect` helper tied to tonic's HTTP/2 channel: clients are made over any
         // transport (`new(channel)`), gRPC-web in a browser too.
         .build_transport(false)
+        // prost's codec with buffers that start small (see `codec.rs`).
+        .codec_path("crate::codec::SmallBuffers")
         .compile_fds(descriptors)?;
     Ok(())
 }

@@ -326,7 +326,7 @@ pub struct ArenaArgs {
 }
 
 /// `bench`.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct BenchArgs {
     /// Concurrent games (and, in the baseline, concurrent health-check loops).
     #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=100_000))]
@@ -334,9 +334,22 @@ pub struct BenchArgs {
     /// How long each measured phase lasts, e.g. `20s`, `1500ms`, `2m`.
     #[arg(long, default_value = "20s", value_parser = parse_duration)]
     pub duration: std::time::Duration,
-    /// Rulesets of the games, comma-separated; games take them in turn.
+    /// Rulesets of the games, comma-separated; games take them in turn (the report adds
+    /// a line per ruleset when there are several).
     #[arg(long, default_value = "frente", value_delimiter = ',')]
     pub ruleset: Vec<String>,
+    /// Play at a person's pace: each game moves on average every PACE (exponential gaps),
+    /// so that G games make about G/PACE moves a second; the games start spread over the
+    /// first quarter of the phase (at most 5 s). Without it every game moves flat out.
+    #[arg(long, value_name = "PACE", value_parser = parse_duration)]
+    pub pace: Option<std::time::Duration>,
+    /// Run the measurement once for each of these game counts (e.g. `128,1000,10000`),
+    /// in this order, and print one table row each: throughput, latencies, server memory
+    /// per game and CPU per move side by side. With it `--watchers` counts spectators
+    /// per game (`--watchers 1`: as many spectator streams as games in each row).
+    #[arg(long, value_name = "GAMES,...", value_delimiter = ',', conflicts_with_all = ["fill", "baseline_only"],
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub curve: Vec<u32>,
     /// Measure only the health-check baseline.
     #[arg(long, conflicts_with_all = ["no_baseline", "fill", "watchers"])]
     pub baseline_only: bool,
@@ -344,7 +357,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub no_baseline: bool,
     /// Spectator WatchGame streams spread over the active games, to measure fan-out.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100_000))]
     pub watchers: u32,
     /// How the simulated players learn their legal moves: from a WatchGame stream per
     /// seat, or from a GetView call before each move.

@@ -3,6 +3,8 @@
 //! The `.proto` files are the contract third parties build clients from; this crate is the
 //! Rust rendering used by the server and the bundled clients.
 
+pub mod codec;
+
 /// Messages, the `GameService` client and server of `trinchera.v1`.
 #[allow(missing_docs, clippy::all)]
 pub mod v1 {

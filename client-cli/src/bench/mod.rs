@@ -15,6 +15,7 @@ mod report;
 pub(crate) mod stats;
 mod watchers;
 
+use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -33,9 +34,51 @@ use trinchera_client::Server;
 
 /// Long-lived streams one connection carries at most (servers commonly allow 100–200).
 const STREAMS_PER_CONNECTION: u32 = 100;
+/// The longest time paced games take to start.
+const MAX_RAMP: Duration = Duration::from_secs(5);
 
-/// `bench`.
+/// `bench`: one measurement, or with `--curve` one per size and a row each.
 pub async fn bench(ctx: &Ctx, args: &BenchArgs) -> Result<(), CliError> {
+    if args.curve.is_empty() {
+        let report = measure(ctx, args).await?;
+        if ctx.json {
+            ctx.print_json(&report.to_json())?;
+        } else {
+            print!("{}", report.to_text());
+        }
+        return report.verdict();
+    }
+    let sized: Vec<BenchArgs> = args
+        .curve
+        .iter()
+        .map(|&games| BenchArgs {
+            games,
+            watchers: games.saturating_mul(args.watchers),
+            curve: Vec::new(),
+            ..args.clone()
+        })
+        .collect();
+    let mut reports = Vec::new();
+    for (row, sized) in sized.iter().enumerate() {
+        eprintln!(
+            "curve {}/{}: {} games, {} watchers",
+            row + 1,
+            args.curve.len(),
+            sized.games,
+            sized.watchers
+        );
+        reports.push(measure(ctx, sized).await?);
+    }
+    if ctx.json {
+        ctx.print_json(&report::curve_json(&reports))?;
+    } else {
+        print!("{}", report::curve_text(args, &reports));
+    }
+    reports.iter().try_for_each(Report::verdict)
+}
+
+/// One measurement of `args.games` games (or the fill, or the baseline alone).
+async fn measure<'a>(ctx: &Ctx, args: &'a BenchArgs) -> Result<Report<'a>, CliError> {
     let streams = match (args.moves_from, args.baseline_only) {
         (MovesFrom::Watch, false) => 2 * args.games + args.watchers,
         _ => args.watchers,
@@ -64,9 +107,12 @@ pub async fn bench(ctx: &Ctx, args: &BenchArgs) -> Result<(), CliError> {
         servers,
         rulesets: args.ruleset.clone(),
         moves_from: args.moves_from,
+        pace: args.pace,
         errors: Errors::default(),
         calls: AtomicU64::new(0),
         games: AtomicU64::new(0),
+        ready: AtomicU64::new(0),
+        watching: AtomicU64::new(0),
         record_acks: args.watchers > 0,
         slots,
     });
@@ -82,6 +128,7 @@ pub async fn bench(ctx: &Ctx, args: &BenchArgs) -> Result<(), CliError> {
         moves_cpu: None,
         baseline: None,
         moves: None,
+        by_ruleset: Vec::new(),
         fill: None,
         games_started: 0,
         games_finished: 0,
@@ -100,13 +147,21 @@ pub async fn bench(ctx: &Ctx, args: &BenchArgs) -> Result<(), CliError> {
             report.baseline = Some(baseline(&table, args).await);
         }
         if !args.baseline_only {
-            let cpu_before = server_pid.and_then(machine::cpu_seconds);
-            let (played, watched) = games(&table, args).await;
-            report.moves_cpu = cpu_before
-                .zip(server_pid.and_then(machine::cpu_seconds))
-                .map(|(before, after)| after - before);
+            let Measured {
+                played,
+                by_ruleset,
+                watched,
+                cpu,
+            } = games(&table, args, server_pid).await;
+            report.moves_cpu = cpu;
             report.games_started = played.started;
             report.games_finished = played.finished;
+            if by_ruleset.len() > 1 {
+                report.by_ruleset = by_ruleset
+                    .into_iter()
+                    .map(|(ruleset, samples)| (ruleset, Phase::of(args.duration, samples)))
+                    .collect();
+            }
             let phase = Phase::of(args.duration, played.moves);
             if let Some(mut watched) = watched {
                 let latency = watchers::fan_out(&played.acks, &watched.receipts);
@@ -120,12 +175,7 @@ pub async fn bench(ctx: &Ctx, args: &BenchArgs) -> Result<(), CliError> {
     report.load_after = machine::load_average();
     report.errors = table.errors.counts();
     report.first_error = table.errors.first();
-    if ctx.json {
-        ctx.print_json(&report.to_json())?;
-    } else {
-        print!("{}", report.to_text());
-    }
-    report.verdict()
+    Ok(report)
 }
 
 /// The baseline: `games` loops of `grpc.health.v1.Health/Check` for the duration.
@@ -166,14 +216,22 @@ async fn baseline(table: &Arc<Table>, args: &BenchArgs) -> Phase {
     Phase::of(args.duration, all)
 }
 
-/// The games, with the watchers if any.
-async fn games(table: &Arc<Table>, args: &BenchArgs) -> (Played, Option<Watched>) {
-    table.calls.store(0, Ordering::Relaxed);
-    let until = Instant::now() + args.duration;
+/// The games, with the watchers if any: every move's latency, also by ruleset. The games
+/// are made first (spread over the ramp-up when paced), then measured for the duration.
+async fn games(table: &Arc<Table>, args: &BenchArgs, server_pid: Option<u32>) -> Measured {
+    let start = Instant::now();
+    // Paced games start spread out, as players arrive; flat-out ones all at once.
+    let ramp = args
+        .pace
+        .map_or(Duration::ZERO, |_| (args.duration / 4).min(MAX_RAMP));
+    let (go, waiting) = tokio::sync::watch::channel(None);
     let mut players = JoinSet::new();
     for slot in 0..args.games as usize {
         let rng = Rng::new(args.seed, slot as u64);
-        players.spawn(player::play_slot(Arc::clone(table), slot, until, rng));
+        let at = start + ramp.mul_f64(slot as f64 / f64::from(args.games));
+        let (table, waiting) = (Arc::clone(table), waiting.clone());
+        players
+            .spawn(async move { (slot, player::play_slot(table, slot, at, waiting, rng).await) });
     }
     let mut watchers = JoinSet::new();
     for index in 0..args.watchers as usize {
@@ -184,13 +242,45 @@ async fn games(table: &Arc<Table>, args: &BenchArgs) -> (Played, Option<Watched>
             Arc::clone(table),
             connection,
             slot,
-            until,
+            waiting.clone(),
         ));
     }
+    let ticker = progress(
+        Arc::clone(table),
+        "ramp-up",
+        None,
+        Some(u64::from(args.games)),
+    );
+    let pause = || tokio::time::sleep(Duration::from_millis(20));
+    while table.ready.load(Ordering::Relaxed) < u64::from(args.games) {
+        pause().await;
+    }
+    // The watchers of games that were made; a slot whose first game failed gets its
+    // watchers once it makes one.
+    let made = |index: u32| {
+        table.slots[(index % args.games) as usize]
+            .borrow()
+            .is_some()
+    };
+    let watchers_ready = (0..args.watchers).filter(|&index| made(index)).count() as u64;
+    while table.watching.load(Ordering::Relaxed) < watchers_ready {
+        pause().await;
+    }
+    ticker.abort();
+    finish_progress();
+    table.calls.store(0, Ordering::Relaxed);
+    let cpu_before = server_pid.and_then(machine::cpu_seconds);
+    let until = Instant::now() + args.duration;
+    go.send_replace(Some(until));
     let ticker = progress(Arc::clone(table), "MakeMove", Some(until), None);
     let mut played = Played::default();
-    while let Some(slot) = players.join_next().await {
-        let slot = slot.unwrap_or_default();
+    let mut by_ruleset: BTreeMap<String, Samples> = BTreeMap::new();
+    while let Some(joined) = players.join_next().await {
+        let Ok((index, slot)) = joined else { continue };
+        by_ruleset
+            .entry(table.ruleset(index).to_owned())
+            .or_default()
+            .merge(slot.moves.clone());
         played.moves.merge(slot.moves);
         played.acks.extend(slot.acks);
         played.started += slot.started;
@@ -217,7 +307,27 @@ async fn games(table: &Arc<Table>, args: &BenchArgs) -> (Played, Option<Watched>
     };
     ticker.abort();
     finish_progress();
-    (played, watched)
+    let cpu = cpu_before
+        .zip(server_pid.and_then(machine::cpu_seconds))
+        .map(|(before, after)| after - before);
+    Measured {
+        played,
+        by_ruleset,
+        watched,
+        cpu,
+    }
+}
+
+/// What the measured phase of the games found.
+struct Measured {
+    /// Every game's moves, acknowledgements and counts.
+    played: Played,
+    /// The moves' latencies by ruleset.
+    by_ruleset: BTreeMap<String, Samples>,
+    /// The watchers' findings, when there were watchers.
+    watched: Option<Watched>,
+    /// The server's CPU seconds over the phase, when it runs here.
+    cpu: Option<f64>,
 }
 
 /// `--fill`: creates `total` games of realistic lengths.

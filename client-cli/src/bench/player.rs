@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 use trinchera_proto::v1 as pb;
@@ -15,6 +15,9 @@ use crate::cli::MovesFrom;
 use crate::error::CliError;
 use trinchera_client::Server;
 
+/// How long a slot waits after a failed game before it starts the next.
+const FAILURE_PAUSE: Duration = Duration::from_millis(200);
+
 /// What every simulated game of a run shares.
 pub struct Table {
     /// One connection per entry; game slot `i` uses entry `i % len`.
@@ -23,12 +26,18 @@ pub struct Table {
     pub rulesets: Vec<String>,
     /// Where legal moves come from.
     pub moves_from: MovesFrom,
+    /// The mean gap between a game's moves, when games move at a person's pace.
+    pub pace: Option<Duration>,
     /// Failed calls.
     pub errors: Errors,
     /// Calls completed in the current phase (for the progress line).
     pub calls: AtomicU64,
     /// Games created so far.
     pub games: AtomicU64,
+    /// Slots that have made their first game (or failed to) and wait for the measured phase.
+    pub ready: AtomicU64,
+    /// Watchers whose first stream is open (or failed to open).
+    pub watching: AtomicU64,
     /// Whether MakeMove acknowledgements are kept to compute fan-out latency.
     pub record_acks: bool,
     /// The game each slot plays now, for the watchers.
@@ -39,6 +48,11 @@ impl Table {
     /// The connection of slot (or watcher) `index`.
     pub fn server(&self, index: usize) -> &Server {
         &self.servers[index % self.servers.len()]
+    }
+
+    /// The ruleset slot `slot` plays.
+    pub fn ruleset(&self, slot: usize) -> &str {
+        &self.rulesets[slot % self.rulesets.len()]
     }
 }
 
@@ -105,14 +119,42 @@ enum End {
     Stopped,
 }
 
-/// Plays games in slot `slot` until `until`; errors are counted and the game abandoned.
-pub async fn play_slot(table: Arc<Table>, slot: usize, until: Instant, mut rng: Rng) -> Played {
+/// Plays games in slot `slot`: its first game is made at `start` (the slots' starts are
+/// spread over the ramp-up), then the slot counts itself in [`Table::ready`] and waits
+/// for `go` to name the end of the measured phase; it plays until then, replacing each
+/// game that ends. Errors are counted and the game abandoned.
+pub async fn play_slot(
+    table: Arc<Table>,
+    slot: usize,
+    start: Instant,
+    mut go: watch::Receiver<Option<Instant>>,
+    mut rng: Rng,
+) -> Played {
     let mut played = Played::default();
+    let server = table.server(slot);
+    let ruleset = table.ruleset(slot);
+    tokio::time::sleep_until(start.into()).await;
+    let first = new_game(&table, server, ruleset).await;
+    if let Ok(game) = &first {
+        // Its watchers open their streams during the ramp-up too.
+        table.slots[slot].send_replace(Some(game.id.clone()));
+    }
+    let mut first = Some(first);
+    table.ready.fetch_add(1, Ordering::Relaxed);
+    let Ok(until) = go
+        .wait_for(Option::is_some)
+        .await
+        .map(|until| until.unwrap_or(start))
+    else {
+        return played;
+    };
     while Instant::now() < until {
-        let server = table.server(slot);
-        let ruleset = &table.rulesets[slot % table.rulesets.len()];
+        let made = match first.take() {
+            Some(made) => made,
+            None => new_game(&table, server, ruleset).await,
+        };
         let outcome = async {
-            let mut game = new_game(&table, server, ruleset).await?;
+            let mut game = made?;
             played.started += 1;
             let _ = table.slots[slot].send_replace(Some(game.id.clone()));
             play(
@@ -126,7 +168,12 @@ pub async fn play_slot(table: Arc<Table>, slot: usize, until: Instant, mut rng: 
             .await
         }
         .await;
+        let failed = outcome.is_err();
         played.tally(&table, outcome);
+        if failed {
+            // A refusal (a server limit, say) is counted once a pause, not in a tight loop.
+            tokio::time::sleep_until((Instant::now() + FAILURE_PAUSE).min(until).into()).await;
+        }
     }
     played
 }
@@ -144,7 +191,7 @@ pub async fn fill_slot(
     let mut played = Played::default();
     while next.fetch_add(1, Ordering::Relaxed) < total {
         let server = table.server(slot);
-        let ruleset = &table.rulesets[slot % table.rulesets.len()];
+        let ruleset = table.ruleset(slot);
         let target = rng.within(&events);
         let outcome = async {
             let mut game = new_game(&table, server, ruleset).await?;
@@ -293,6 +340,14 @@ async fn play(
                     game.id
                 ))
             })?;
+        if let (Some(pace), Stop::At(until)) = (table.pace, stop) {
+            let next = Instant::now() + rng.exponential(pace);
+            if next >= until {
+                tokio::time::sleep_until(until.into()).await;
+                return Ok(End::Stopped);
+            }
+            tokio::time::sleep_until(next.into()).await;
+        }
         let legal = match known.take() {
             Some(legal) => legal,
             None => legal_moves(server, game, seat).await?,

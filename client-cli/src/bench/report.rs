@@ -42,6 +42,94 @@ impl Phase {
     }
 }
 
+/// The servers measured, for a title.
+fn servers(args: &BenchArgs, url: &str) -> String {
+    std::iter::once(url)
+        .chain(args.replica.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// How fast the games move, for a title.
+fn pace(args: &BenchArgs) -> String {
+    args.pace.map_or("moving flat out".to_owned(), |pace| {
+        format!("a move every {:.2} s per game", pace.as_secs_f64())
+    })
+}
+
+/// `--curve --json`: every size's report.
+pub fn curve_json(reports: &[Report<'_>]) -> Value {
+    json!({ "curve": reports.iter().map(Report::to_json).collect::<Vec<_>>() })
+}
+
+/// `--curve`: a row per size, so that the cost of more games shows.
+pub fn curve_text(args: &BenchArgs, reports: &[Report<'_>]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "trinchera bench --curve: {} — {}, {}, {:.1} s per size, {} spectator(s) per game\n",
+        servers(args, reports.first().map_or("", |r| r.url.as_str())),
+        args.ruleset.join(","),
+        pace(args),
+        args.duration.as_secs_f64(),
+        args.watchers
+    );
+    let _ = writeln!(
+        out,
+        "{:>7} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7} {:>7}",
+        "games",
+        "streams",
+        "moves/s",
+        "move p50",
+        "move p99",
+        "fan p50",
+        "fan p99",
+        "RSS MiB",
+        "KiB/game",
+        "µs/move",
+        "ratio",
+        "errors"
+    );
+    let ms = |summary: Option<Summary>, pick: fn(&Summary) -> u64| {
+        summary.map_or("-".to_owned(), |s| format!("{:.2}", pick(&s) as f64 / 1e6))
+    };
+    let or_dash = |value: Option<f64>, digits: usize| {
+        value.map_or("-".to_owned(), |v| format!("{v:.digits$}"))
+    };
+    for report in reports {
+        let moves = report.moves.as_ref().and_then(|p| p.latency);
+        let fan = report.fan_out.as_ref().and_then(|(_, p)| p.latency);
+        let streams = report.args.watchers
+            + match report.args.moves_from {
+                MovesFrom::Watch => 2 * report.args.games,
+                MovesFrom::GetView => 0,
+            };
+        let errors: u64 = report.errors.values().sum::<u64>() + report.missed();
+        let _ = writeln!(
+            out,
+            "{:>7} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7} {:>7}",
+            report.args.games,
+            streams,
+            or_dash(report.moves.as_ref().map(|p| p.per_second), 0),
+            ms(moves, |s| s.p50),
+            ms(moves, |s| s.p99),
+            ms(fan, |s| s.p50),
+            ms(fan, |s| s.p99),
+            or_dash(report.rss_after.map(|kib| kib as f64 / 1024.0), 0),
+            or_dash(report.rss_per_game(), 1),
+            or_dash(report.cpu_per_move_us(), 1),
+            or_dash(report.ratio(), 3),
+            errors
+        );
+    }
+    out.push_str(
+        "\nmove: MakeMove latency, fan: a spectator's event after the mover's ack (ms); \
+         KiB/game: the server's RSS growth over the row over its games; \
+         ratio: MakeMove/s over Health/Check/s; errors: failed calls and missed events\n",
+    );
+    out
+}
+
 fn round(value: f64, digits: i32) -> f64 {
     let scale = 10f64.powi(digits);
     (value * scale).round() / scale
@@ -83,6 +171,8 @@ pub struct Report<'a> {
     pub baseline: Option<Phase>,
     /// MakeMove calls.
     pub moves: Option<Phase>,
+    /// MakeMove calls by ruleset, when the games were of several.
+    pub by_ruleset: Vec<(String, Phase)>,
     /// `--fill`: games asked for, time taken, moves played.
     pub fill: Option<(u32, Duration, u64)>,
     /// Games created.
@@ -141,8 +231,14 @@ impl Report<'_> {
             "connections": self.connections,
             "client_threads": self.args.client_threads,
             "moves_from": self.moves_from(),
+            "pace_s": self.args.pace.map(|pace| pace.as_secs_f64()),
             "load_average": {"before": load(self.load_before), "after": load(self.load_after)},
             "make_move": self.moves.as_ref().map(Phase::to_json),
+            "make_move_by_ruleset": self
+                .by_ruleset
+                .iter()
+                .map(|(ruleset, phase)| (ruleset.clone(), phase.to_json()))
+                .collect::<serde_json::Map<_, _>>(),
             "baseline": self.baseline.as_ref().map(Phase::to_json),
             "ratio": self.ratio().map(|r| round(r, 3)),
             "games_started": self.games_started,
@@ -181,14 +277,11 @@ impl Report<'_> {
         let args = self.args;
         let _ = writeln!(
             out,
-            "trinchera bench: {} — {} games of {}, {:.1} s per phase, {} connections, {} client threads, legal moves from {}",
-            std::iter::once(&self.url)
-                .chain(&args.replica)
-                .map(String::as_str)
-                .collect::<Vec<_>>()
-                .join(" + "),
+            "trinchera bench: {} — {} games of {}, {}, {:.1} s per phase, {} connections, {} client threads, legal moves from {}",
+            servers(args, &self.url),
             args.games,
             args.ruleset.join(","),
+            pace(args),
             args.duration.as_secs_f64(),
             self.connections,
             args.client_threads,
@@ -213,10 +306,15 @@ impl Report<'_> {
                 took.as_secs_f64()
             );
         }
-        let phases = [
-            ("MakeMove", self.moves.as_ref()),
-            ("Health/Check", self.baseline.as_ref()),
-        ];
+        let by_ruleset = self
+            .by_ruleset
+            .iter()
+            .map(|(ruleset, phase)| (format!("  {ruleset}"), Some(phase)));
+        let phases: Vec<(String, Option<&Phase>)> =
+            std::iter::once(("MakeMove".to_owned(), self.moves.as_ref()))
+                .chain(by_ruleset)
+                .chain([("Health/Check".to_owned(), self.baseline.as_ref())])
+                .collect();
         if phases.iter().any(|(_, p)| p.is_some()) {
             let _ = writeln!(
                 out,
@@ -224,7 +322,7 @@ impl Report<'_> {
                 "", "calls", "per s", "p50", "p90", "p99", "max"
             );
         }
-        for (name, phase) in phases {
+        for (name, phase) in &phases {
             let Some(phase) = phase else { continue };
             let _ = write!(
                 out,
@@ -316,13 +414,17 @@ impl Report<'_> {
         out
     }
 
+    /// Events the watchers missed: streams dropped, events out of order, snapshots after lag.
+    fn missed(&self) -> u64 {
+        self.fan_out
+            .as_ref()
+            .map_or(0, |(w, _)| w.dropped + w.out_of_order + w.resnapshots)
+    }
+
     /// Fails the command when a call failed or a watcher missed something.
     pub fn verdict(&self) -> Result<(), CliError> {
         let errors: u64 = self.errors.values().sum();
-        let missed = self
-            .fan_out
-            .as_ref()
-            .map_or(0, |(w, _)| w.dropped + w.out_of_order + w.resnapshots);
+        let missed = self.missed();
         if errors == 0 && missed == 0 {
             return Ok(());
         }

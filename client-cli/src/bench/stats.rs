@@ -10,7 +10,7 @@ use trinchera_client::ClientError;
 use crate::error::{CliError, status_name};
 
 /// Latencies of one kind of call, in nanoseconds.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Samples(Vec<u64>);
 
 impl Samples {
@@ -150,11 +150,34 @@ impl Rng {
         let span = range.end() - range.start() + 1;
         range.start() + self.next() % span
     }
+
+    /// A wait drawn from the exponential distribution of mean `mean`: the gaps between
+    /// events that come at a steady rate, each independent of the last.
+    pub fn exponential(&mut self, mean: Duration) -> Duration {
+        // A uniform number in (0, 1]: 53 random bits, never zero.
+        let uniform = ((self.next() >> 11) + 1) as f64 / (1u64 << 53) as f64;
+        mean.mul_f64(-uniform.ln())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exponential_waits_average_their_mean() {
+        let mut rng = Rng::new(7, 0);
+        let mean = Duration::from_millis(100);
+        let waits: Vec<Duration> = (0..20_000).map(|_| rng.exponential(mean)).collect();
+        let average = waits.iter().sum::<Duration>() / waits.len() as u32;
+        assert!(
+            (95..=105).contains(&average.as_millis()),
+            "average {average:?}"
+        );
+        // About e^-1 of the waits are longer than the mean.
+        let longer = waits.iter().filter(|&&w| w > mean).count() as f64 / waits.len() as f64;
+        assert!((0.34..0.40).contains(&longer), "{longer}");
+    }
 
     #[test]
     fn nearest_rank_percentiles() {

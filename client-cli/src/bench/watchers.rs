@@ -2,11 +2,14 @@
 //! WatchGame, checks that every event arrives once and in order, and notes when it arrived.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
+use tokio::sync::watch;
+use trinchera_client::Server;
 use trinchera_proto::v1 as pb;
 
-use super::lean::Calls;
+use super::lean::{self, Calls};
 use super::player::{Ack, Table};
 use crate::error::CliError;
 
@@ -38,13 +41,41 @@ pub struct Watched {
     pub receipts: Vec<Receipt>,
 }
 
-/// Follows slot `slot`'s games as a spectator until `until`.
-pub async fn watch_slot(table: Arc<Table>, index: usize, slot: usize, until: Instant) -> Watched {
+/// Follows slot `slot`'s games as a spectator: opens a stream on its first game and counts
+/// itself in [`Table::watching`], waits for `go` to name the end of the measured phase, then
+/// follows that game and each that replaces it until then.
+pub async fn watch_slot(
+    table: Arc<Table>,
+    index: usize,
+    slot: usize,
+    mut go: watch::Receiver<Option<Instant>>,
+) -> Watched {
     let mut watched = Watched::default();
     let mut games = table.slots[slot].subscribe();
     let server = table.server(index);
-    let mut followed: Option<String> = None;
+    let first = match games.wait_for(Option::is_some).await {
+        Ok(game) => game.clone(),
+        Err(_) => None,
+    };
+    let mut opened = match &first {
+        Some(id) => Some(open(&table, server, id, &mut watched).await),
+        None => None,
+    };
+    table.watching.fetch_add(1, Ordering::Relaxed);
+    let Ok(until) = go
+        .wait_for(Option::is_some)
+        .await
+        .map(|until| until.unwrap_or_else(Instant::now))
+    else {
+        return watched;
+    };
+    let mut followed = first;
     loop {
+        if let Some(Some((key, stream))) = opened.take()
+            && !follow(&table, server, key, stream, until, &mut watched).await
+        {
+            return watched;
+        }
         let game = {
             let next = tokio::time::timeout_at(
                 until.into(),
@@ -61,57 +92,80 @@ pub async fn watch_slot(table: Arc<Table>, index: usize, slot: usize, until: Ins
             continue;
         };
         followed = game;
-        let Ok(key) = id.parse::<u64>() else {
-            continue;
-        };
-        let mut stream = match Calls::new(server).watch(&id, None).await {
-            Ok(stream) => stream,
-            Err(error) => {
-                table.errors.count(&error);
+        opened = Some(open(&table, server, &id, &mut watched).await);
+    }
+}
+
+/// Opens a spectator stream on game `id`: its numeric key and the stream, `None` when the
+/// id is not a number or the call failed (counted).
+async fn open(
+    table: &Table,
+    server: &Server,
+    id: &str,
+    watched: &mut Watched,
+) -> Option<(u64, tonic::Streaming<lean::Watched>)> {
+    let key = id.parse::<u64>().ok()?;
+    match Calls::new(server).watch(id, None).await {
+        Ok(stream) => {
+            watched.streams += 1;
+            Some((key, stream))
+        }
+        Err(error) => {
+            table.errors.count(&error);
+            watched.dropped += 1;
+            None
+        }
+    }
+}
+
+/// Reads game `key`'s stream until its game ends (true) or `until` (false), noting every
+/// event's arrival and any gap.
+async fn follow(
+    table: &Table,
+    server: &Server,
+    key: u64,
+    mut stream: tonic::Streaming<lean::Watched>,
+    until: Instant,
+    watched: &mut Watched,
+) -> bool {
+    let mut last: Option<u64> = None;
+    loop {
+        let message = tokio::time::timeout_at(until.into(), stream.message()).await;
+        let message = match message {
+            Err(_) => return false,
+            Ok(Ok(Some(message))) => message,
+            Ok(Ok(None)) => {
                 watched.dropped += 1;
-                continue;
+                return true;
+            }
+            Ok(Err(status)) => {
+                table.errors.count(&CliError::from(server.error(status)));
+                watched.dropped += 1;
+                return true;
             }
         };
-        watched.streams += 1;
-        let mut last: Option<u64> = None;
-        loop {
-            let message = tokio::time::timeout_at(until.into(), stream.message()).await;
-            let message = match message {
-                Err(_) => return watched,
-                Ok(Ok(Some(message))) => message,
-                Ok(Ok(None)) => {
-                    watched.dropped += 1;
-                    break;
-                }
-                Ok(Err(status)) => {
-                    table.errors.count(&CliError::from(server.error(status)));
-                    watched.dropped += 1;
-                    break;
-                }
-            };
-            let at = Instant::now();
-            match last {
-                None => {}
-                Some(_) if message.snapshot => watched.resnapshots += 1,
-                Some(previous) if message.version != previous + 1 => watched.out_of_order += 1,
-                Some(_) => {}
-            }
-            if !message.snapshot {
-                watched.events += 1;
-                watched.receipts.push(Receipt {
-                    game: key,
-                    version: message.version,
-                    at,
-                });
-            }
-            last = Some(message.version);
-            let over = message
-                .view
-                .as_ref()
-                .is_some_and(|v| v.phase() == pb::Phase::Finished);
-            if over {
-                break;
-            }
+        let at = Instant::now();
+        match last {
+            None => {}
+            Some(_) if message.snapshot => watched.resnapshots += 1,
+            Some(previous) if message.version != previous + 1 => watched.out_of_order += 1,
+            Some(_) => {}
+        }
+        if !message.snapshot {
+            watched.events += 1;
+            watched.receipts.push(Receipt {
+                game: key,
+                version: message.version,
+                at,
+            });
+        }
+        last = Some(message.version);
+        let over = message
+            .view
+            .as_ref()
+            .is_some_and(|v| v.phase() == pb::Phase::Finished);
+        if over {
+            return true;
         }
     }
 }

@@ -12,8 +12,10 @@ fn bench(user: &User, args: &[&str]) -> Value {
     let run = user.run(&all);
     assert_eq!(run.code, 0, "bench {args:?} failed: {run:?}");
     assert!(
-        run.stderr.contains("calls") || run.stderr.is_empty(),
-        "progress lines mention calls: {}",
+        run.stderr
+            .lines()
+            .all(|line| line.contains("calls") || line.starts_with("curve ")),
+        "progress lines mention calls, or the size the curve is at: {}",
         run.stderr
     );
     run.json()
@@ -166,4 +168,91 @@ fn games_are_spread_over_the_replicas() {
         let games = listed["games"].as_array().expect("games");
         assert!(!games.is_empty(), "{} has no game: {listed}", server.url);
     }
+}
+
+#[test]
+fn paced_games_move_about_once_a_pace() {
+    let server = Server::start();
+    let user = User::new(&server);
+    let report = bench(
+        &user,
+        &[
+            "--games",
+            "6",
+            "--pace",
+            "100ms",
+            "--duration",
+            "2s",
+            "--no-baseline",
+            "--watchers",
+            "6",
+            "--ruleset",
+            "frente,tanques",
+        ],
+    );
+    assert_eq!(report["errors_total"], 0, "{report}");
+    assert_eq!(report["pace_s"], 0.1);
+    // 6 games at 10 moves a second each over 2 s (the ramp-up is not measured): about 120,
+    // far fewer than flat out (thousands), and not none.
+    let moves = report["make_move"]["calls"].as_u64().expect("calls");
+    assert!((40..=250).contains(&moves), "{moves} moves: {report}");
+    let by_ruleset = &report["make_move_by_ruleset"];
+    let per_ruleset: u64 = ["frente", "tanques"]
+        .iter()
+        .map(|r| by_ruleset[r]["calls"].as_u64().expect("a line per ruleset"))
+        .sum();
+    assert_eq!(per_ruleset, moves, "{report}");
+    let fan_out = &report["fan_out"];
+    for missed in ["dropped", "out_of_order", "resnapshots"] {
+        assert_eq!(fan_out[missed], 0, "{missed}: {report}");
+    }
+    latency_fields(&fan_out["latency_ms"]);
+}
+
+#[test]
+fn a_curve_measures_each_size() {
+    let server = Server::start();
+    let user = User::new(&server);
+    let report = bench(
+        &user,
+        &[
+            "--curve",
+            "2,5",
+            "--watchers",
+            "1",
+            "--duration",
+            "700ms",
+            "--no-baseline",
+        ],
+    );
+    let rows = report["curve"].as_array().expect("a report per size");
+    assert_eq!(rows.len(), 2, "{report}");
+    for (row, games) in rows.iter().zip([2, 5]) {
+        assert_eq!(row["games"], games, "{row}");
+        assert_eq!(row["fan_out"]["watchers"], games, "{row}");
+        assert_eq!(row["errors_total"], 0, "{row}");
+        assert!(row["make_move"]["calls"].as_u64() > Some(0), "{row}");
+        assert!(
+            row["server_rss_kib"]["per_game"].as_f64().is_some(),
+            "{row}"
+        );
+    }
+    let text = user.run(&[
+        "bench",
+        "--curve",
+        "1,3",
+        "--duration",
+        "300ms",
+        "--no-baseline",
+    ]);
+    assert_eq!(text.code, 0, "{text:?}");
+    let rows: Vec<&str> = text
+        .stdout
+        .lines()
+        .filter(|line| line.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .collect();
+    assert_eq!(rows.len(), 2, "a row per size: {}", text.stdout);
+    assert!(rows[1].trim_start().starts_with('3'), "{}", text.stdout);
+    let bad = user.run(&["bench", "--curve", "2,x"]);
+    assert_eq!(bad.code, 2, "{bad:?}");
 }

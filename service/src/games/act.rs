@@ -173,24 +173,23 @@ impl Games {
             held.discard();
             return Err(error.into());
         }
-        self.committed(slot, &mut held, change.record, &change.event);
+        self.committed(slot, &held, change.record, &change.event);
         Ok((held, change.event))
     }
 
-    /// What follows a durable change: the log in memory grows, watchers hear of it, the next
+    /// What follows a durable change: other servers and watchers hear of it, the next
     /// deadline and the bot are seen to, a finished game frees its creator's place.
     fn committed(
         &self,
         slot: &Slot,
-        held: &mut Held,
+        held: &Held,
         record: crate::records::EventRecord,
         event: &GameEvent,
     ) {
-        if let Some(bus) = self.bus.get() {
-            bus.publish(held.state().id(), held.state().version(), &record);
-        }
-        held.record(record);
         let state = held.state();
+        if let Some(bus) = self.bus.get() {
+            bus.publish(state.id(), state.version(), &record);
+        }
         match &event.kind {
             EventKind::Move { .. } => crate::metrics::move_committed(state.description().id),
             EventKind::TimedOut(_) => crate::metrics::forfeit(),
@@ -264,7 +263,7 @@ impl Games {
             }
         };
         let (slot, mut held) = self.hold_new(state.numbered(id)).await;
-        self.committed(&slot, &mut held, change.record, &change.event);
+        self.committed(&slot, &held, change.record, &change.event);
         let mut event = change.event;
         if let Some(level) = bot {
             let join = Act::Join {

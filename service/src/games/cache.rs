@@ -18,13 +18,13 @@ use crate::ids::GameId;
 use crate::records::EventRecord;
 use crate::state::{Act, Change, GameEvent, GameState, Moment, ReplayError};
 
-/// A game in memory with its log. Its fields are private: the game changes only by an act
-/// applied through [`Held::apply`], and its log grows only by what the store made durable
-/// ([`Held::record`]).
+/// A game in memory. Its field is private: the game changes only by an act applied
+/// through [`Held::apply`] or an entry another server wrote ([`Held::follow`]). Its log
+/// stays in the store (readers that replay it read it from there, see [`Games::log`]):
+/// a game in memory costs its state only.
 #[derive(Debug)]
 pub struct Loaded {
     state: GameState,
-    log: Vec<EventRecord>,
 }
 
 /// One game's place in memory: its lock, its watchers, when it was last used.
@@ -68,29 +68,16 @@ impl Held {
         &self.loaded().state
     }
 
-    /// Its log, oldest first.
-    pub fn log(&self) -> &[EventRecord] {
-        &self.loaded().log
-    }
-
     /// Applies `act` at `moment` to the game: it is then ahead of the store until its
-    /// change is [recorded](Held::record) (or the copy is [discarded](Held::discard)).
+    /// change is appended (or the copy is [discarded](Held::discard)).
     pub(super) fn apply(&mut self, act: Act, moment: Moment) -> Result<Change, ApiError> {
         self.loaded_mut().state.apply(act, moment)
     }
 
-    /// The change of the last applied act is durable: the log in memory grows by `record`.
-    pub(super) fn record(&mut self, record: EventRecord) {
-        self.loaded_mut().log.push(record);
-    }
-
-    /// Applies `record`, the next entry of the log that another server wrote, and records
-    /// it: the copy is then as the store holds it up to that entry.
-    pub(super) fn follow(&mut self, record: EventRecord) -> Result<GameEvent, ReplayError> {
-        let loaded = self.loaded_mut();
-        let event = loaded.state.follow(&record)?;
-        loaded.log.push(record);
-        Ok(event)
+    /// Applies `record`, the next entry of the log that another server wrote: the copy is
+    /// then as the store holds it up to that entry.
+    pub(super) fn follow(&mut self, record: &EventRecord) -> Result<GameEvent, ReplayError> {
+        self.loaded_mut().state.follow(record)
     }
 
     /// Forgets the in-memory copy (after a failed append it is ahead of the store).
@@ -197,9 +184,31 @@ impl Games {
                 ApiError::Internal(Box::new(e))
             })?;
             state.credit_downtime(&self.downtime);
-            *guard = Some(Loaded { state, log });
+            *guard = Some(Loaded { state });
         }
         Ok((slot, Held { guard }))
+    }
+
+    /// The log of the game under `held`, oldest first, up to the copy's version: read from
+    /// the store under the game's lock, so that it is exactly what the copy was built from.
+    pub(super) async fn log(&self, held: &Held) -> Result<Vec<EventRecord>, ApiError> {
+        let state = held.state();
+        let mut log = self.store.log(state.id()).await?;
+        let version = usize::try_from(state.version()).unwrap_or(usize::MAX);
+        if log.len() < version {
+            return Err(ApiError::Internal(
+                format!(
+                    "game {} is at version {} in memory but has {} stored events",
+                    state.id(),
+                    version,
+                    log.len()
+                )
+                .into(),
+            ));
+        }
+        // Another server may have appended more; the copy follows them in order.
+        log.truncate(version);
+        Ok(log)
     }
 
     /// Locks game `id` if its copy is in memory (it is not loaded otherwise).
@@ -213,10 +222,7 @@ impl Games {
     pub(super) async fn hold_new(&self, state: GameState) -> (Arc<Slot>, Held) {
         let slot = self.cache.slot(state.id());
         let mut guard = Arc::clone(&slot.game).lock_owned().await;
-        *guard = Some(Loaded {
-            state,
-            log: Vec::new(),
-        });
+        *guard = Some(Loaded { state });
         (slot, Held { guard })
     }
 }

@@ -71,7 +71,7 @@ impl Games {
             }
         };
         for record in records {
-            match held.follow(record) {
+            match held.follow(&record) {
                 Ok(event) => slot.hub.publish(event, held.state()),
                 Err(error) => {
                     tracing::warn!(game_id = %id, %error, "cannot follow another server's entry: reloading");

@@ -44,7 +44,7 @@ impl Games {
             let (_slot, held) = self.lock(id).await?;
             let viewer = self.viewer_for(held.state(), token).await?;
             let over = held.state().phase() == GamePhase::Finished;
-            (viewer, over, held.log().to_vec())
+            (viewer, over, self.log(&held).await?)
         };
         let page = page.map(|page| PositionPage {
             limit: page.limit.min(self.limits.history_page),
@@ -73,7 +73,7 @@ impl Games {
             let (_slot, held) = self.lock(id).await?;
             let viewer = self.viewer_for(held.state(), token).await?;
             let now = held.state().snapshot(viewer).at(self.time.now_ms());
-            (viewer, now, held.state().reveal(), held.log().to_vec())
+            (viewer, now, held.state().reveal(), self.log(&held).await?)
         };
         let after = after.unwrap_or(0);
         if after > now.version {
@@ -120,7 +120,7 @@ impl Games {
             Some(after) if after > version => return Err(ahead(after, version)),
             Some(after) if version - after > self.limits.watch_buffer as u64 => snapshot(&held),
             Some(after) => {
-                let log = held.log().to_vec();
+                let log = self.log(&held).await?;
                 drop(held);
                 // Each as it was sent live: the watcher's sight then, its legal moves too.
                 tokio::task::spawn_blocking(move || {

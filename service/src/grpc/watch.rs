@@ -81,7 +81,10 @@ impl Forward {
                     return Some(Err(ApiError::ShuttingDown.into()));
                 }
                 received = self.live.recv() => match received {
-                    Ok(published) if published.version() <= self.last => continue,
+                    Ok(published) if published.version() <= self.last => {
+                        published.pass();
+                        continue;
+                    }
                     Ok(published) => published,
                     Err(broadcast::error::RecvError::Lagged(skipped)) => {
                         tracing::debug!(
@@ -89,19 +92,26 @@ impl Forward {
                             skipped,
                             "slow watcher gets a fresh snapshot"
                         );
-                        return Some(match self.games.snapshot(self.id, self.viewer).await {
-                            Ok(snapshot) => Ok(self.sent(None, &snapshot)),
-                            Err(error) => {
-                                self.over = true;
-                                Err(error.into())
-                            }
-                        });
+                        return Some(self.fresh().await);
                     }
                     Err(broadcast::error::RecvError::Closed) => return None,
                 },
             };
-            let snapshot = published.snapshot(self.viewer);
-            return Some(Ok(self.sent(Some(&published.event), &snapshot)));
+            return Some(match published.snapshot(self.viewer) {
+                Some(snapshot) => Ok(self.sent(Some(&published.event), &snapshot)),
+                None => self.fresh().await,
+            });
+        }
+    }
+
+    /// A fresh snapshot of the game, for a watcher that missed events.
+    async fn fresh(&mut self) -> Result<pb::WatchGameResponse, Status> {
+        match self.games.snapshot(self.id, self.viewer).await {
+            Ok(snapshot) => Ok(self.sent(None, &snapshot)),
+            Err(error) => {
+                self.over = true;
+                Err(error.into())
+            }
         }
     }
 
