@@ -126,6 +126,7 @@ async fn measure<'a>(ctx: &Ctx, args: &'a BenchArgs) -> Result<Report<'a>, CliEr
         rss_before: server_pid.and_then(machine::rss_kib),
         rss_after: None,
         moves_cpu: None,
+        client_cpu: None,
         baseline: None,
         moves: None,
         by_ruleset: Vec::new(),
@@ -152,8 +153,10 @@ async fn measure<'a>(ctx: &Ctx, args: &'a BenchArgs) -> Result<Report<'a>, CliEr
                 by_ruleset,
                 watched,
                 cpu,
+                client_cpu,
             } = games(&table, args, server_pid).await;
             report.moves_cpu = cpu;
+            report.client_cpu = client_cpu;
             report.games_started = played.started;
             report.games_finished = played.finished;
             if by_ruleset.len() > 1 {
@@ -270,6 +273,7 @@ async fn games(table: &Arc<Table>, args: &BenchArgs, server_pid: Option<u32>) ->
     finish_progress();
     table.calls.store(0, Ordering::Relaxed);
     let cpu_before = server_pid.and_then(machine::cpu_seconds);
+    let client_before = machine::cpu_seconds(std::process::id());
     let until = Instant::now() + args.duration;
     go.send_replace(Some(until));
     let ticker = progress(Arc::clone(table), "MakeMove", Some(until), None);
@@ -307,14 +311,17 @@ async fn games(table: &Arc<Table>, args: &BenchArgs, server_pid: Option<u32>) ->
     };
     ticker.abort();
     finish_progress();
-    let cpu = cpu_before
-        .zip(server_pid.and_then(machine::cpu_seconds))
-        .map(|(before, after)| after - before);
+    let spent = |before: Option<f64>, pid: Option<u32>| {
+        before
+            .zip(pid.and_then(machine::cpu_seconds))
+            .map(|(before, after)| after - before)
+    };
     Measured {
         played,
         by_ruleset,
         watched,
-        cpu,
+        cpu: spent(cpu_before, server_pid),
+        client_cpu: spent(client_before, Some(std::process::id())),
     }
 }
 
@@ -328,6 +335,8 @@ struct Measured {
     watched: Option<Watched>,
     /// The server's CPU seconds over the phase, when it runs here.
     cpu: Option<f64>,
+    /// This client's CPU seconds over the phase.
+    client_cpu: Option<f64>,
 }
 
 /// `--fill`: creates `total` games of realistic lengths.

@@ -130,6 +130,11 @@ pub fn curve_text(args: &BenchArgs, reports: &[Report<'_>]) -> String {
     out
 }
 
+/// `cpu` seconds over the calls of `moves`, in µs a call.
+fn per_move_us(moves: &Phase, cpu: f64) -> Option<f64> {
+    (moves.calls > 0).then(|| cpu * 1e6 / moves.calls as f64)
+}
+
 fn round(value: f64, digits: i32) -> f64 {
     let scale = 10f64.powi(digits);
     (value * scale).round() / scale
@@ -167,6 +172,8 @@ pub struct Report<'a> {
     pub rss_after: Option<u64>,
     /// Server CPU seconds over the MakeMove phase.
     pub moves_cpu: Option<f64>,
+    /// The bench client's own CPU seconds over the MakeMove phase.
+    pub client_cpu: Option<f64>,
     /// Health checks.
     pub baseline: Option<Phase>,
     /// MakeMove calls.
@@ -200,8 +207,12 @@ impl Report<'_> {
 
     /// Server CPU per move over the MakeMove phase, in µs.
     fn cpu_per_move_us(&self) -> Option<f64> {
-        let (moves, cpu) = (self.moves.as_ref()?.calls, self.moves_cpu?);
-        (moves > 0).then(|| cpu * 1e6 / moves as f64)
+        per_move_us(self.moves.as_ref()?, self.moves_cpu?)
+    }
+
+    /// The client's CPU per move over the MakeMove phase, in µs.
+    fn client_cpu_per_move_us(&self) -> Option<f64> {
+        per_move_us(self.moves.as_ref()?, self.client_cpu?)
     }
 
     /// Server RSS growth per game played at once, in KiB.
@@ -244,6 +255,7 @@ impl Report<'_> {
             "games_started": self.games_started,
             "games_finished": self.games_finished,
             "server_cpu_us_per_move": self.cpu_per_move_us().map(|us| round(us, 1)),
+            "client_cpu_us_per_move": self.client_cpu_per_move_us().map(|us| round(us, 1)),
             "server_rss_kib": match (self.rss_before, self.rss_after) {
                 (Some(before), Some(after)) => json!({
                     "before": before,
@@ -353,7 +365,11 @@ impl Report<'_> {
             );
         }
         if let Some(us) = self.cpu_per_move_us() {
-            let _ = writeln!(out, "server CPU: {us:.1} µs per move (user + system)");
+            let _ = write!(out, "server CPU: {us:.1} µs per move (user + system)");
+            if let Some(client) = self.client_cpu_per_move_us() {
+                let _ = write!(out, "; this client: {client:.1} µs per move");
+            }
+            out.push('\n');
         }
         match (self.server_pid, self.rss_before, self.rss_after) {
             (Some(pid), Some(before), Some(after)) => {

@@ -350,13 +350,20 @@ impl SledStore {
     }
 }
 
-/// Takes everything queued, applies the appends that are next in their logs as one batch,
-/// flushes once, answers every append. A failed group fails every append in it; a conflict
-/// fails only its own.
+/// How long a group commit waits for more appends after its first.
 ///
-/// Groups form by themselves: what queues up during one flush is the next group. Waiting a
-/// little longer to gather more (0.5 and 1 ms were tried) gave no measurable gain at 128
-/// concurrent games and costs every lone action that much latency.
+/// What queues up during one flush joins the next group anyway; the wait matters when
+/// many games move at a person's pace, each append alone: 10,000 games moving every 2 s
+/// with 10,000 spectators made 25,494 flushes in 20 s without it, 8,335 with 1 ms and
+/// 6,360 with 2 ms, and the server's CPU per move fell from 279 to 235 µs, which took the
+/// machine out of saturation (MakeMove p99 218 -> 16 ms). Flat out at 128 games it changes
+/// nothing measurable. A lone action pays it in latency.
+const GATHER: std::time::Duration = std::time::Duration::from_millis(2);
+
+/// Takes the first append queued and what comes within [`GATHER`] (and everything queued
+/// by then), applies the appends that are next in their logs as one batch, flushes once,
+/// answers every append. A failed group fails every append in it; a conflict fails only
+/// its own.
 fn commit_loop(
     db: &sled::Db,
     index: &Index,
@@ -366,7 +373,13 @@ fn commit_loop(
     while let Ok(first) = requests.recv() {
         let mut writes = Vec::new();
         let mut alive = None;
-        for request in std::iter::once(first).chain(requests.try_iter()) {
+        let deadline = Instant::now() + GATHER;
+        let gathered = std::iter::from_fn(|| {
+            requests
+                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+                .ok()
+        });
+        for request in std::iter::once(first).chain(gathered) {
             match request {
                 Request::Write(write) => writes.push(*write),
                 Request::Alive(now) => alive = Some(now),
