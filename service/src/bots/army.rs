@@ -68,14 +68,8 @@ const PRESS_PULL: i32 = 3;
 const RISK_LIMIT: i32 = 12;
 /// Beliefs sampled to weigh the bomb risk of the attacks at the root.
 const RISK_SAMPLES: u32 = 48;
-/// Quiet turns over which the risk a side accepts grows by [`RISK_LIMIT`] again: a game
-/// drifting to the draw of the move limit is worth a piece.
-const RISK_PATIENCE: u32 = 40;
 /// Points on top of their rank for the kinds that defuse bombs.
 const DEFUSER: i32 = 30;
-/// A lead counts this many times over as the material on the board shrinks: trading is
-/// good for the side ahead (its lead grows relative to what is left).
-const SIMPLIFY: i32 = 1_000;
 /// The easy level's noise, at most, in points.
 const EASY_NOISE: i32 = 30;
 
@@ -200,10 +194,8 @@ impl<V: Variant> Model for ArmyModel<V> {
             lead if lead <= -PRESS_LEAD => (FLAG_PULL, press),
             _ => (FLAG_PULL, 0),
         };
-        let simplify = lead * SIMPLIFY / (material[0] + material[1]).max(1);
         score + pull * (reach(!seat) - reach(seat)) - CLOSE_TO_FLAG * close[(!seat).index()]
             + press
-            + simplify
     }
 
     fn noisy(&self, army: &Army<V>, mv: <Army<V> as Rules>::Move) -> bool {
@@ -323,8 +315,7 @@ impl<V: Variant> ArmyBot<V> {
     /// Of each of `moves` in `world` (a world of the belief: the seat's own pieces are
     /// true), whether it is an attack the belief calls too risky: a piece that does not
     /// defuse bombs attacking an unmoved unknown piece that is more likely a bomb than the
-    /// flag, with an expected loss above [`RISK_LIMIT`] (once more for every
-    /// [`RISK_PATIENCE`] quiet turns).
+    /// flag, with an expected loss above [`RISK_LIMIT`].
     fn too_risky(
         &self,
         belief: &Belief<'_>,
@@ -349,8 +340,6 @@ impl<V: Variant> ArmyBot<V> {
         if targets.is_empty() {
             return vec![false; moves.len()];
         }
-        // The longer nothing happens, the more risk is worth taking to break through.
-        let limit = RISK_LIMIT * (1 + (world.quiet_turns() / RISK_PATIENCE) as i32);
         // How often each target is a bomb, and how often the flag, over sampled beliefs.
         let mut bombs = vec![0_u32; targets.len()];
         let mut flags = vec![0_u32; targets.len()];
@@ -389,7 +378,7 @@ impl<V: Variant> ArmyBot<V> {
                 };
                 let loss = self.model.values[kind.index()] * bombs[index] as i32
                     / RISK_SAMPLES as i32;
-                !defuses(spec, kind) && bombs[index] > flags[index] && loss > limit
+                !defuses(spec, kind) && bombs[index] > flags[index] && loss > RISK_LIMIT
             })
             .collect()
     }
