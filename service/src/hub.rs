@@ -27,8 +27,6 @@ const MAX_LIVE_BUFFER: usize = 32;
 pub struct Published {
     /// The event.
     pub event: GameEvent,
-    /// The game's version after it.
-    version: u64,
     /// Watchers the event was sent to that have not taken their snapshot yet.
     unread: AtomicUsize,
     /// The game after the event, until nobody needs it.
@@ -79,7 +77,7 @@ impl Published {
 
     /// The game's version after the event.
     pub fn version(&self) -> u64 {
-        self.version
+        self.event.version
     }
 }
 
@@ -126,7 +124,6 @@ impl Hub {
             Some(channel) if channel.receiver_count() > 0 => {
                 // Subscriptions wait for this lock: the count is the receivers it reaches.
                 let _ = channel.send(Arc::new(Published {
-                    version: event.version,
                     event,
                     unread: AtomicUsize::new(channel.receiver_count()),
                     after: Mutex::new(Some(After {
