@@ -196,12 +196,14 @@ pub enum Command {
     /// simulated, games restarted as they end) against the health-check baseline.
     ///
     /// Prints moves/s, MakeMove latency percentiles, health-check req/s and latency at the
-    /// same concurrency, their ratio, the server's RSS before and after (when it runs on
-    /// this machine), and errors by status code, which must be zero (exit code 1
+    /// same concurrency, their ratio, the server's RSS before and after and its and this
+    /// client's CPU per move (when the server runs on this machine), and errors by status
+    /// code, which must be zero (exit code 1
     /// otherwise). A progress line goes to stderr. `--watchers N` adds N spectator streams
-    /// over the active games and reports their fan-out latency; `--fill N` instead creates
-    /// N stored games of realistic length (to measure start-up and memory on a big data
-    /// directory).
+    /// over the active games and reports their fan-out latency; `--pace D` moves each game
+    /// about every D, as people do; `--curve 128,1000,10000` measures several sizes and
+    /// prints a row each; `--fill N` instead creates N stored games of realistic length (to
+    /// measure start-up and memory on a big data directory).
     ///
     /// Start the server with `trinchera-server --no-rate-limits`: its default rate limits
     /// are meant for people, and a load tool on one address meets them at once.

@@ -281,10 +281,13 @@ async fn games(table: &Arc<Table>, args: &BenchArgs, server_pid: Option<u32>) ->
     let mut by_ruleset: BTreeMap<String, Samples> = BTreeMap::new();
     while let Some(joined) = players.join_next().await {
         let Ok((index, slot)) = joined else { continue };
-        by_ruleset
-            .entry(table.ruleset(index).to_owned())
-            .or_default()
-            .merge(slot.moves.clone());
+        // A line per ruleset only when there are several.
+        if args.ruleset.len() > 1 {
+            by_ruleset
+                .entry(table.ruleset(index).to_owned())
+                .or_default()
+                .merge(slot.moves.clone());
+        }
         played.moves.merge(slot.moves);
         played.acks.extend(slot.acks);
         played.started += slot.started;
