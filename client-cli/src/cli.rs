@@ -398,8 +398,24 @@ pub struct BenchArgs {
 pub enum MovesFrom {
     /// A WatchGame stream per seat: one unary call per move.
     Watch,
+    /// As `watch`, but as a client that keeps its own board: the streams send only the
+    /// pieces that changed (`piece_changes_only`) and MakeMove replies carry no view
+    /// (`omit_view`).
+    WatchLean,
     /// GetView before each move: two unary calls per move.
     GetView,
+}
+
+impl MovesFrom {
+    /// Whether the simulated players watch a stream per seat.
+    pub fn streams(self) -> bool {
+        matches!(self, MovesFrom::Watch | MovesFrom::WatchLean)
+    }
+
+    /// Whether the simulated players keep their own board (see [`MovesFrom::WatchLean`]).
+    pub fn lean(self) -> bool {
+        self == MovesFrom::WatchLean
+    }
 }
 
 /// A duration such as `20s`, `1500ms`, `2m` or `20` (seconds).

@@ -525,6 +525,7 @@ pub async fn play_move(
                     trinchera_client::notation::typed(notation),
                 )),
                 expected_version: expect_version,
+                ..Default::default()
             },
             token,
         )

@@ -361,6 +361,7 @@ impl Server {
             pb::WatchGameRequest {
                 game_id: game.to_owned(),
                 after_version,
+                ..Default::default()
             },
             token,
         )?;

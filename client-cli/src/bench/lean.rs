@@ -32,9 +32,20 @@ pub struct View {
     pub legal_moves: Vec<Vec<u8>>,
 }
 
-/// `MakeMoveResponse` without its event.
+/// The version of a `trinchera.v1.Event`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct EventVersion {
+    /// `Event.version`.
+    #[prost(uint64, tag = "1")]
+    pub version: u64,
+}
+
+/// `MakeMoveResponse` with only its event's version.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct MoveReply {
+    /// `MakeMoveResponse.event`.
+    #[prost(message, optional, tag = "1")]
+    pub event: Option<EventVersion>,
     /// `MakeMoveResponse.view`.
     #[prost(message, optional, tag = "2")]
     pub view: Option<View>,
@@ -131,16 +142,19 @@ impl<'a> Calls<'a> {
             .await
     }
 
-    /// `WatchGame` from a snapshot of the present, as the holder of `token` or a spectator.
+    /// `WatchGame` from a snapshot of the present, as the holder of `token` or a spectator,
+    /// with whole views or (`piece_changes_only`) only the pieces that changed.
     pub async fn watch(
         &self,
         game: &str,
         token: Option<&str>,
+        piece_changes_only: bool,
     ) -> Result<tonic::Streaming<Watched>, CliError> {
         let request = authed(
             pb::WatchGameRequest {
                 game_id: game.to_owned(),
                 after_version: None,
+                piece_changes_only,
             },
             token,
         )?;
@@ -180,10 +194,14 @@ mod tests {
             ..pb::GameView::default()
         };
         let reply = pb::MakeMoveResponse {
-            event: Some(pb::Event::default()),
+            event: Some(pb::Event {
+                version: 42,
+                ..pb::Event::default()
+            }),
             view: Some(view.clone()),
         };
         let lean = MoveReply::decode(reply.encode_to_vec().as_slice()).expect("decodes");
+        assert_eq!(lean.event.map(|e| e.version), Some(42));
         let lean = lean.view.expect("view");
         assert_eq!(lean.version, 42);
         assert_eq!(lean.phase(), pb::Phase::Playing);
@@ -197,6 +215,7 @@ mod tests {
             event: None,
             view: Some(view.clone()),
             snapshot: true,
+            removed_pieces: Vec::new(),
         };
         let lean = Watched::decode(watched.encode_to_vec().as_slice()).expect("decodes");
         assert_eq!((lean.version, lean.snapshot), (42, true));

@@ -27,7 +27,7 @@ use self::player::{Played, Table};
 use self::report::{Phase, Report};
 use self::stats::{Errors, Rng, Samples};
 use self::watchers::Watched;
-use crate::cli::{BenchArgs, MovesFrom};
+use crate::cli::BenchArgs;
 use crate::context::Ctx;
 use crate::error::CliError;
 use trinchera_client::Server;
@@ -79,8 +79,8 @@ pub async fn bench(ctx: &Ctx, args: &BenchArgs) -> Result<(), CliError> {
 
 /// One measurement of `args.games` games (or the fill, or the baseline alone).
 async fn measure<'a>(ctx: &Ctx, args: &'a BenchArgs) -> Result<Report<'a>, CliError> {
-    let streams = match (args.moves_from, args.baseline_only) {
-        (MovesFrom::Watch, false) => 2 * args.games + args.watchers,
+    let streams = match (args.moves_from.streams(), args.baseline_only) {
+        (true, false) => 2 * args.games + args.watchers,
         _ => args.watchers,
     };
     // Connections go to the servers in turn, as many to each: slot n uses connection

@@ -219,7 +219,7 @@ pub async fn fill_slot(
 }
 
 /// Creates a game of `ruleset`, seats both players, submits random setups where needed
-/// and, with [`MovesFrom::Watch`], opens both seats' streams.
+/// and, when legal moves come from streams, opens both seats' streams.
 async fn new_game(table: &Table, server: &Server, ruleset: &str) -> Result<Game, CliError> {
     let created = server
         .create(pb::CreateGameRequest {
@@ -254,15 +254,14 @@ async fn new_game(table: &Table, server: &Server, ruleset: &str) -> Result<Game,
             view = server.setup(request, token).await?.view.unwrap_or_default();
         }
     }
-    let streams = match table.moves_from {
-        MovesFrom::GetView => None,
-        MovesFrom::Watch => {
-            let calls = Calls::new(server);
-            Some([
-                calls.watch(&id, Some(&tokens[0])).await?,
-                calls.watch(&id, Some(&tokens[1])).await?,
-            ])
-        }
+    let streams = if table.moves_from.streams() {
+        let (calls, lean) = (Calls::new(server), table.moves_from.lean());
+        Some([
+            calls.watch(&id, Some(&tokens[0]), lean).await?,
+            calls.watch(&id, Some(&tokens[1]), lean).await?,
+        ])
+    } else {
+        None
     };
     Ok(Game {
         id,
@@ -284,12 +283,28 @@ async fn legal_moves(
     game: &mut Game,
     seat: usize,
 ) -> Result<Vec<Vec<u8>>, CliError> {
-    let version = game.view.version;
-    let Some(streams) = game.streams.as_mut() else {
+    if game.streams.is_none() {
         let reply = Calls::new(server)
             .view(&game.id, &game.tokens[seat])
             .await?;
         return Ok(reply.view.map(|v| v.legal_moves).unwrap_or_default());
+    }
+    let version = game.view.version;
+    Ok(streamed(server, game, seat, version).await?.legal_moves)
+}
+
+/// `seat`'s view from its stream at `version` or later.
+async fn streamed(
+    server: &Server,
+    game: &mut Game,
+    seat: usize,
+    version: u64,
+) -> Result<lean::View, CliError> {
+    let Some(streams) = game.streams.as_mut() else {
+        return Err(CliError::Local(format!(
+            "game {} has no streams to read version {version} from",
+            game.id
+        )));
     };
     let stream = &mut streams[seat];
     loop {
@@ -301,7 +316,7 @@ async fn legal_moves(
             )));
         };
         if message.version >= version {
-            return Ok(message.view.map(|v| v.legal_moves).unwrap_or_default());
+            return Ok(message.view.unwrap_or_default());
         }
     }
 }
@@ -363,6 +378,7 @@ async fn play(
             game_id: game.id.clone(),
             action: Some(pb::make_move_request::Action::Move(chosen)),
             expected_version: None,
+            omit_view: table.moves_from.lean(),
         };
         let sent = Instant::now();
         let reply = Calls::new(server)
@@ -376,14 +392,19 @@ async fn play(
         }
         played.moves.push(at - sent);
         table.calls.fetch_add(1, Ordering::Relaxed);
-        let mut view = reply.view.unwrap_or_default();
+        let version = reply.event.map_or(0, |event| event.version);
         if table.record_acks {
             played.acks.push(Ack {
                 game: game.key,
-                version: view.version,
+                version,
                 at,
             });
         }
+        // A lean reply has no view: the mover's own stream tells what follows the move.
+        let mut view = match reply.view {
+            Some(view) => view,
+            None => streamed(server, game, seat, version).await?,
+        };
         if view.to_move == Some(seat as i32) {
             known = Some(std::mem::take(&mut view.legal_moves));
         }

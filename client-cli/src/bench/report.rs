@@ -4,11 +4,12 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::time::Duration;
 
+use clap::ValueEnum;
 use serde_json::{Value, json};
 
 use super::stats::{Samples, Summary};
 use super::watchers::Watched;
-use crate::cli::{BenchArgs, MovesFrom};
+use crate::cli::BenchArgs;
 use crate::error::CliError;
 
 /// One measured kind of call.
@@ -100,9 +101,10 @@ pub fn curve_text(args: &BenchArgs, reports: &[Report<'_>]) -> String {
         let moves = report.moves.as_ref().and_then(|p| p.latency);
         let fan = report.fan_out.as_ref().and_then(|(_, p)| p.latency);
         let streams = report.args.watchers
-            + match report.args.moves_from {
-                MovesFrom::Watch => 2 * report.args.games,
-                MovesFrom::GetView => 0,
+            + if report.args.moves_from.streams() {
+                2 * report.args.games
+            } else {
+                0
             };
         let errors: u64 = report.errors.values().sum::<u64>() + report.missed();
         let _ = writeln!(
@@ -222,11 +224,11 @@ impl Report<'_> {
         Some((after as f64 - before as f64) / f64::from(games))
     }
 
-    fn moves_from(&self) -> &'static str {
-        match self.args.moves_from {
-            MovesFrom::Watch => "watch",
-            MovesFrom::GetView => "get-view",
-        }
+    fn moves_from(&self) -> String {
+        self.args
+            .moves_from
+            .to_possible_value()
+            .map_or_else(String::new, |value| value.get_name().to_owned())
     }
 
     /// The `--json` document.

@@ -105,7 +105,8 @@ async fn open(
     watched: &mut Watched,
 ) -> Option<(u64, tonic::Streaming<lean::Watched>)> {
     let key = id.parse::<u64>().ok()?;
-    match Calls::new(server).watch(id, None).await {
+    let lean = table.moves_from.lean();
+    match Calls::new(server).watch(id, None, lean).await {
         Ok(stream) => {
             watched.streams += 1;
             Some((key, stream))

@@ -271,6 +271,7 @@ impl GameScreen {
                 game_id: self.view.game_id.clone(),
                 action: Some(action),
                 expected_version: Some(self.view.version),
+                ..Default::default()
             },
         })
     }

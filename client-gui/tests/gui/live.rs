@@ -90,6 +90,7 @@ fn a_dropped_stream_resumes_from_the_last_version_and_misses_nothing() {
                 game_id: game.clone(),
                 action: step.map(pb::make_move_request::Action::Move),
                 expected_version: Some(view.version),
+                ..Default::default()
             },
             &token,
         ))

@@ -30,7 +30,7 @@ impl Sight {
 pub struct PieceId(pub u32);
 
 /// A piece as a viewer sees it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PieceView {
     /// Stable id for the whole game.
     pub id: PieceId,

@@ -7,6 +7,7 @@ use trinchera_rules::{
     Outcome, PieceView, Placement, RemovalCause, Seat, Status, TankAction, TankPhase, Terrain,
 };
 
+use super::changes::Changes;
 use crate::bots::BotLevel;
 use crate::error::{ApiError, Reason};
 use crate::games::ReplayOpening;
@@ -474,15 +475,28 @@ fn players(table: &Table, description: &Description, names: Names) -> Vec<pb::Pl
 
 /// The view one caller gets.
 pub fn game_view(snapshot: &Snapshot) -> pb::GameView {
-    view(snapshot, Names::Sent)
+    let projection = &snapshot.projection;
+    view(snapshot, Names::Sent, &projection.pieces, &projection.captured)
+}
+
+/// The view of a watcher with `piece_changes_only`: whole but for the pieces, of which it
+/// carries `changes`.
+pub fn game_view_changes(snapshot: &Snapshot, changes: &Changes) -> pb::GameView {
+    view(snapshot, Names::Sent, &changes.pieces, &changes.captured)
 }
 
 /// A position of a replay: the view without the names, which the reply carries once.
 pub fn position(snapshot: &Snapshot) -> pb::GameView {
-    view(snapshot, Names::Omitted)
+    let projection = &snapshot.projection;
+    view(snapshot, Names::Omitted, &projection.pieces, &projection.captured)
 }
 
-fn view(snapshot: &Snapshot, names: Names) -> pb::GameView {
+fn view(
+    snapshot: &Snapshot,
+    names: Names,
+    pieces: &[PieceView],
+    captured: &[PieceView],
+) -> pb::GameView {
     let description = snapshot.description;
     pb::GameView {
         game_id: snapshot.id.to_string(),
@@ -496,18 +510,8 @@ fn view(snapshot: &Snapshot, names: Names) -> pb::GameView {
             .map(seat_number)
             .filter(|_| snapshot.phase == GamePhase::Playing),
         players: players(&snapshot.table, description, names),
-        pieces: snapshot
-            .projection
-            .pieces
-            .iter()
-            .map(|p| piece(description, p))
-            .collect(),
-        captured: snapshot
-            .projection
-            .captured
-            .iter()
-            .map(|p| piece(description, p))
-            .collect(),
+        pieces: pieces.iter().map(|p| piece(description, p)).collect(),
+        captured: captured.iter().map(|p| piece(description, p)).collect(),
         legal_moves: snapshot
             .legal
             .iter()

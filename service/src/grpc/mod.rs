@@ -2,6 +2,7 @@
 //! Handlers never touch storage or rules state directly.
 
 pub mod admin;
+mod changes;
 mod checks;
 pub mod convert;
 mod listing;
@@ -392,7 +393,7 @@ impl GameService for Api {
             let snapshot = &acted.snapshot;
             Ok(pb::MakeMoveResponse {
                 event: Some(convert::event(&acted.event, snapshot.description)),
-                view: Some(convert::game_view(snapshot)),
+                view: (!body.omit_view).then(|| convert::game_view(snapshot)),
             })
         })
         .await
@@ -451,7 +452,12 @@ impl GameService for Api {
                 .games
                 .watch(id, token(&request)?.as_deref(), body.after_version)
                 .await?;
-            let stream = watch::stream(Arc::clone(&self.games), id, viewer, watch);
+            let pieces = if body.piece_changes_only {
+                watch::Pieces::Changes
+            } else {
+                watch::Pieces::Whole
+            };
+            let stream = watch::stream(Arc::clone(&self.games), id, viewer, watch, pieces);
             Ok(Box::pin(permit.hold(stream)) as watch::WatchStream)
         })
         .await

@@ -11,6 +11,7 @@ use tonic::Status;
 use trinchera_proto::v1 as pb;
 use trinchera_rules::Viewer;
 
+use super::changes::Seen;
 use super::convert;
 use crate::error::ApiError;
 use crate::games::{Games, Watch, WatchItem};
@@ -21,17 +22,30 @@ use crate::state::{GameEvent, GamePhase, Snapshot};
 /// The response stream of WatchGame.
 pub type WatchStream = Pin<Box<dyn Stream<Item = Result<pb::WatchGameResponse, Status>> + Send>>;
 
-fn message(event: Option<&GameEvent>, snapshot: &Snapshot) -> pb::WatchGameResponse {
-    pb::WatchGameResponse {
-        version: snapshot.version,
-        event: event.map(|event| convert::event(event, snapshot.description)),
-        view: Some(convert::game_view(snapshot)),
-        snapshot: event.is_none(),
-    }
+/// How much of the pieces a watcher's messages carry.
+#[derive(Debug)]
+pub enum Pieces {
+    /// Every view whole.
+    Whole,
+    /// Whole in snapshots, else only what changed (`piece_changes_only`).
+    Changes,
+}
+
+/// What a stream with `piece_changes_only` sent of the pieces last, once it sent anything.
+#[derive(Debug)]
+enum Sent {
+    Whole,
+    Changes(Option<Seen>),
 }
 
 /// The stream of `watch` for `viewer`: its initial messages, then live events.
-pub fn stream(games: Arc<Games>, id: GameId, viewer: Viewer, watch: Watch) -> WatchStream {
+pub fn stream(
+    games: Arc<Games>,
+    id: GameId,
+    viewer: Viewer,
+    watch: Watch,
+    pieces: Pieces,
+) -> WatchStream {
     let shutdown = games.shutdown_signal();
     let forward = Forward {
         games,
@@ -42,6 +56,10 @@ pub fn stream(games: Arc<Games>, id: GameId, viewer: Viewer, watch: Watch) -> Wa
         shutdown,
         last: 0,
         over: watch.finished,
+        pieces: match pieces {
+            Pieces::Whole => Sent::Whole,
+            Pieces::Changes => Sent::Changes(None),
+        },
     };
     Box::pin(futures_util::stream::unfold(forward, |mut forward| async {
         let message = forward.next().await?;
@@ -62,6 +80,8 @@ struct Forward {
     last: u64,
     /// Whether the stream ends after `initial`: the game is over.
     over: bool,
+    /// What the watcher was sent of the pieces.
+    pieces: Sent,
 }
 
 impl Forward {
@@ -119,7 +139,27 @@ impl Forward {
     fn sent(&mut self, event: Option<&GameEvent>, snapshot: &Snapshot) -> pb::WatchGameResponse {
         self.last = snapshot.version;
         self.over |= snapshot.phase == GamePhase::Finished;
-        message(event, snapshot)
+        let mut removed_pieces = Vec::new();
+        let view = match (&mut self.pieces, event) {
+            (Sent::Changes(Some(seen)), Some(_)) => {
+                let changes = seen.advance(&snapshot.projection);
+                let view = convert::game_view_changes(snapshot, &changes);
+                removed_pieces = changes.removed;
+                view
+            }
+            (Sent::Changes(seen), _) => {
+                *seen = Some(Seen::whole(&snapshot.projection));
+                convert::game_view(snapshot)
+            }
+            (Sent::Whole, _) => convert::game_view(snapshot),
+        };
+        pb::WatchGameResponse {
+            version: snapshot.version,
+            event: event.map(|event| convert::event(event, snapshot.description)),
+            view: Some(view),
+            snapshot: event.is_none(),
+            removed_pieces,
+        }
     }
 }
 

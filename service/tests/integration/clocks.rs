@@ -45,6 +45,7 @@ pub async fn play_turn(client: &mut Client, player: &Player) -> pb::GameView {
                         first.notation.clone(),
                     )),
                     expected_version: None,
+                    ..Default::default()
                 },
                 &player.token,
             ))
@@ -77,6 +78,7 @@ async fn a_clock_that_runs_out_ends_the_game_for_every_watcher() {
         let request = pb::WatchGameRequest {
             game_id: rojo.game.clone(),
             after_version: Some(view.version),
+            ..Default::default()
         };
         let request = match token {
             Some(token) => authed(request, token),

@@ -23,6 +23,7 @@ async fn racing_moves_with_one_version_have_one_winner() {
                     legal.notation.clone(),
                 )),
                 expected_version: Some(view.version),
+                ..Default::default()
             },
             &players[0].token,
         );

@@ -42,6 +42,7 @@ fn watch_request(game: &str, forwarded: Option<&str>) -> Request<pb::WatchGameRe
     let mut request = Request::new(pb::WatchGameRequest {
         game_id: game.to_owned(),
         after_version: None,
+        ..Default::default()
     });
     if let Some(forwarded) = forwarded {
         request

@@ -44,6 +44,7 @@ fn make_move(
         game_id: player.game.clone(),
         action: Some(action),
         expected_version: expected,
+        ..Default::default()
     }
 }
 

@@ -65,6 +65,7 @@ async fn lookups_of_missing_games_cost_no_memory() {
                 .watch_game(pb::WatchGameRequest {
                     game_id,
                     after_version: None,
+                    ..Default::default()
                 })
                 .await
                 .expect_err("no such game")
@@ -172,6 +173,7 @@ async fn an_action_flood_is_rate_limited_per_token() {
                     game_id: officers.game.clone(),
                     action: Some(pb::make_move_request::Action::Notation("a1-a2".into())),
                     expected_version: None,
+                    ..Default::default()
                 },
                 &officers.token,
             ))
@@ -207,6 +209,7 @@ async fn games_left_waiting_are_called_off_and_free_the_open_games_cap() {
         .watch_game(pb::WatchGameRequest {
             game_id: first.clone(),
             after_version: None,
+            ..Default::default()
         })
         .await
         .expect("watches")
@@ -757,6 +760,7 @@ async fn bot_exhibitions_never_make_a_persons_bot_lose_on_time() {
             pb::WatchGameRequest {
                 game_id: person.game.clone(),
                 after_version: None,
+                ..Default::default()
             },
             &person.token,
         ))
@@ -806,6 +810,7 @@ async fn bot_exhibitions_never_make_a_persons_bot_lose_on_time() {
                             first.notation.clone(),
                         )),
                         expected_version: Some(view.version),
+                        ..Default::default()
                     },
                     &person.token,
                 ))

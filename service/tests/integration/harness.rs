@@ -625,6 +625,7 @@ async fn try_play_move_among(
                 game_id: player.game.clone(),
                 action: Some(action),
                 expected_version: Some(view.version),
+                ..Default::default()
             },
             &player.token,
         ))

@@ -562,6 +562,7 @@ async fn arbitrary_moves_over_the_wire_are_refused_cleanly() {
                             choice.notation.clone(),
                         )),
                         expected_version: None,
+                        ..Default::default()
                     },
                     &mover.token,
                 );
@@ -575,6 +576,7 @@ async fn arbitrary_moves_over_the_wire_are_refused_cleanly() {
                         game_id: player.game.clone(),
                         action: Some(pb::make_move_request::Action::Move(arbitrary.clone())),
                         expected_version: None,
+                        ..Default::default()
                     },
                     &player.token,
                 );
@@ -652,6 +654,7 @@ async fn all_calls(
         game_id: game.into(),
         action: Some(pb::make_move_request::Action::Move(legal.clone())),
         expected_version: None,
+        ..Default::default()
     };
     abuse.refused(client.make_move(authed(mv, token)).await, code, Some(token));
     let resign = pb::ResignRequest {
@@ -693,6 +696,7 @@ async fn all_calls(
     let watch = pb::WatchGameRequest {
         game_id: game.into(),
         after_version: None,
+        ..Default::default()
     };
     abuse.refused(
         client.watch_game(authed(watch, token)).await,
@@ -776,6 +780,7 @@ async fn token_abuse_is_refused_and_logged_without_the_token() {
         game_id: game.clone(),
         action: Some(pb::make_move_request::Action::Move(action.clone())),
         expected_version: None,
+        ..Default::default()
     };
     let result = client
         .make_move(authed(mv(&legal), &players[1].token))

@@ -321,6 +321,7 @@ impl Table {
             game_id: self.players[0].game.clone(),
             action: Some(pb::make_move_request::Action::Move(action)),
             expected_version: None,
+            ..Default::default()
         };
         let result = match from {
             Receiver::Seat(seat) => {
@@ -552,6 +553,7 @@ async fn leak_free_game(client: Client, ruleset: pb::Ruleset, seed: u64, full: b
         let request = pb::WatchGameRequest {
             game_id: game.clone(),
             after_version: None,
+            ..Default::default()
         };
         match token {
             Some(token) => authed(request, token),
@@ -652,6 +654,7 @@ async fn leak_free_game(client: Client, ruleset: pb::Ruleset, seed: u64, full: b
                 choice.notation.clone(),
             )),
             expected_version: Some(own.version),
+            ..Default::default()
         };
         let token = table.players[mover as usize].token.clone();
         let response = table

@@ -374,6 +374,7 @@ async fn explicit_setups_and_notation_moves_work() {
                 game_id: players[0].game.clone(),
                 action: Some(pb::make_move_request::Action::Notation(first.clone())),
                 expected_version: None,
+                ..Default::default()
             },
             &players[0].token,
         ))
@@ -440,6 +441,7 @@ async fn a_bot_plays_the_other_seat_to_the_end() {
                 pb::WatchGameRequest {
                     game_id: human.game.clone(),
                     after_version: Some(view.version),
+                    ..Default::default()
                 },
                 &human.token,
             ))
@@ -476,6 +478,7 @@ async fn a_bot_plays_the_other_seat_to_the_end() {
                             choice.notation.clone(),
                         )),
                         expected_version: Some(view.version),
+                        ..Default::default()
                     },
                     &human.token,
                 ))
@@ -540,6 +543,7 @@ async fn the_human_is_answered_before_the_bot_moves_and_the_move_arrives_as_an_e
         .watch_game(pb::WatchGameRequest {
             game_id: created.game_id.clone(),
             after_version: Some(2),
+            ..Default::default()
         })
         .await
         .expect("watches")
@@ -605,6 +609,7 @@ async fn a_bot_whose_turn_it_was_resumes_after_a_restart() {
             pb::WatchGameRequest {
                 game_id: officers.game.clone(),
                 after_version: Some(before.version),
+                ..Default::default()
             },
             &officers.token,
         ))
@@ -664,6 +669,7 @@ async fn two_bots_play_each_other_while_the_creator_watches() {
         .watch_game(pb::WatchGameRequest {
             game_id: created.game_id.clone(),
             after_version: Some(view.version),
+            ..Default::default()
         })
         .await
         .expect("watches")

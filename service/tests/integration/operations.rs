@@ -144,6 +144,7 @@ async fn tls_serves_trusted_clients_and_reloads_its_certificate_on_sighup() {
         .watch_game(pb::WatchGameRequest {
             game_id: players[0].game.clone(),
             after_version: None,
+            ..Default::default()
         })
         .await
         .expect("watches")
@@ -562,6 +563,7 @@ async fn sigterm_drains_ends_streams_and_loses_no_acknowledged_move() {
         .watch_game(pb::WatchGameRequest {
             game_id: players[0].game.clone(),
             after_version: Some(version),
+            ..Default::default()
         })
         .await
         .expect("watches")
@@ -875,6 +877,7 @@ async fn grpc_web_answers_browsers_over_http1_streams_included() {
     let body = framed(&pb::WatchGameRequest {
         game_id: players[0].game.clone(),
         after_version: None,
+        ..Default::default()
     });
     let path = "/trinchera.v1.GameService/WatchGame";
     let mut watch = Http1::send(server.addr, &grpc_web_head(path, origin, body.len()), &body).await;

@@ -93,6 +93,7 @@ async fn racer(
                 choice.notation.clone(),
             )),
             expected_version: conditional.then_some(view.version),
+            ..Default::default()
         };
         match client.make_move(authed(request, &player.token)).await {
             Ok(response) => {
@@ -127,6 +128,7 @@ fn watch_in_order(client: Client, game: String) -> tokio::task::JoinHandle<u64> 
             .watch_game(pb::WatchGameRequest {
                 game_id: game,
                 after_version: None,
+                ..Default::default()
             })
             .await
             .expect("watch")

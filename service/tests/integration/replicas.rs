@@ -164,6 +164,7 @@ async fn spectate(
         .watch_game(pb::WatchGameRequest {
             game_id: game.to_owned(),
             after_version: None,
+            ..Default::default()
         })
         .await
         .expect("watches")
@@ -275,6 +276,7 @@ async fn one_move_raced_on_two_replicas_goes_through_once() {
                         legal.notation.clone(),
                     )),
                     expected_version: Some(view.version),
+                    ..Default::default()
                 },
                 &player.token,
             )
@@ -435,6 +437,7 @@ async fn a_bot_game_survives_the_death_of_its_replica() {
                             pick.notation.clone(),
                         )),
                         expected_version: Some(view.version),
+                        ..Default::default()
                     },
                     &person.token,
                 ))

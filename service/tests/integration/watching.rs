@@ -7,7 +7,10 @@ use tonic::transport::Channel;
 use trinchera_proto::v1 as pb;
 use trinchera_service::Limits;
 
-use crate::harness::{Client, TestServer, authed, new_game, play_quiet_move, random_setups, rng};
+use crate::harness::{
+    Client, TestServer, authed, new_game, play_quiet_move, play_random_move, random_setups, rng,
+    view_of,
+};
 
 /// A spectator's WatchGame stream of `game` from its start, over `client`.
 async fn spectate(mut client: Client, game: &str) -> Streaming<pb::WatchGameResponse> {
@@ -15,6 +18,7 @@ async fn spectate(mut client: Client, game: &str) -> Streaming<pb::WatchGameResp
         .watch_game(pb::WatchGameRequest {
             game_id: game.to_owned(),
             after_version: None,
+            ..Default::default()
         })
         .await
         .expect("watch")
@@ -56,6 +60,7 @@ async fn watchers_see_every_event_and_resume_without_gaps() {
             pb::WatchGameRequest {
                 game_id: players[0].game.clone(),
                 after_version: Some(10),
+                ..Default::default()
             },
             &players[1].token,
         ))
@@ -102,6 +107,7 @@ async fn watchers_see_every_event_and_resume_without_gaps() {
         .watch_game(pb::WatchGameRequest {
             game_id: players[0].game.clone(),
             after_version: Some(999),
+            ..Default::default()
         })
         .await;
     assert_eq!(
@@ -215,6 +221,7 @@ async fn a_resumption_from_further_back_than_the_buffer_starts_with_a_snapshot()
                     pb::WatchGameRequest {
                         game_id: game,
                         after_version: Some(after),
+                        ..Default::default()
                     },
                     &token,
                 ))
@@ -235,4 +242,141 @@ async fn a_resumption_from_further_back_than_the_buffer_starts_with_a_snapshot()
         assert_eq!(message.version, expected);
         assert_eq!(message.event.expect("event").version, expected);
     }
+}
+
+/// A WatchGame stream of `game` from its start, as `token`'s seat (or a spectator), with
+/// whole views or only the pieces that changed.
+async fn watch_from_start(
+    mut client: Client,
+    game: &str,
+    token: Option<&str>,
+    piece_changes_only: bool,
+) -> Streaming<pb::WatchGameResponse> {
+    let request = pb::WatchGameRequest {
+        game_id: game.to_owned(),
+        after_version: None,
+        piece_changes_only,
+    };
+    let request = match token {
+        Some(token) => authed(request, token),
+        None => tonic::Request::new(request),
+    };
+    client
+        .watch_game(request)
+        .await
+        .expect("watch")
+        .into_inner()
+}
+
+/// Pieces by id.
+type Board = std::collections::BTreeMap<u32, pb::Piece>;
+
+fn board(pieces: &[pb::Piece]) -> Board {
+    pieces.iter().map(|p| (p.id, p.clone())).collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn piece_changes_rebuild_the_whole_views_and_a_lean_move_reply_has_no_view() {
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+    let mut rng = rng(11);
+    let (mut removals, mut whole_pieces, mut changed_pieces) = (0, 0, 0);
+    for ruleset in ["frente", "asalto", "tanques"] {
+        let players = new_game(&mut client, ruleset).await;
+        let game = players[0].game.clone();
+        random_setups(&mut client, &players).await;
+        // Seat 1 watches twice, a spectator with changes only: each changes stream, merged
+        // into a board, must show what its whole twin shows, message by message.
+        let seat = Some(players[1].token.as_str());
+        let mut pairs = [
+            (
+                watch_from_start(server.client().await, &game, seat, false).await,
+                watch_from_start(server.client().await, &game, seat, true).await,
+            ),
+            (
+                watch_from_start(server.client().await, &game, None, false).await,
+                watch_from_start(server.client().await, &game, None, true).await,
+            ),
+        ];
+        // The first move without a view in its reply.
+        let first = view_of(&mut client, &players[0]).await;
+        let mover = &players[first.to_move.expect("someone moves") as usize];
+        let legal = view_of(&mut client, mover).await.legal_moves;
+        let reply = client
+            .make_move(authed(
+                pb::MakeMoveRequest {
+                    game_id: game.clone(),
+                    action: Some(pb::make_move_request::Action::Notation(
+                        legal[0].notation.clone(),
+                    )),
+                    expected_version: None,
+                    omit_view: true,
+                },
+                &mover.token,
+            ))
+            .await
+            .expect("the move is played")
+            .into_inner();
+        assert!(reply.view.is_none(), "omit_view leaves the view out");
+        let played = reply.event.expect("the event is still sent").version;
+        assert_eq!(played, first.version + 1);
+        let mut last = played;
+        for _ in 0..150 {
+            match play_random_move(&mut client, &players, &mut rng).await {
+                Some(reply) => last = reply.event.expect("event").version,
+                None => break,
+            }
+        }
+        for (whole, changes) in &mut pairs {
+            let (mut pieces, mut captured) = (Board::new(), Board::new());
+            loop {
+                let full = whole.next().await.expect("a message").expect("ok");
+                let light = changes.next().await.expect("a message").expect("ok");
+                assert_eq!(
+                    (light.version, light.snapshot),
+                    (full.version, full.snapshot)
+                );
+                assert_eq!(light.event, full.event);
+                let (full_view, light_view) = (full.view.expect("view"), light.view.expect("view"));
+                if light.snapshot {
+                    assert!(light.removed_pieces.is_empty());
+                    (pieces, captured) = (Board::new(), Board::new());
+                }
+                for id in &light.removed_pieces {
+                    assert!(pieces.remove(id).is_some(), "{ruleset}: {id} was in play");
+                }
+                removals += light.removed_pieces.len();
+                whole_pieces += full_view.pieces.len();
+                changed_pieces += light_view.pieces.len();
+                pieces.extend(board(&light_view.pieces));
+                captured.extend(board(&light_view.captured));
+                assert_eq!(
+                    pieces,
+                    board(&full_view.pieces),
+                    "{ruleset} at {}",
+                    full.version
+                );
+                assert_eq!(
+                    captured,
+                    board(&full_view.captured),
+                    "{ruleset} at {}",
+                    full.version
+                );
+                let strip = |view: pb::GameView| pb::GameView {
+                    pieces: Vec::new(),
+                    captured: Vec::new(),
+                    ..view
+                };
+                assert_eq!(strip(light_view), strip(full_view), "the rest is whole");
+                if full.version == last {
+                    break;
+                }
+            }
+        }
+    }
+    assert!(removals > 0, "random games capture pieces");
+    assert!(
+        changed_pieces * 5 < whole_pieces,
+        "changes are a fraction of the whole: {changed_pieces} of {whole_pieces} pieces"
+    );
 }

@@ -892,7 +892,8 @@ fn random_setup<V: Variant>(seat: Seat, seed: u64) -> Setup {
 
 fn kinds_seen(view: &View, owner: Seat) -> (usize, usize) {
     let pieces = view.pieces.iter().filter(|piece| piece.owner == owner);
-    let (known, hidden): (Vec<_>, Vec<_>) = pieces.partition(|piece| piece.kind.is_some());
+    let (known, hidden): (Vec<&PieceView>, Vec<&PieceView>) =
+        pieces.partition(|piece| piece.kind.is_some());
     (known.len(), hidden.len())
 }
 

@@ -1,0 +1,124 @@
+//! WatchGame's `piece_changes_only`: the pieces a watcher's previous message showed, and
+//! what changed in them since.
+
+use trinchera_rules::{PieceView, View};
+
+/// The pieces and captured pieces a watcher was last sent, by id.
+#[derive(Debug, Default)]
+pub struct Seen {
+    pieces: Vec<Option<PieceView>>,
+    captured: Vec<Option<PieceView>>,
+}
+
+/// What changed in the pieces from one message to the next.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// Pieces in play that are new or differ.
+    pub pieces: Vec<PieceView>,
+    /// Captured pieces that are new or differ.
+    pub captured: Vec<PieceView>,
+    /// Ids of the pieces no longer in play.
+    pub removed: Vec<u32>,
+}
+
+/// `list` indexed by piece id.
+fn by_id(list: &[PieceView]) -> Vec<Option<PieceView>> {
+    let len = list.iter().map(|p| p.id.0 as usize + 1).max().unwrap_or(0);
+    let mut indexed = vec![None; len];
+    for piece in list {
+        indexed[piece.id.0 as usize] = Some(*piece);
+    }
+    indexed
+}
+
+/// The entries of `now` that are not in `before` as they are.
+fn differing(before: &[Option<PieceView>], now: &[PieceView]) -> Vec<PieceView> {
+    now.iter()
+        .filter(|piece| before.get(piece.id.0 as usize).copied().flatten() != Some(**piece))
+        .copied()
+        .collect()
+}
+
+impl Seen {
+    /// A watcher that was sent `view` whole.
+    pub fn whole(view: &View) -> Seen {
+        Seen::of(&view.pieces, &view.captured)
+    }
+
+    fn of(pieces: &[PieceView], captured: &[PieceView]) -> Seen {
+        Seen {
+            pieces: by_id(pieces),
+            captured: by_id(captured),
+        }
+    }
+
+    /// What changed from the pieces seen to `view`'s, which become the ones seen.
+    pub fn advance(&mut self, view: &View) -> Changes {
+        self.advance_to(&view.pieces, &view.captured)
+    }
+
+    fn advance_to(&mut self, pieces: &[PieceView], captured: &[PieceView]) -> Changes {
+        let next = Seen::of(pieces, captured);
+        let removed = self
+            .pieces
+            .iter()
+            .flatten()
+            .filter(|piece| next.pieces.get(piece.id.0 as usize).is_none_or(Option::is_none))
+            .map(|piece| piece.id.0)
+            .collect();
+        let changes = Changes {
+            pieces: differing(&self.pieces, pieces),
+            captured: differing(&self.captured, captured),
+            removed,
+        };
+        *self = next;
+        changes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use trinchera_rules::{Cell, PieceId, Seat};
+
+    use super::*;
+
+    fn piece(id: u32, x: i8) -> PieceView {
+        PieceView {
+            id: PieceId(id),
+            cell: Some(Cell { x, y: 0 }),
+            owner: Seat::First,
+            kind: None,
+            revealed: false,
+            moved: false,
+            facing: None,
+        }
+    }
+
+    #[test]
+    fn only_new_and_changed_pieces_are_sent_and_those_gone_are_named() {
+        let mut seen = Seen::of(&[piece(0, 0), piece(1, 1), piece(5, 2)], &[]);
+        let mut moved = piece(1, 3);
+        moved.moved = true;
+        let mut taken = piece(5, 2);
+        taken.cell = None;
+        let changes = seen.advance_to(&[piece(0, 0), moved], &[taken]);
+        assert_eq!(
+            changes,
+            Changes {
+                pieces: vec![moved],
+                captured: vec![taken],
+                removed: vec![5],
+            }
+        );
+        let unchanged = seen.advance_to(&[piece(0, 0), moved], &[taken]);
+        assert_eq!(unchanged, Changes::default());
+        let revealed = PieceView {
+            revealed: true,
+            ..taken
+        };
+        let changes = seen.advance_to(&[piece(0, 0), moved, piece(7, 4)], &[revealed]);
+        assert_eq!(changes.pieces, vec![piece(7, 4)]);
+        assert_eq!(changes.captured, vec![revealed]);
+        assert!(changes.removed.is_empty());
+    }
+}
