@@ -23,20 +23,36 @@ pub struct Changes {
 
 /// `list` indexed by piece id.
 fn by_id(list: &[PieceView]) -> Vec<Option<PieceView>> {
-    let len = list.iter().map(|p| p.id.0 as usize + 1).max().unwrap_or(0);
-    let mut indexed = vec![None; len];
-    for piece in list {
-        indexed[piece.id.0 as usize] = Some(*piece);
-    }
+    let mut indexed = Vec::new();
+    update(&mut indexed, list);
     indexed
 }
 
-/// The entries of `now` that are not in `before` as they are.
-fn differing(before: &[Option<PieceView>], now: &[PieceView]) -> Vec<PieceView> {
-    now.iter()
-        .filter(|piece| before.get(piece.id.0 as usize).copied().flatten() != Some(**piece))
-        .copied()
-        .collect()
+/// Brings `seen` (indexed by piece id) to `now` in place: returns the entries of `now`
+/// that are new or differ, and the ids `seen` held that `now` lacks.
+fn update(seen: &mut Vec<Option<PieceView>>, now: &[PieceView]) -> (Vec<PieceView>, Vec<u32>) {
+    let mut present = vec![false; seen.len()];
+    let mut changed = Vec::new();
+    for piece in now {
+        let id = piece.id.0 as usize;
+        if id >= seen.len() {
+            seen.resize(id + 1, None);
+            present.resize(id + 1, false);
+        }
+        present[id] = true;
+        if seen[id] != Some(*piece) {
+            seen[id] = Some(*piece);
+            changed.push(*piece);
+        }
+    }
+    let mut gone = Vec::new();
+    for ((id, slot), present) in (0..).zip(seen.iter_mut()).zip(present) {
+        if slot.is_some() && !present {
+            *slot = None;
+            gone.push(id);
+        }
+    }
+    (changed, gone)
 }
 
 impl Seen {
@@ -58,21 +74,14 @@ impl Seen {
     }
 
     fn advance_to(&mut self, pieces: &[PieceView], captured: &[PieceView]) -> Changes {
-        let next = Seen::of(pieces, captured);
-        let removed = self
-            .pieces
-            .iter()
-            .flatten()
-            .filter(|piece| next.pieces.get(piece.id.0 as usize).is_none_or(Option::is_none))
-            .map(|piece| piece.id.0)
-            .collect();
-        let changes = Changes {
-            pieces: differing(&self.pieces, pieces),
-            captured: differing(&self.captured, captured),
+        let (pieces, removed) = update(&mut self.pieces, pieces);
+        // A captured piece stays captured: none leaves that list.
+        let (captured, _) = update(&mut self.captured, captured);
+        Changes {
+            pieces,
+            captured,
             removed,
-        };
-        *self = next;
-        changes
+        }
     }
 }
 

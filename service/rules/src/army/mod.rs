@@ -703,7 +703,9 @@ impl<V: Variant> Rules for Army<V> {
         } else {
             'x'
         };
-        format!("{}{separator}{}", Self::label(mv.from), Self::label(mv.to))
+        let spec = V::spec();
+        let (from, to) = (spec.cell(mv.from), spec.cell(mv.to));
+        format!("{}{separator}{}", from.grid_label(), to.grid_label())
     }
 
     fn parse_notation(text: &str) -> Result<Action, NotationError> {
