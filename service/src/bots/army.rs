@@ -70,6 +70,11 @@ const RISK_LIMIT: i32 = 12;
 const RISK_SAMPLES: u32 = 48;
 /// Points on top of their rank for the kinds that defuse bombs.
 const DEFUSER: i32 = 30;
+/// Points on top of that for each of a side's last [`SCARCE_DEFUSERS`] defusers: without
+/// one a flag closed by bombs cannot be taken, and the game drifts to the move limit.
+const LAST_DEFUSER: i32 = 60;
+/// How many defusers count as a side's last.
+const SCARCE_DEFUSERS: i32 = 2;
 /// The easy level's noise, at most, in points.
 const EASY_NOISE: i32 = 30;
 
@@ -108,6 +113,8 @@ fn movable(spec: &Spec, kind: KindId) -> bool {
 pub(super) struct ArmyModel<V: Variant> {
     /// Per kind.
     values: Vec<i32>,
+    /// Per kind: whether it defuses bombs.
+    defusers: Vec<bool>,
     variant: PhantomData<V>,
 }
 
@@ -138,8 +145,16 @@ impl<V: Variant> ArmyModel<V> {
                 _ => *value,
             };
         }
+        let spec = V::spec();
+        let defusers = (0..kinds.len())
+            .map(|index| {
+                let kind = KindId(index as u8);
+                movable(spec, kind) && defuses(spec, kind)
+            })
+            .collect();
         ArmyModel {
             values,
+            defusers,
             variant: PhantomData,
         }
     }
@@ -152,10 +167,12 @@ impl<V: Variant> Model for ArmyModel<V> {
         let spec = V::spec();
         let mut score = 0;
         let mut material = [0; 2];
+        let mut defusers = [0; 2];
         let mut flags: [Option<Cell>; 2] = [None, None];
         for piece in army.board_pieces() {
             let sign = if piece.owner == seat { 1 } else { -1 };
             let value = self.values[piece.kind.index()];
+            defusers[piece.owner.index()] += i32::from(self.defusers[piece.kind.index()]);
             material[piece.owner.index()] += value;
             let unknown = if !piece.revealed && movable(spec, piece.kind) {
                 HIDDEN + value / HIDDEN_SHARE
@@ -167,6 +184,8 @@ impl<V: Variant> Model for ArmyModel<V> {
                 flags[piece.owner.index()] = Some(piece.cell);
             }
         }
+        let scarce = |side: Seat| LAST_DEFUSER * defusers[side.index()].min(SCARCE_DEFUSERS);
+        score += scarce(seat) - scarce(!seat);
         let lead = material[seat.index()] - material[(!seat).index()];
         // How close each seat's nearest movable piece is to the enemy flag, and how many of
         // its pieces stand at that flag's door (the nearer, the more).
