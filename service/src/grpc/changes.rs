@@ -4,7 +4,7 @@
 use trinchera_rules::{PieceView, View};
 
 /// The pieces and captured pieces a watcher was last sent, by id.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Seen {
     pieces: Vec<Option<PieceView>>,
     captured: Vec<Option<PieceView>>,

@@ -452,12 +452,8 @@ impl GameService for Api {
                 .games
                 .watch(id, token(&request)?.as_deref(), body.after_version)
                 .await?;
-            let pieces = if body.piece_changes_only {
-                watch::Pieces::Changes
-            } else {
-                watch::Pieces::Whole
-            };
-            let stream = watch::stream(Arc::clone(&self.games), id, viewer, watch, pieces);
+            let changes_only = body.piece_changes_only;
+            let stream = watch::stream(Arc::clone(&self.games), id, viewer, watch, changes_only);
             Ok(Box::pin(permit.hold(stream)) as watch::WatchStream)
         })
         .await

@@ -22,29 +22,23 @@ use crate::state::{GameEvent, GamePhase, Snapshot};
 /// The response stream of WatchGame.
 pub type WatchStream = Pin<Box<dyn Stream<Item = Result<pb::WatchGameResponse, Status>> + Send>>;
 
-/// How much of the pieces a watcher's messages carry.
-#[derive(Debug)]
-pub enum Pieces {
-    /// Every view whole.
-    Whole,
-    /// Whole in snapshots, else only what changed (`piece_changes_only`).
-    Changes,
-}
-
-/// What a stream with `piece_changes_only` sent of the pieces last, once it sent anything.
+/// How much of the pieces a watcher is sent.
 #[derive(Debug)]
 enum Sent {
+    /// Every view whole.
     Whole,
+    /// Only what changed (`piece_changes_only`): what was sent last, once anything was.
     Changes(Option<Seen>),
 }
 
-/// The stream of `watch` for `viewer`: its initial messages, then live events.
+/// The stream of `watch` for `viewer`: its initial messages, then live events, their
+/// pieces whole or (`piece_changes_only`) only what changed.
 pub fn stream(
     games: Arc<Games>,
     id: GameId,
     viewer: Viewer,
     watch: Watch,
-    pieces: Pieces,
+    piece_changes_only: bool,
 ) -> WatchStream {
     let shutdown = games.shutdown_signal();
     let forward = Forward {
@@ -56,9 +50,10 @@ pub fn stream(
         shutdown,
         last: 0,
         over: watch.finished,
-        pieces: match pieces {
-            Pieces::Whole => Sent::Whole,
-            Pieces::Changes => Sent::Changes(None),
+        pieces: if piece_changes_only {
+            Sent::Changes(None)
+        } else {
+            Sent::Whole
         },
     };
     Box::pin(futures_util::stream::unfold(forward, |mut forward| async {

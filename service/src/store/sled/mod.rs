@@ -360,9 +360,9 @@ impl SledStore {
 /// nothing measurable. A lone action pays it in latency.
 const GATHER: std::time::Duration = std::time::Duration::from_millis(2);
 
-/// Takes the first append queued and everything queued [`GATHER`] later, applies the appends that are next in their logs as one batch, flushes once,
-/// answers every append. A failed group fails every append in it; a conflict fails only
-/// its own.
+/// Takes the first append queued and everything queued [`GATHER`] later, applies the
+/// appends that are next in their logs as one batch, flushes once, answers every append.
+/// A failed group fails every append in it; a conflict fails only its own.
 fn commit_loop(
     db: &sled::Db,
     index: &Index,
