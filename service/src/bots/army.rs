@@ -3,16 +3,22 @@
 //! - **Belief**: every enemy piece whose kind the seat has not seen may be any kind still
 //!   unaccounted for (the army's counts minus the kinds revealed, in play or captured); a
 //!   piece that ever moved is no bomb or flag; the flag sits far back more often than not,
-//!   and bombs next to it.
+//!   much more often where pieces that never moved close every side, and bombs next to it.
 //! - **Hard**: samples worlds from the belief ([`Determinize`] turns each into a position),
-//!   searches each by iterative-deepening alpha-beta (with captures searched past the
-//!   depth) under one node budget, and plays the move with the best total over the worlds.
-//!   A world's win counts as a capped bonus, so that one lucky guess does not decide.
+//!   searches each by iterative-deepening alpha-beta under one node budget, and plays the
+//!   move with the best total over the worlds. Past the depth only attacks on revealed
+//!   pieces are searched: in a sampled world every kind is known, and attacks on the
+//!   others would be searched as if the bot could see them (and would eat the budget).
+//!   Root moves more than a margin worse than the best so far in a world are cut short
+//!   there. A world's win counts as a capped bonus, so that one lucky guess does not
+//!   decide.
 //! - **Easy**: one sampled world, one move deep (plus captures), with noise.
 //! - **Evaluation**: material (ranks on a geometric scale; spies, bombs, grenades and the
 //!   kinds that defuse bombs valued for what they do), a little for pieces the enemy has not
 //!   identified, for being closer to the enemy flag than the enemy is to one's own, and
-//!   against enemy pieces at the door of one's own flag.
+//!   against enemy pieces at the door of one's own flag; against the side to move, the
+//!   second most valuable of its revealed pieces that an enemy next to it beats (it can
+//!   save only one).
 //! - **Setup**: flag on the back row (now and then one row up) where the bombs can close
 //!   every side it can be reached from (with two bombs, a corner), bombs on those sides,
 //!   the weakest pieces on any side left open; bombs to spare now and then make a decoy
@@ -75,6 +81,12 @@ const DEFUSER: i32 = 30;
 const LAST_DEFUSER: i32 = 60;
 /// How many defusers count as a side's last.
 const SCARCE_DEFUSERS: i32 = 2;
+/// How far below the best so far a root move's value is searched exactly, in points (past
+/// that, it is only known to be worse).
+const ROOT_MARGIN: i32 = 150;
+/// How much likelier the belief makes the flag on a square closed on every side by
+/// pieces that never moved (or the edge, or a lake) than on another.
+const CLOSED_FLAG: u32 = 8;
 /// The easy level's noise, at most, in points.
 const EASY_NOISE: i32 = 30;
 
@@ -160,6 +172,25 @@ impl<V: Variant> ArmyModel<V> {
     }
 }
 
+impl<V: Variant> ArmyModel<V> {
+    /// What the side to move stands to lose beyond the piece it saves: the second most
+    /// valuable of its revealed pieces that an enemy piece next to it beats. (The search's
+    /// captures only see one threat at a time: with two, the side that stands pat keeps
+    /// both.)
+    fn second_hanging(&self, army: &Army<V>) -> i32 {
+        let mut top = [0; 2];
+        for piece in army.exposed(army.to_move()) {
+            let value = self.values[piece.kind.index()];
+            if value > top[0] {
+                top = [value, top[0]];
+            } else if value > top[1] {
+                top[1] = value;
+            }
+        }
+        top[1]
+    }
+}
+
 impl<V: Variant> Model for ArmyModel<V> {
     type Position = Army<V>;
 
@@ -184,6 +215,8 @@ impl<V: Variant> Model for ArmyModel<V> {
                 flags[piece.owner.index()] = Some(piece.cell);
             }
         }
+        let hanging = self.second_hanging(army);
+        score += if army.to_move() == seat { -hanging } else { hanging };
         let scarce = |side: Seat| LAST_DEFUSER * defusers[side.index()].min(SCARCE_DEFUSERS);
         score += scarce(seat) - scarce(!seat);
         let lead = material[seat.index()] - material[(!seat).index()];
@@ -218,7 +251,7 @@ impl<V: Variant> Model for ArmyModel<V> {
     }
 
     fn noisy(&self, army: &Army<V>, mv: <Army<V> as Rules>::Move) -> bool {
-        army.is_attack(mv)
+        army.attacks_revealed(mv)
     }
 }
 
@@ -246,6 +279,22 @@ impl<'a> Belief<'a> {
             enemy,
             remaining,
         }
+    }
+
+    /// How much more likely `cell` holds the flag for how closed in it is: players close
+    /// every side of their flag with bombs (or a piece), so a square whose open sides all
+    /// hold pieces that never moved is [`CLOSED_FLAG`] times likelier than one with an empty
+    /// side or a moved piece beside it.
+    fn closed_in<V: Variant>(&self, cell: Cell) -> u32 {
+        let spec = V::spec();
+        let closed = [(0, 1), (0, -1), (1, 0), (-1, 0)].iter().all(|&(dx, dy)| {
+            let side = Cell::new(cell.x + dx, cell.y + dy);
+            !spec.board_square(side).is_some_and(|square| spec.open[square])
+                || self.view.pieces.iter().any(|piece| {
+                    piece.cell == Some(side) && piece.owner == self.enemy && !piece.moved
+                })
+        });
+        if closed { CLOSED_FLAG } else { 1 }
     }
 
     /// A view with a guess for every hidden enemy piece, drawn from the belief.
@@ -280,7 +329,7 @@ impl<'a> Belief<'a> {
                 let back = 3 - depth::<V>(self.enemy, cell.y).clamp(0, 3);
                 let near_flag = flag_cell.is_some_and(|flag| distance(flag, cell) == 1);
                 if is_flag {
-                    1 << (2 * back)
+                    (1 << (2 * back)) * self.closed_in::<V>(cell)
                 } else {
                     1 + (1 << back) + if near_flag { 8 } else { 0 }
                 }
@@ -451,12 +500,20 @@ impl<V: Variant> Bot for ArmyBot<V> {
         };
         let mut searcher = Searcher::new(self.config.budget);
         let mut totals: Option<Vec<i64>> = None;
+        let mut order: Vec<usize> = (0..moves.len()).collect();
         for depth in 1..=max_depth {
             let mut sums = vec![0_i64; moves.len()];
             let mut complete = true;
             for world in &worlds {
-                let Some(values) = searcher.root_values(&self.model, world, &moves, seat, depth)
-                else {
+                let Some(values) = searcher.root_values_near_best(
+                    &self.model,
+                    world,
+                    &moves,
+                    &order,
+                    seat,
+                    depth,
+                    ROOT_MARGIN,
+                ) else {
                     complete = false;
                     break;
                 };
@@ -465,6 +522,8 @@ impl<V: Variant> Bot for ArmyBot<V> {
                 }
             }
             if complete || totals.is_none() {
+                // The next iteration tries this one's best moves first.
+                order.sort_by_key(|&index| std::cmp::Reverse(sums[index]));
                 totals = Some(sums);
             }
             if !complete {
@@ -741,6 +800,39 @@ mod tests {
                 .and(belief_holds::<Castillos>("castillos", n, plies));
             proptest::prop_assert!(checked.is_ok(), "{:?}", checked);
         }
+    }
+
+    /// Of seven unmoved enemy pieces on the back row, only b10 has pieces that never moved
+    /// on every side: the belief puts the flag there far more often than on any other.
+    #[test]
+    fn the_belief_looks_for_the_flag_where_unmoved_pieces_close_it_in() {
+        use trinchera_rules::{PositionText, Sight};
+        // Azul's a10, b10, c10, b9, g10, h10, i10 (row 10 from the left: `bbb3bbb1`).
+        let text = "bfb3bbb1/1b8/91/91/2~~2~~2/2~~2~~2/91/91/91/FR8 0";
+        let army = Army::<Frente>::from_position_text(text).expect("a position");
+        let view = army.view(Sight::Of(Viewer::Player(Seat::First)));
+        let belief = Belief::new::<Frente>(&view, Seat::First);
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let samples = 400;
+        let flag_kind = Frente::spec().data.kinds.iter().position(|kind| kind.is_flag);
+        let mut flags = std::collections::BTreeMap::<String, u32>::new();
+        for _ in 0..samples {
+            let guess = belief.sample::<Frente>(&mut rng);
+            let flag = guess
+                .pieces
+                .iter()
+                .find(|piece| {
+                    piece.owner == Seat::Second && piece.kind.map(KindId::index) == flag_kind
+                })
+                .and_then(|piece| piece.cell)
+                .expect("a guessed flag");
+            *flags.entry(flag.grid_label().to_string()).or_default() += 1;
+        }
+        let closed = flags.get("b10").copied().unwrap_or(0);
+        assert!(
+            closed * 2 > samples && flags.values().all(|&n| n <= closed),
+            "{flags:?}"
+        );
     }
 
     /// Every side of the flag that an enemy can reach it from holds a bomb, in every army

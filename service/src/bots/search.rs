@@ -87,6 +87,34 @@ impl Searcher {
         (!self.aborted).then_some(values)
     }
 
+    /// Like [`Searcher::root_values`], but trying the moves in `order` (indices into
+    /// `moves`, the likely best first) and stopping a move once it proves more than
+    /// `margin` worse than the best before it: its value is then only an upper bound, at
+    /// most `margin` below that best. The moves worth comparing keep their exact values
+    /// for far fewer nodes.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn root_values_near_best<M: Model>(
+        &mut self,
+        model: &M,
+        position: &M::Position,
+        moves: &[<M::Position as Rules>::Move],
+        order: &[usize],
+        root: Seat,
+        depth: u32,
+        margin: i32,
+    ) -> Option<Vec<i32>> {
+        let mut values = vec![0; moves.len()];
+        let mut best = -WIN - 1;
+        for &index in order {
+            let next = self.after(position, moves[index]);
+            let alpha = best.saturating_sub(margin).max(-WIN - 1);
+            let value = self.value(model, &next, root, depth as i32 - 1, alpha, WIN + 1, 1);
+            best = best.max(value);
+            values[index] = value;
+        }
+        (!self.aborted).then_some(values)
+    }
+
     /// The best of `moves` for `root` at `depth` by alpha-beta, trying them in the order
     /// given, with every value it proved (exact for the best, bounds for the others);
     /// `None` if the budget ran out first.

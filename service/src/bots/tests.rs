@@ -72,6 +72,8 @@ struct Played {
     bombed: [Option<u32>; 2],
     /// Each ply: its seat, notation and effects.
     log: Vec<String>,
+    /// Per ply, what it did.
+    effects: Vec<Vec<Effect>>,
     /// The game as it ended.
     game: Box<dyn Game>,
 }
@@ -112,6 +114,7 @@ fn play(id: &str, mut bots: [Box<dyn Bot>; 2], game_seed: u64, max_plies: u32) -
     let mut thinking = [Vec::new(), Vec::new()];
     let mut bombed = [None, None];
     let mut log = Vec::new();
+    let mut effects = Vec::new();
     while let Some(seat) = game.to_move() {
         if plies >= max_plies {
             break;
@@ -136,6 +139,7 @@ fn play(id: &str, mut bots: [Box<dyn Bot>; 2], game_seed: u64, max_plies: u32) -
             "{plies:>4} {seat}: {} {:?}",
             played.notation, played.effects
         ));
+        effects.push(played.effects);
         plies += 1;
     }
     Played {
@@ -143,6 +147,7 @@ fn play(id: &str, mut bots: [Box<dyn Bot>; 2], game_seed: u64, max_plies: u32) -
         thinking,
         bombed,
         log,
+        effects,
         game,
     }
 }
@@ -644,10 +649,10 @@ const FIRST_SEED: u64 = 100;
 /// Plies after which `measure` and `replay` call a game off (a draw in the figures).
 const MEASURED_PLIES: u32 = 4_000;
 
-/// Replays one game of `measure` and prints its last plies and the final board, to see why
-/// a game was lost: `BOT_RULESETS` one ruleset, `BOT_SEED` the seed `measure` printed,
-/// `BOT_LEVELS` the levels of seat 0 and seat 1 (e.g. `hard,random`), `BOT_HARD_NODES` as
-/// in `measure`.
+/// Replays one game of `measure` and prints every battle (kinds and piece ids), its last
+/// plies and the final board, to see why a game was lost: `BOT_RULESETS` one ruleset,
+/// `BOT_SEED` the seed `measure` printed, `BOT_LEVELS` the levels of seat 0 and seat 1
+/// (e.g. `hard,random`), `BOT_HARD_NODES` as in `measure`.
 #[test]
 #[ignore = "a diagnostic: run in release with --ignored --nocapture"]
 fn replay() {
@@ -665,11 +670,32 @@ fn replay() {
         n,
         MEASURED_PLIES,
     );
+    let game = played.game;
+    let kinds = &game.description().kinds;
+    println!("battles:");
+    for (ply, effects) in played.effects.iter().enumerate() {
+        for effect in effects {
+            if let Effect::Battle {
+                attacker,
+                defender,
+                result,
+                ..
+            } = effect
+            {
+                println!(
+                    "{ply:>5} {} #{} x {} #{}: {result:?}",
+                    kinds[attacker.1.index()].id,
+                    attacker.0.0,
+                    kinds[defender.1.index()].id,
+                    defender.0.0,
+                );
+            }
+        }
+    }
     for line in &played.log[played.log.len().saturating_sub(40)..] {
         println!("{line}");
     }
-    println!("{:?}", played.game.outcome());
-    let game = played.game;
+    println!("{:?}", game.outcome());
     for piece in game.view_in(trinchera_rules::Sight::Everything).pieces {
         let kind = piece
             .kind

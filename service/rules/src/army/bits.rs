@@ -12,6 +12,8 @@
 //! board squares holds, so masking with such a set (the empty squares, say) drops them: a
 //! shift and an `and` give the one-square moves of every piece of a set at once.
 
+use crate::cell::Cell;
+
 /// A set of board squares: bit `square - A1` for each padded square in it.
 pub(crate) type Bits = u128;
 
@@ -68,6 +70,12 @@ fn half_squares(mut half: u64, first: u8) -> impl Iterator<Item = u8> {
             square
         })
     })
+}
+
+/// The board cell of a padded square.
+pub(crate) fn cell(square: u8) -> Cell {
+    let index = square - A1;
+    Cell::new((index % STRIDE) as i8, (index / STRIDE) as i8)
 }
 
 #[cfg(test)]

@@ -107,6 +107,17 @@ struct Piece {
 }
 
 impl Piece {
+    /// The piece as a search reads it (on the board: not [`GONE`]).
+    fn on_board(&self) -> BoardPiece {
+        BoardPiece {
+            cell: bits::cell(self.square),
+            owner: self.owner,
+            kind: KindId(self.kind),
+            revealed: self.revealed,
+            moved: self.moved,
+        }
+    }
+
     const NONE: Piece = Piece {
         kind: 0,
         mobility: Mobility::Immovable,
@@ -435,17 +446,35 @@ impl<V: Variant> Army<V> {
 
     /// Every piece on the board, without building a [`View`].
     pub fn board_pieces(&self) -> impl Iterator<Item = BoardPiece> + '_ {
-        let spec = V::spec();
         self.pieces[..usize::from(self.len)]
             .iter()
             .filter(|piece| piece.square != GONE)
-            .map(|piece| BoardPiece {
-                cell: spec.cell(piece.square),
-                owner: piece.owner,
-                kind: KindId(piece.kind),
-                revealed: piece.revealed,
-                moved: piece.moved,
+            .map(Piece::on_board)
+    }
+
+    /// `seat`'s revealed pieces next to an enemy piece that moves and wins attacking them:
+    /// what the enemy can knowingly take on its turn.
+    pub fn exposed(&self, seat: Seat) -> impl Iterator<Item = BoardPiece> + '_ {
+        let spec = V::spec();
+        let beats = move |slot: u8, defender: &Piece| {
+            let Some(enemy) = self.pieces.get(usize::from(slot)) else {
+                return false;
+            };
+            enemy.owner != defender.owner
+                && enemy.mobility != Mobility::Immovable
+                && spec.battle[usize::from(enemy.kind)][usize::from(defender.kind)]
+                    == BattleResult::AttackerWins
+        };
+        self.pieces[..usize::from(self.len)]
+            .iter()
+            .filter(move |piece| piece.owner == seat && piece.revealed && piece.square != GONE)
+            .filter(move |piece| {
+                DIRECTIONS.iter().any(|&step| {
+                    let square = piece.square.wrapping_add_signed(step);
+                    beats(self.board[usize::from(square)], piece)
+                })
             })
+            .map(Piece::on_board)
     }
 
     /// Turns in a row without a battle or removal (the game is drawn at [`TURN_LIMIT`]).
@@ -456,6 +485,12 @@ impl<V: Variant> Army<V> {
     /// Whether `mv` (a legal move) attacks a piece.
     pub fn is_attack(&self, mv: ArmyMove) -> bool {
         self.board[usize::from(mv.to)] != EMPTY
+    }
+
+    /// Whether `mv` (a legal move) attacks a piece whose kind both seats know.
+    pub fn attacks_revealed(&self, mv: ArmyMove) -> bool {
+        let slot = self.board[usize::from(mv.to)];
+        slot != EMPTY && self.pieces[usize::from(slot)].revealed
     }
 
     /// The squares `mv` goes from and to.

@@ -209,8 +209,7 @@ impl Spec {
 
     /// The board cell of a padded square.
     pub fn cell(&self, square: u8) -> Cell {
-        let index = square - bits::A1;
-        Cell::new((index % STRIDE) as i8, (index / STRIDE) as i8)
+        bits::cell(square)
     }
 
     /// The padded square of `cell` if it is on the board (lakes included).

@@ -392,6 +392,42 @@ fn the_castillos_general_runs_reveals_and_attacks_only_adjacent() {
 // The end of the game.
 
 #[test]
+fn exposed_lists_revealed_pieces_next_to_an_enemy_that_beats_them() {
+    // Rojo's General takes a Soldado next to Azul's Teniente General: revealed, it stands
+    // where the enemy can take it; the unrevealed Sargento next to an Azul Sargento does
+    // not, nor does a revealed piece next to a weaker one.
+    let mut army = position::<Frente>(
+        &[
+            ("e4", 'G'),
+            ("e5", 's'),
+            ("f5", 'l'),
+            ("a1", 'R'),
+            ("a2", 'r'),
+            ("j10", 'r'),
+        ],
+        ROJO,
+    );
+    let exposed = |army: &Army<Frente>, seat: Seat| -> Vec<String> {
+        army.exposed(seat)
+            .map(|piece| piece.cell.grid_label().to_string())
+            .collect()
+    };
+    assert!(exposed(&army, ROJO).is_empty(), "nothing is revealed yet");
+    play(&mut army, "e4xe5");
+    assert_eq!(exposed(&army, ROJO), ["e5"]);
+    assert!(
+        exposed(&army, AZUL).is_empty(),
+        "the Teniente General is not revealed"
+    );
+    play(&mut army, "f5xe5");
+    assert!(exposed(&army, ROJO).is_empty(), "the General is gone");
+    assert!(
+        exposed(&army, AZUL).is_empty(),
+        "the revealed Teniente General has no stronger piece next to it"
+    );
+}
+
+#[test]
 fn capturing_the_flag_wins_at_once() {
     for seat in Seat::BOTH {
         let mut army =
