@@ -12,7 +12,7 @@
 //!   Root moves more than a margin worse than the best so far in a world are cut short
 //!   there. A world's win counts as a capped bonus, so that one lucky guess does not
 //!   decide.
-//! - **Easy**: one sampled world, one move deep (plus captures), with noise.
+//! - **Easy**: one sampled world, one move deep (plus attacks on revealed pieces), with noise.
 //! - **Evaluation**: material (ranks on a geometric scale; spies, bombs, grenades and the
 //!   kinds that defuse bombs valued for what they do), a little for pieces the enemy has not
 //!   identified, for being closer to the enemy flag than the enemy is to one's own, and
