@@ -482,11 +482,6 @@ impl<V: Variant> Army<V> {
         self.quiet_turns
     }
 
-    /// Whether `mv` (a legal move) attacks a piece.
-    pub fn is_attack(&self, mv: ArmyMove) -> bool {
-        self.board[usize::from(mv.to)] != EMPTY
-    }
-
     /// Whether `mv` (a legal move) attacks a piece whose kind both seats know.
     pub fn attacks_revealed(&self, mv: ArmyMove) -> bool {
         let slot = self.board[usize::from(mv.to)];
