@@ -170,9 +170,7 @@ impl<V: Variant> ArmyModel<V> {
             variant: PhantomData,
         }
     }
-}
 
-impl<V: Variant> ArmyModel<V> {
     /// What the side to move stands to lose beyond the piece it saves: the second most
     /// valuable of its revealed pieces that an enemy piece next to it beats. (The search's
     /// captures only see one threat at a time: with two, the side that stands pat keeps
@@ -339,14 +337,14 @@ impl<'a> Belief<'a> {
                     hidden[i].kind.is_none() && !hidden[i].moved && hidden[i].cell.is_some()
                 })
                 .collect();
-            let total: u32 = candidates.iter().map(|&i| weight(hidden[i].cell)).sum();
+            let weights: Vec<u32> = candidates.iter().map(|&i| weight(hidden[i].cell)).collect();
+            let total: u32 = weights.iter().sum();
             if total == 0 {
                 others.push(kind);
                 continue;
             }
             let mut pick = rng.random_range(0..total);
-            for &i in &candidates {
-                let w = weight(hidden[i].cell);
+            for (&i, &w) in candidates.iter().zip(&weights) {
                 if pick < w {
                     hidden[i].kind = Some(kind);
                     if is_flag {

@@ -77,14 +77,8 @@ impl Searcher {
         root: Seat,
         depth: u32,
     ) -> Option<Vec<i32>> {
-        let values = moves
-            .iter()
-            .map(|&mv| {
-                let next = self.after(position, mv);
-                self.value(model, &next, root, depth as i32 - 1, -WIN - 1, WIN + 1, 1)
-            })
-            .collect();
-        (!self.aborted).then_some(values)
+        let order: Vec<usize> = (0..moves.len()).collect();
+        self.root_values_near_best(model, position, moves, &order, root, depth, i32::MAX)
     }
 
     /// Like [`Searcher::root_values`], but trying the moves in `order` (indices into
