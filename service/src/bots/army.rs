@@ -15,10 +15,13 @@
 //! - **Easy**: one sampled world, one move deep (plus attacks on revealed pieces), with noise.
 //! - **Evaluation**: material (ranks on a geometric scale; spies, bombs, grenades and the
 //!   kinds that defuse bombs valued for what they do), a little for pieces the enemy has not
-//!   identified, for being closer to the enemy flag than the enemy is to one's own, and
-//!   against enemy pieces at the door of one's own flag; against the side to move, the
-//!   second most valuable of its revealed pieces that an enemy next to it beats (it can
-//!   save only one).
+//!   identified, for being closer to one's goal than the enemy is to its own, and against
+//!   enemy pieces at the door of one's own flag that can take it (only defusers, when bombs
+//!   seal it); against the side to move, the second most valuable of its revealed pieces
+//!   that an enemy next to it beats (it can save only one). The goal is the enemy flag;
+//!   late in the enemy's game, a flag sealed by bombs is the defusers' goal, and a side
+//!   with no defuser left hunts the enemy's movable pieces instead (a side left with
+//!   immovable pieces only loses), so that it does not drift into the move limit.
 //! - **Setup**: flag on the back row (now and then one row up) where the bombs can close
 //!   every side it can be reached from (with two bombs, a corner), bombs on those sides,
 //!   the weakest pieces on any side left open; bombs to spare now and then make a decoy
@@ -37,9 +40,9 @@ use rand::RngExt;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use trinchera_rules::army::spec::{Mobility, Spec};
-use trinchera_rules::army::{Army, TURN_LIMIT, Variant};
+use trinchera_rules::army::{Army, BoardPiece, TURN_LIMIT, Variant};
 use trinchera_rules::{
-    Action, Cell, Determinize, KindId, Rules, Seat, Seed, Setup, SetupError, View,
+    Action, BattleResult, Cell, Determinize, KindId, Rules, Seat, Seed, Setup, SetupError, View,
 };
 
 use super::search::{Model, Searcher};
@@ -51,21 +54,29 @@ const WORLDS: usize = 16;
 const MAX_DEPTH: u32 = 4;
 /// What a won or lost world counts for, at most, in the total over worlds.
 const WORLD_CAP: i32 = 3_000;
-/// Points per square of distance to a flag.
+/// Points per square of distance to a side's goal (see [`ArmyModel::approach`]).
 const FLAG_PULL: i32 = 3;
-/// Points against per unit of enemy closeness to one's own flag (an enemy piece next to it
-/// counts 4, two squares off 1): a threat to meet before it can strike.
+/// Distance in squares that counts as far from a goal.
+const FAR: i32 = 20;
+/// Points against per unit of enemy closeness to one's own flag ([`DOOR`]): a threat to
+/// meet before it can strike.
 const CLOSE_TO_FLAG: i32 = 10;
+/// Units of closeness of a piece that can take a flag, by its distance to it in squares.
+const DOOR: [i32; 4] = [0, 8, 3, 1];
+/// A side's game is late when it has at most a `LATE`th of its movable pieces left: its
+/// flag, sealed by bombs, is then the enemy defusers' goal.
+const LATE: i32 = 4;
 /// Points for each own movable piece the enemy has not identified, plus a share of its
 /// value (`value / HIDDEN_SHARE`): where the enemy's Mariscal stands is worth more to know
 /// than where a scout does. The same counts against each enemy piece not identified, so
 /// that a probe that reveals one wins points.
 const HIDDEN: i32 = 3;
 const HIDDEN_SHARE: i32 = 8;
-/// Material lead, in points, from which a side presses: it pulls harder toward the enemy
-/// flag, and quiet turns (which bring the draw of the move limit) count against it.
+/// Lead in the value of movable pieces (bombs take no flag), in points, from which a side
+/// presses: it pulls harder toward its goal, and quiet turns (which bring the draw of the
+/// move limit) count against it.
 const PRESS_LEAD: i32 = 40;
-/// How much harder a pressing side pulls toward the enemy flag.
+/// How much harder a pressing side pulls toward its goal.
 const PRESS_PULL: i32 = 3;
 /// The expected loss, in points, above which a piece that does not defuse bombs does not
 /// attack an unmoved unknown piece: its value times the chance the belief gives the target
@@ -127,6 +138,8 @@ pub(super) struct ArmyModel<V: Variant> {
     values: Vec<i32>,
     /// Per kind: whether it defuses bombs.
     defusers: Vec<bool>,
+    /// Movable pieces in an army.
+    army_movers: i32,
     variant: PhantomData<V>,
 }
 
@@ -164,9 +177,14 @@ impl<V: Variant> ArmyModel<V> {
                 movable(spec, kind) && defuses(spec, kind)
             })
             .collect();
+        let movers: u8 = (kinds.iter())
+            .filter(|kind| kind.mobility != Mobility::Immovable)
+            .map(|kind| kind.count)
+            .sum();
         ArmyModel {
             values,
             defusers,
+            army_movers: i32::from(movers),
             variant: PhantomData,
         }
     }
@@ -187,54 +205,135 @@ impl<V: Variant> ArmyModel<V> {
         }
         top[1]
     }
+
+    /// What [`Model::evaluate`] counts of `army`'s pieces, in one pass.
+    fn census(&self, army: &Army<V>) -> Census {
+        let spec = V::spec();
+        let mut census = Census {
+            worth: [0; 2],
+            material: [0; 2],
+            movers: [0; 2],
+            defusers: [0; 2],
+            flags: [None; 2],
+            pieces: Vec::with_capacity(2 * self.army_movers as usize),
+        };
+        for piece in army.board_pieces() {
+            let side = piece.owner.index();
+            let value = self.values[piece.kind.index()];
+            census.worth[side] += value;
+            if movable(spec, piece.kind) {
+                census.pieces.push(piece);
+                census.material[side] += value;
+                census.movers[side] += 1;
+                census.defusers[side] += i32::from(self.defusers[piece.kind.index()]);
+                if !piece.revealed {
+                    census.worth[side] += HIDDEN + value / HIDDEN_SHARE;
+                }
+            } else if spec.kind(piece.kind.0).is_flag {
+                census.flags[side] = Some(piece.cell);
+            }
+        }
+        census
+    }
+
+    /// Per seat, given the `census` of `army`: how far it is from its goal, and how much it stands at the enemy flag's door (the nearer,
+    /// the more; only pieces that can take the flag count). Its goal is the enemy flag,
+    /// reached by its nearest movable piece; late in the enemy's game (few movable pieces
+    /// left) a flag sealed by bombs is the defusers' work, and with no defuser left the
+    /// side hunts instead (a side with only immovable pieces loses): its distance is then
+    /// the shortest from one of its pieces to an enemy piece that piece beats.
+    fn approach(
+        &self,
+        army: &Army<V>,
+        census: &Census,
+    ) -> ([i32; 2], [i32; 2]) {
+        let spec = V::spec();
+        let Census {
+            movers,
+            defusers,
+            flags,
+            pieces,
+            ..
+        } = census;
+        let sealed = flags.map(|flag| flag.is_some_and(|flag| army.sealed(flag)));
+        let mut nearest = [FAR; 2];
+        let mut door = [0; 2];
+        let goal = Seat::BOTH.map(|side| {
+            let enemy = (!side).index();
+            if !sealed[enemy] || movers[enemy] * LATE > self.army_movers {
+                Goal::Flag
+            } else if defusers[side.index()] > 0 {
+                Goal::Defuse
+            } else {
+                Goal::Hunt
+            }
+        });
+        for piece in pieces {
+            let (side, enemy) = (piece.owner.index(), (!piece.owner).index());
+            let Some(flag) = flags[enemy] else { continue };
+            let defuser = self.defusers[piece.kind.index()];
+            let away = distance(piece.cell, flag);
+            if !sealed[enemy] || defuser {
+                door[side] += DOOR.get(away as usize).copied().unwrap_or(0);
+            }
+            if goal[side] == Goal::Flag || (goal[side] == Goal::Defuse && defuser) {
+                nearest[side] = nearest[side].min(away);
+            }
+        }
+        for hunter in pieces.iter().filter(|p| goal[p.owner.index()] == Goal::Hunt) {
+            let beaten = spec.battle[hunter.kind.index()].as_slice();
+            for prey in pieces.iter().filter(|p| p.owner != hunter.owner) {
+                if beaten[prey.kind.index()] == BattleResult::AttackerWins {
+                    let near = &mut nearest[hunter.owner.index()];
+                    *near = (*near).min(distance(hunter.cell, prey.cell));
+                }
+            }
+        }
+        (nearest, door)
+    }
+}
+
+/// What the evaluation counts of a position's pieces, per seat.
+struct Census {
+    /// The value of its pieces, plus a bonus for each movable one the enemy has not
+    /// identified ([`HIDDEN`]).
+    worth: [i32; 2],
+    /// The value of its movable pieces.
+    material: [i32; 2],
+    /// How many movable pieces it has.
+    movers: [i32; 2],
+    /// How many of those defuse bombs.
+    defusers: [i32; 2],
+    /// Where its flag stands.
+    flags: [Option<Cell>; 2],
+    /// Every movable piece, of both seats.
+    pieces: Vec<BoardPiece>,
+}
+
+/// What a side's pieces head for (see [`ArmyModel::approach`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Goal {
+    /// The enemy flag, with any movable piece.
+    Flag,
+    /// The enemy flag, sealed by bombs, with the defusers.
+    Defuse,
+    /// The enemy's movable pieces, each with a piece that beats it.
+    Hunt,
 }
 
 impl<V: Variant> Model for ArmyModel<V> {
     type Position = Army<V>;
 
     fn evaluate(&self, army: &Army<V>, seat: Seat) -> i32 {
-        let spec = V::spec();
-        let mut score = 0;
-        let mut material = [0; 2];
-        let mut defusers = [0; 2];
-        let mut flags: [Option<Cell>; 2] = [None, None];
-        for piece in army.board_pieces() {
-            let sign = if piece.owner == seat { 1 } else { -1 };
-            let value = self.values[piece.kind.index()];
-            defusers[piece.owner.index()] += i32::from(self.defusers[piece.kind.index()]);
-            material[piece.owner.index()] += value;
-            let unknown = if !piece.revealed && movable(spec, piece.kind) {
-                HIDDEN + value / HIDDEN_SHARE
-            } else {
-                0
-            };
-            score += sign * (value + unknown);
-            if spec.kind(piece.kind.0).is_flag {
-                flags[piece.owner.index()] = Some(piece.cell);
-            }
-        }
+        let census = self.census(army);
+        let (mine, theirs) = (seat.index(), (!seat).index());
+        let mut score = census.worth[mine] - census.worth[theirs];
         let hanging = self.second_hanging(army);
         score += if army.to_move() == seat { -hanging } else { hanging };
-        let scarce = |side: Seat| LAST_DEFUSER * defusers[side.index()].min(SCARCE_DEFUSERS);
-        score += scarce(seat) - scarce(!seat);
-        let lead = material[seat.index()] - material[(!seat).index()];
-        // How close each seat's nearest movable piece is to the enemy flag, and how many of
-        // its pieces stand at that flag's door (the nearer, the more).
-        let mut nearest = [i32::MAX; 2];
-        let mut close = [0; 2];
-        for piece in army.board_pieces().filter(|p| movable(spec, p.kind)) {
-            if let Some(flag) = flags[(!piece.owner).index()] {
-                let away = distance(piece.cell, flag);
-                let near = &mut nearest[piece.owner.index()];
-                *near = (*near).min(away);
-                close[piece.owner.index()] += match away {
-                    1 => 4,
-                    2 => 1,
-                    _ => 0,
-                };
-            }
-        }
-        let reach = |seat: Seat| nearest[seat.index()].min(20);
+        let scarce = |side: usize| LAST_DEFUSER * census.defusers[side].min(SCARCE_DEFUSERS);
+        score += scarce(mine) - scarce(theirs);
+        let lead = census.material[mine] - census.material[theirs];
+        let (reach, door) = self.approach(army, &census);
         // A side well ahead presses: the draw of the move limit is its loss, so quiet turns
         // count against it (more and more as the limit nears) and it heads for the flag.
         let quiet = army.quiet_turns().min(TURN_LIMIT) as i32;
@@ -244,8 +343,7 @@ impl<V: Variant> Model for ArmyModel<V> {
             lead if lead <= -PRESS_LEAD => (FLAG_PULL, press),
             _ => (FLAG_PULL, 0),
         };
-        score + pull * (reach(!seat) - reach(seat)) - CLOSE_TO_FLAG * close[(!seat).index()]
-            + press
+        score + pull * (reach[theirs] - reach[mine]) - CLOSE_TO_FLAG * door[theirs] + press
     }
 
     fn noisy(&self, army: &Army<V>, mv: <Army<V> as Rules>::Move) -> bool {
@@ -458,7 +556,7 @@ fn defuses(spec: &Spec, kind: KindId) -> bool {
         .enumerate()
         .filter(|(_, k)| k.mobility == Mobility::Immovable && !k.is_flag)
         .all(|(bomb, _)| {
-            spec.battle[kind.index()][bomb] == trinchera_rules::BattleResult::AttackerWins
+            spec.battle[kind.index()][bomb] == BattleResult::AttackerWins
         })
 }
 
@@ -831,6 +929,29 @@ mod tests {
             closed * 2 > samples && flags.values().all(|&n| n <= closed),
             "{flags:?}"
         );
+    }
+
+    /// Late in the game, with both flags sealed by bombs: a side with no defuser hunts (its
+    /// distance is its General's to the nearest piece it beats), a side with one sends it
+    /// to the flag, and only a defuser stands at the door of a sealed flag.
+    #[test]
+    fn late_sides_defuse_sealed_flags_or_hunt() {
+        use trinchera_rules::PositionText;
+        let model = ArmyModel::<Frente>::new();
+        // Rojo: flag a1 sealed by bombs b1 and a2, General e2, maybe a Cabo Armero h2.
+        // Azul: flag j10 sealed by bombs i10 and j9, a Sargento c1 and a Cabo Armero b3.
+        let approach = |row2: &str| {
+            let text = format!("8bf/9b/91/91/2~~2~~2/2~~2~~2/91/1a8/{row2}/FBr7 0");
+            let army = Army::<Frente>::from_position_text(&text).expect("a position");
+            model.approach(&army, &model.census(&army))
+        };
+        let (rojo, azul) = (Seat::First.index(), Seat::Second.index());
+        let (reach, door) = approach("B3G5");
+        assert_eq!(reach[rojo], 3, "the General hunts the Sargento at c1");
+        assert_eq!(reach[azul], 3, "the Cabo Armero at b3 heads for a1");
+        assert_eq!(door, [0, 1], "the Cabo Armero three squares off; not the Sargento");
+        let (reach, _) = approach("B3G2A2");
+        assert_eq!(reach[rojo], 10, "Rojo's Cabo Armero at h2 heads for j10");
     }
 
     /// Every side of the flag that an enemy can reach it from holds a bomb, in every army

@@ -477,6 +477,29 @@ impl<V: Variant> Army<V> {
             .map(Piece::on_board)
     }
 
+    /// Whether the piece on `cell` has every side closed by the edge, a lake or an
+    /// immovable piece of its owner (a flag sealed by bombs: only a piece that gets through
+    /// bombs can take it); `false` for an empty cell.
+    pub fn sealed(&self, cell: Cell) -> bool {
+        let Some(square) = V::spec().board_square(cell) else {
+            return false;
+        };
+        let Some(owner) = self
+            .pieces
+            .get(usize::from(self.board[square]))
+            .map(|p| p.owner)
+        else {
+            return false;
+        };
+        DIRECTIONS.iter().all(|&step| {
+            let slot = self.board[square.wrapping_add_signed(isize::from(step))];
+            slot == WALL
+                || self.pieces.get(usize::from(slot)).is_some_and(|piece| {
+                    piece.owner == owner && piece.mobility == Mobility::Immovable
+                })
+        })
+    }
+
     /// Turns in a row without a battle or removal (the game is drawn at [`TURN_LIMIT`]).
     pub fn quiet_turns(&self) -> u32 {
         self.quiet_turns

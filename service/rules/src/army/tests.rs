@@ -428,6 +428,34 @@ fn exposed_lists_revealed_pieces_next_to_an_enemy_that_beats_them() {
 }
 
 #[test]
+fn a_flag_is_sealed_when_bombs_lakes_and_the_edge_close_every_side() {
+    // Rojo's flag in the corner behind two bombs is sealed; Azul's, with a Sargento of its
+    // own on one side, is not, nor once an Azul Cabo Armero takes one of Rojo's bombs.
+    let mut army = position::<Frente>(
+        &[
+            ("a1", 'F'),
+            ("b1", 'B'),
+            ("a2", 'B'),
+            ("a3", 'a'),
+            ("e10", 'f'),
+            ("d10", 'b'),
+            ("f10", 'b'),
+            ("e9", 'r'),
+            ("j5", 'S'),
+        ],
+        AZUL,
+    );
+    let sealed = |army: &Army<Frente>, label: &str| {
+        army.sealed(Cell::parse_grid_label(label).expect("a square"))
+    };
+    assert!(sealed(&army, "a1"));
+    assert!(!sealed(&army, "e10"), "a Sargento is no bomb");
+    assert!(!sealed(&army, "c1"), "an empty square");
+    play(&mut army, "a3xa2");
+    assert!(!sealed(&army, "a1"), "a bomb is gone");
+}
+
+#[test]
 fn capturing_the_flag_wins_at_once() {
     for seat in Seat::BOTH {
         let mut army =
