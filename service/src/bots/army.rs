@@ -236,12 +236,13 @@ impl<V: Variant> ArmyModel<V> {
         census
     }
 
-    /// Per seat, given the `census` of `army`: how far it is from its goal, and how much it stands at the enemy flag's door (the nearer,
-    /// the more; only pieces that can take the flag count). Its goal is the enemy flag,
-    /// reached by its nearest movable piece; late in the enemy's game (few movable pieces
-    /// left) a flag sealed by bombs is the defusers' work, and with no defuser left the
-    /// side hunts instead (a side with only immovable pieces loses): its distance is then
-    /// the shortest from one of its pieces to an enemy piece that piece beats.
+    /// Per seat, given the `census` of `army`: how far it is from its [`Goal`], and how
+    /// much it stands at the enemy flag's door ([`DOOR`]; only pieces that can take the
+    /// flag count). The goal is the enemy flag, reached by the nearest movable piece; late
+    /// in the enemy's game (a [`LATE`]th of its movable pieces left) a flag sealed by bombs
+    /// is the defusers' goal, and with no defuser left the side hunts instead (a side with
+    /// only immovable pieces loses): its distance is then the shortest from one of its
+    /// pieces to an enemy piece that piece beats.
     fn approach(
         &self,
         army: &Army<V>,
