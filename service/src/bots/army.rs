@@ -241,8 +241,8 @@ impl<V: Variant> ArmyModel<V> {
     /// flag count). The goal is the enemy flag, reached by the nearest movable piece; late
     /// in the enemy's game (a [`LATE`]th of its movable pieces left) a flag sealed by bombs
     /// is the defusers' goal, and with no defuser left the side hunts instead (a side with
-    /// only immovable pieces loses): its distance is then the shortest from one of its
-    /// pieces to an enemy piece that piece beats.
+    /// only immovable pieces loses): its distance is then the sum, over its two pieces
+    /// nearest to an enemy piece they beat, of that distance.
     fn approach(
         &self,
         army: &Army<V>,
@@ -281,13 +281,27 @@ impl<V: Variant> ArmyModel<V> {
                 nearest[side] = nearest[side].min(away);
             }
         }
+        // Per hunting side, its two hunters nearest to their prey: two corner a piece
+        // that one alone only chases.
+        let mut hunters = [[FAR; 2]; 2];
         for hunter in pieces.iter().filter(|p| goal[p.owner.index()] == Goal::Hunt) {
             let beaten = spec.battle[hunter.kind.index()].as_slice();
-            for prey in pieces.iter().filter(|p| p.owner != hunter.owner) {
-                if beaten[prey.kind.index()] == BattleResult::AttackerWins {
-                    let near = &mut nearest[hunter.owner.index()];
-                    *near = (*near).min(distance(hunter.cell, prey.cell));
-                }
+            let near = (pieces.iter())
+                .filter(|prey| prey.owner != hunter.owner)
+                .filter(|prey| beaten[prey.kind.index()] == BattleResult::AttackerWins)
+                .map(|prey| distance(hunter.cell, prey.cell))
+                .min()
+                .unwrap_or(FAR);
+            let best = &mut hunters[hunter.owner.index()];
+            if near < best[0] {
+                *best = [near, best[0]];
+            } else if near < best[1] {
+                best[1] = near;
+            }
+        }
+        for side in Seat::BOTH.map(Seat::index) {
+            if goal[side] == Goal::Hunt {
+                nearest[side] = hunters[side][0] + hunters[side][1];
             }
         }
         (nearest, door)
@@ -933,13 +947,14 @@ mod tests {
     }
 
     /// Late in the game, with both flags sealed by bombs: a side with no defuser hunts (its
-    /// distance is its General's to the nearest piece it beats), a side with one sends it
-    /// to the flag, and only a defuser stands at the door of a sealed flag.
+    /// distance sums its two pieces' nearest to a piece they beat), a side with one sends
+    /// it to the flag, and only a defuser stands at the door of a sealed flag.
     #[test]
     fn late_sides_defuse_sealed_flags_or_hunt() {
         use trinchera_rules::PositionText;
         let model = ArmyModel::<Frente>::new();
-        // Rojo: flag a1 sealed by bombs b1 and a2, General e2, maybe a Cabo Armero h2.
+        // Rojo: flag a1 sealed by bombs b1 and a2, General e2, maybe a Coronel g2 or a
+        // Cabo Armero h2.
         // Azul: flag j10 sealed by bombs i10 and j9, a Sargento c1 and a Cabo Armero b3.
         let approach = |row2: &str| {
             let text = format!("8bf/9b/91/91/2~~2~~2/2~~2~~2/91/1a8/{row2}/FBr7 0");
@@ -948,9 +963,11 @@ mod tests {
         };
         let (rojo, azul) = (Seat::First.index(), Seat::Second.index());
         let (reach, door) = approach("B3G5");
-        assert_eq!(reach[rojo], 3, "the General hunts the Sargento at c1");
+        assert_eq!(reach[rojo], 3 + FAR, "the General alone hunts the Sargento at c1");
         assert_eq!(reach[azul], 3, "the Cabo Armero at b3 heads for a1");
         assert_eq!(door, [0, 1], "the Cabo Armero three squares off; not the Sargento");
+        let (two, _) = approach("B3G1O3");
+        assert_eq!(two[rojo], 3 + 5, "the Coronel at g2, five squares from c1, joins");
         let (reach, _) = approach("B3G2A2");
         assert_eq!(reach[rojo], 10, "Rojo's Cabo Armero at h2 heads for j10");
     }
