@@ -350,7 +350,8 @@ impl<V: Variant> Model for ArmyModel<V> {
         let lead = census.material[mine] - census.material[theirs];
         let (reach, door) = self.approach(army, &census);
         // A side well ahead presses: the draw of the move limit is its loss, so quiet turns
-        // count against it (more and more as the limit nears) and it heads for the flag.
+        // count against it (more and more as the limit nears) and it pulls harder toward
+        // its goal.
         let quiet = army.quiet_turns().min(TURN_LIMIT) as i32;
         let press = quiet * quiet / TURN_LIMIT as i32;
         let (pull, press) = match lead {
