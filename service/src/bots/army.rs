@@ -17,14 +17,15 @@
 //!   kinds that defuse bombs valued for what they do), a little for pieces the enemy has not
 //!   identified, for being closer to one's goal than the enemy is to its own, and against
 //!   enemy pieces at the door of one's own flag that can take it (only defusers, when bombs
-//!   seal it); against the side to move, the second most valuable of its revealed pieces
+//!   seal it), and for keeping a piece that beats the defusers near it; against the side to move, the second most valuable of its revealed pieces
 //!   that an enemy next to it beats (it can save only one). The goal is the enemy flag;
 //!   late in the enemy's game, a flag sealed by bombs is the defusers' goal, and a side
 //!   with no defuser left hunts the enemy's movable pieces instead (a side left with
 //!   immovable pieces only loses), so that it does not drift into the move limit.
 //! - **Setup**: flag on the back row (now and then one row up) where the bombs can close
 //!   every side it can be reached from (with two bombs, a corner), bombs on those sides,
-//!   the weakest pieces on any side left open; bombs to spare now and then make a decoy
+//!   the weakest pieces on any side left open, and behind them the weakest piece that
+//!   beats the defusers; bombs to spare now and then make a decoy
 //!   cluster around another back square, else go to the back rows; runners and low ranks
 //!   forward, strong pieces spread over the middle rows; random within those preferences,
 //!   so no two setups are alike.
@@ -63,6 +64,14 @@ const FAR: i32 = 20;
 const CLOSE_TO_FLAG: i32 = 10;
 /// Units of closeness of a piece that can take a flag, by its distance to it in squares.
 const DOOR: [i32; 4] = [0, 8, 3, 1];
+/// Squares from its own flag within which a side keeps a guard (a piece that beats every
+/// defuser), and points against per square its nearest guard stands farther off, while
+/// the enemy has a defuser: a defuser that breaks into the bombs is then taken before it
+/// takes the flag.
+const GUARD_REACH: i32 = 2;
+const GUARD_PULL: i32 = 3;
+/// Squares past [`GUARD_REACH`] that count, at most.
+const GUARD_FAR: i32 = 6;
 /// A side's game is late when it has at most a `LATE`th of its movable pieces left: its
 /// flag, sealed by bombs, is then the enemy defusers' goal.
 const LATE: i32 = 4;
@@ -138,6 +147,8 @@ pub(super) struct ArmyModel<V: Variant> {
     values: Vec<i32>,
     /// Per kind: whether it defuses bombs.
     defusers: Vec<bool>,
+    /// Per kind: whether it guards a flag ([`beats_defusers`]).
+    guards: Vec<bool>,
     /// Movable pieces in an army.
     army_movers: i32,
     variant: PhantomData<V>,
@@ -177,6 +188,9 @@ impl<V: Variant> ArmyModel<V> {
                 movable(spec, kind) && defuses(spec, kind)
             })
             .collect();
+        let guards = (0..kinds.len())
+            .map(|index| beats_defusers(spec, KindId(index as u8)))
+            .collect();
         let movers: u8 = (kinds.iter())
             .filter(|kind| kind.mobility != Mobility::Immovable)
             .map(|kind| kind.count)
@@ -184,6 +198,7 @@ impl<V: Variant> ArmyModel<V> {
         ArmyModel {
             values,
             defusers,
+            guards,
             army_movers: i32::from(movers),
             variant: PhantomData,
         }
@@ -242,12 +257,9 @@ impl<V: Variant> ArmyModel<V> {
     /// in the enemy's game (a [`LATE`]th of its movable pieces left) a flag sealed by bombs
     /// is the defusers' goal, and with no defuser left the side hunts instead (a side with
     /// only immovable pieces loses): its distance is then the sum, over its two pieces
-    /// nearest to an enemy piece they beat, of that distance.
-    fn approach(
-        &self,
-        army: &Army<V>,
-        census: &Census,
-    ) -> ([i32; 2], [i32; 2]) {
+    /// nearest to an enemy piece they beat, of that distance. Also how far each side's
+    /// nearest guard ([`beats_defusers`]) stands from its own flag.
+    fn approach(&self, army: &Army<V>, census: &Census) -> Approach {
         let spec = V::spec();
         let Census {
             movers,
@@ -259,6 +271,7 @@ impl<V: Variant> ArmyModel<V> {
         let sealed = flags.map(|flag| flag.is_some_and(|flag| army.sealed(flag)));
         let mut nearest = [FAR; 2];
         let mut door = [0; 2];
+        let mut guard = [FAR; 2];
         let goal = Seat::BOTH.map(|side| {
             let enemy = (!side).index();
             if !sealed[enemy] || movers[enemy] * LATE > self.army_movers {
@@ -271,6 +284,11 @@ impl<V: Variant> ArmyModel<V> {
         });
         for piece in pieces {
             let (side, enemy) = (piece.owner.index(), (!piece.owner).index());
+            if let Some(own) = flags[side]
+                && self.guards[piece.kind.index()]
+            {
+                guard[side] = guard[side].min(distance(piece.cell, own));
+            }
             let Some(flag) = flags[enemy] else { continue };
             let defuser = self.defusers[piece.kind.index()];
             let away = distance(piece.cell, flag);
@@ -304,8 +322,22 @@ impl<V: Variant> ArmyModel<V> {
                 nearest[side] = hunters[side][0] + hunters[side][1];
             }
         }
-        (nearest, door)
+        Approach {
+            reach: nearest,
+            door,
+            guard,
+        }
     }
+}
+
+/// How each seat stands toward its goal and its own flag ([`ArmyModel::approach`]).
+struct Approach {
+    /// Its distance to its goal.
+    reach: [i32; 2],
+    /// How much it stands at the enemy flag's door ([`DOOR`]).
+    door: [i32; 2],
+    /// Its nearest guard's distance to its own flag.
+    guard: [i32; 2],
 }
 
 /// What the evaluation counts of a position's pieces, per seat.
@@ -348,7 +380,12 @@ impl<V: Variant> Model for ArmyModel<V> {
         let scarce = |side: usize| LAST_DEFUSER * census.defusers[side].min(SCARCE_DEFUSERS);
         score += scarce(mine) - scarce(theirs);
         let lead = census.material[mine] - census.material[theirs];
-        let (reach, door) = self.approach(army, &census);
+        let Approach { reach, door, guard } = self.approach(army, &census);
+        // A side keeps a guard near its flag while the enemy has a defuser to break in.
+        let unguarded = |side: usize| {
+            let enemy_defuses = census.defusers[1 - side] > 0;
+            i32::from(enemy_defuses) * (guard[side] - GUARD_REACH).clamp(0, GUARD_FAR)
+        };
         // A side well ahead presses: the draw of the move limit is its loss, so quiet turns
         // count against it (more and more as the limit nears) and it pulls harder toward
         // its goal.
@@ -359,7 +396,9 @@ impl<V: Variant> Model for ArmyModel<V> {
             lead if lead <= -PRESS_LEAD => (FLAG_PULL, press),
             _ => (FLAG_PULL, 0),
         };
-        score + pull * (reach[theirs] - reach[mine]) - CLOSE_TO_FLAG * door[theirs] + press
+        score + pull * (reach[theirs] - reach[mine]) - CLOSE_TO_FLAG * door[theirs]
+            + GUARD_PULL * (unguarded(theirs) - unguarded(mine))
+            + press
     }
 
     fn noisy(&self, army: &Army<V>, mv: <Army<V> as Rules>::Move) -> bool {
@@ -576,6 +615,16 @@ fn defuses(spec: &Spec, kind: KindId) -> bool {
         })
 }
 
+/// Whether `kind` is movable and wins when it attacks any movable kind that defuses bombs:
+/// beside its own flag's bombs it takes a defuser that breaks in.
+fn beats_defusers(spec: &Spec, kind: KindId) -> bool {
+    movable(spec, kind)
+        && (0..spec.data.kinds.len())
+            .map(|index| KindId(index as u8))
+            .filter(|&defuser| movable(spec, defuser) && defuses(spec, defuser))
+            .all(|defuser| spec.battle[kind.index()][defuser.index()] == BattleResult::AttackerWins)
+}
+
 impl<V: Variant> Bot for ArmyBot<V> {
     fn setup(&mut self) -> Option<Setup> {
         let setup = army_setup::<V>(self.config.seat, &[], &mut self.config.rng(0));
@@ -780,6 +829,23 @@ pub(super) fn army_setup<V: Variant>(
         let kind = rest.remove(0);
         board.place(kind, &|cell| u32::from(cell == guard), rng);
     }
+    // Behind them, the weakest piece that beats the defusers, where it reaches the most
+    // sides of the flag: it takes a defuser that breaks in.
+    if let Some(flag) = flag
+        && let Some(at) = rest.iter().position(|&kind| beats_defusers(spec, kind))
+    {
+        let flag_sides = sides(flag);
+        let reach = |cell: Cell| -> u32 {
+            let behind = distance(flag, cell) == 2;
+            let next_to = flag_sides.iter().filter(|&&side| distance(cell, side) == 1);
+            if behind { next_to.count() as u32 } else { 0 }
+        };
+        let most = board.free.iter().map(|&cell| reach(cell)).max().unwrap_or(0);
+        if most > 0 {
+            let kind = rest.remove(at);
+            board.place(kind, &|cell| u32::from(reach(cell) == most), rng);
+        }
+    }
     let top = kinds.iter().filter_map(|k| k.rank).max().unwrap_or(0);
     rest.shuffle(rng);
     // Strong pieces first, so that they get the middle rows and spread over columns.
@@ -949,7 +1015,8 @@ mod tests {
 
     /// Late in the game, with both flags sealed by bombs: a side with no defuser hunts (its
     /// distance sums its two pieces' nearest to a piece they beat), a side with one sends
-    /// it to the flag, and only a defuser stands at the door of a sealed flag.
+    /// it to the flag, only a defuser stands at the door of a sealed flag, and the pieces
+    /// that beat defusers guard.
     #[test]
     fn late_sides_defuse_sealed_flags_or_hunt() {
         use trinchera_rules::PositionText;
@@ -963,19 +1030,21 @@ mod tests {
             model.approach(&army, &model.census(&army))
         };
         let (rojo, azul) = (Seat::First.index(), Seat::Second.index());
-        let (reach, door) = approach("B3G5");
+        let Approach { reach, door, guard } = approach("B3G5");
         assert_eq!(reach[rojo], 3 + FAR, "the General alone hunts the Sargento at c1");
         assert_eq!(reach[azul], 3, "the Cabo Armero at b3 heads for a1");
         assert_eq!(door, [0, 1], "the Cabo Armero three squares off; not the Sargento");
-        let (two, _) = approach("B3G1O3");
+        assert_eq!(guard, [5, 16], "the General and the Sargento guard; no Cabo Armero");
+        let two = approach("B3G1O3").reach;
         assert_eq!(two[rojo], 3 + 5, "the Coronel at g2, five squares from c1, joins");
-        let (reach, _) = approach("B3G2A2");
+        let reach = approach("B3G2A2").reach;
         assert_eq!(reach[rojo], 10, "Rojo's Cabo Armero at h2 heads for j10");
     }
 
     /// Every side of the flag that an enemy can reach it from holds a bomb, in every army
     /// ruleset, but where there are too few bombs (castillos' two) for a flag off the
-    /// corners, whose one side left holds a piece; and the flag's place varies.
+    /// corners, whose one side left holds a piece; a piece that beats the defusers stands
+    /// behind a side; and the flag's place varies.
     fn flag_closed<V: Variant>() {
         let spec = V::spec();
         let description = &spec.description;
@@ -1019,13 +1088,23 @@ mod tests {
                     description.id,
                     sides.len()
                 );
+                let guarded = pieces.iter().any(|&(cell, kind)| {
+                    distance(flag, cell) == 2
+                        && beats_defusers(spec, kind)
+                        && sides.iter().any(|&&side| distance(cell, side) == 1)
+                });
+                assert!(
+                    guarded,
+                    "{} seat {seat} seed {n}: no guard behind the flag at {flag:?}",
+                    description.id
+                );
             }
             assert!(places.len() >= 3, "{}: the flag stands in {places:?} only", description.id);
         }
     }
 
     #[test]
-    fn the_flag_is_closed_on_every_side_by_bombs() {
+    fn the_flag_is_closed_on_every_side_by_bombs_and_guarded() {
         flag_closed::<Frente>();
         flag_closed::<Clasico>();
         flag_closed::<Castillos>();

@@ -16,7 +16,8 @@ use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use trinchera_rules::{
-    Action, BattleResult, Cell, Effect, Game, KindId, Seat, Seed, Setup, Viewer, catalog,
+    Action, BattleResult, Cell, Effect, EndReason, Game, KindId, Seat, Seed, Setup, Sight,
+    Viewer, catalog,
 };
 
 use super::{Bot, BotLevel, Budget, SeatKnowledge};
@@ -70,12 +71,19 @@ struct Played {
     thinking: [Vec<Duration>; 2],
     /// Per seat, the first ply at which it lost a piece of rank 8 or more attacking a bomb.
     bombed: [Option<u32>; 2],
+    /// Per seat, whether its flag was taken from a square that none of its immovable pieces
+    /// (its bombs) held at the start: through a side no bomb guarded.
+    flag_through_open_side: [bool; 2],
     /// Each ply: its seat, notation and effects.
     log: Vec<String>,
     /// Per ply, what it did.
     effects: Vec<Vec<Effect>>,
     /// The game as it ended.
     game: Box<dyn Game>,
+}
+
+fn kind_info(game: &dyn Game, kind: KindId) -> &'static trinchera_rules::KindInfo {
+    &game.description().kinds[kind.index()]
 }
 
 /// Whether `effects` of an attack lost the attacker, a piece of rank 8 or more, to a bomb
@@ -110,9 +118,15 @@ fn play(id: &str, mut bots: [Box<dyn Bot>; 2], game_seed: u64, max_plies: u32) -
             submit(game.as_mut(), bots[seat.index()].as_mut(), seat);
         }
     }
+    // Per seat, the squares its bombs and flag stood on at the start.
+    let immovable: Vec<(Seat, Cell)> = (game.view_in(Sight::Everything).pieces.iter())
+        .filter(|piece| piece.kind.is_some_and(|kind| !kind_info(game.as_ref(), kind).movable))
+        .filter_map(|piece| Some((piece.owner, piece.cell?)))
+        .collect();
     let mut plies = 0;
     let mut thinking = [Vec::new(), Vec::new()];
     let mut bombed = [None, None];
+    let mut flag_through_open_side = [false, false];
     let mut log = Vec::new();
     let mut effects = Vec::new();
     while let Some(seat) = game.to_move() {
@@ -131,6 +145,11 @@ fn play(id: &str, mut bots: [Box<dyn Bot>; 2], game_seed: u64, max_plies: u32) -
             "{id}: {action:?} is not listed"
         );
         let played = game.play(seat, &action).expect("a listed action is legal");
+        if let (Some(outcome), Action::Step { from, .. }) = (game.outcome(), &action)
+            && outcome.reason == EndReason::FlagCaptured
+        {
+            flag_through_open_side[(!seat).index()] = !immovable.contains(&(!seat, *from));
+        }
         if bombed[seat.index()].is_none() && lost_high_to_bomb(game.description(), &played.effects)
         {
             bombed[seat.index()] = Some(plies);
@@ -146,6 +165,7 @@ fn play(id: &str, mut bots: [Box<dyn Bot>; 2], game_seed: u64, max_plies: u32) -
         plies,
         thinking,
         bombed,
+        flag_through_open_side,
         log,
         effects,
         game,
@@ -559,7 +579,7 @@ fn measure() {
             .is_none_or(|filter| filter.split(',').any(|f| f == name))
     };
     println!(
-        "ruleset    pairing           seat  games  wins draws losses  win%  95% CI        plies  think a (median/p99)  a's first high piece lost to a bomb (games, median ply)  not won (seeds)"
+        "ruleset    pairing           seat  games  wins draws losses  win%  95% CI        plies  think a (median/p99)  a's first high piece lost to a bomb (games, median ply)  a's flag taken through a side no bomb held (games)  not won (seeds)"
     );
     for id in catalog::ids() {
         if !listed(&only, id) {
@@ -599,8 +619,10 @@ fn measure() {
                 let mut not_won = Vec::new();
                 let mut thinking = Vec::new();
                 let mut bombed: Vec<u32> = Vec::new();
+                let mut open_flags = 0_u32;
                 for (n, played) in &results {
                     bombed.extend(played.bombed[a_seat.index()]);
+                    open_flags += u32::from(played.flag_through_open_side[a_seat.index()]);
                     let outcome = played.game.outcome();
                     let reason = outcome.map(|o| o.reason);
                     match outcome.map(|o| o.winner) {
@@ -626,7 +648,7 @@ fn measure() {
                 let p = f64::from(wins) / n;
                 let half = 1.96 * (p * (1.0 - p) / n).sqrt();
                 println!(
-                    "{id:<10} {:<5} v {:<9} {}  {games:>5}  {wins:>4} {draws:>5} {losses:>6}  {:>4.0}  {:>3.0}-{:<3.0}%  {:>7.0}  {:?} / {:?}  {:>3} games, ply {bomb_median}  {}",
+                    "{id:<10} {:<5} v {:<9} {}  {games:>5}  {wins:>4} {draws:>5} {losses:>6}  {:>4.0}  {:>3.0}-{:<3.0}%  {:>7.0}  {:?} / {:?}  {:>3} games, ply {bomb_median}  {open_flags:>4}  {}",
                     a.name(),
                     b.name(),
                     a_seat.index(),
