@@ -5,6 +5,7 @@ use std::fmt;
 
 use crate::action::Action;
 use crate::cell::Cell;
+use crate::conduct::Conduct;
 use crate::describe::{Description, KindId};
 use crate::effect::Effect;
 use crate::error::NotationError;
@@ -197,6 +198,7 @@ impl<R: Rules> Match<R> {
                 revealed,
                 moved: false,
                 facing: None,
+                conduct: Conduct::default(),
             });
         };
         for seat in Seat::BOTH {
@@ -306,7 +308,7 @@ impl<R: Rules> Game for Match<R> {
         let mv = position.check(action)?;
         let notation = position.notation(mv);
         let mut effects = Vec::new();
-        position.play_unchecked(mv, &mut effects);
+        position.play_in_game(mv, &mut effects);
         Ok(Played { notation, effects })
     }
 

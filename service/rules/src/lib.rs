@@ -28,6 +28,7 @@ pub mod army;
 pub mod asalto;
 pub mod catalog;
 mod cell;
+mod conduct;
 mod describe;
 mod effect;
 mod error;
@@ -45,6 +46,7 @@ mod world;
 
 pub use action::{Action, Facing, TankAction};
 pub use cell::Cell;
+pub use conduct::{Conduct, KindSet};
 pub use describe::{
     BoardInfo, BoardShape, CellInfo, Description, KindId, KindInfo, Link, LinkKind, SeatInfo,
     SetupZone, Terrain,

@@ -59,6 +59,13 @@ pub trait Rules: Clone + fmt::Debug + Send + Sync + 'static {
     /// memory safe); use [`Rules::check`] first for untrusted input.
     fn play_unchecked(&mut self, mv: Self::Move, effects: &mut Vec<Effect>);
 
+    /// Plays a legal move of a game being played (not of a search): what
+    /// [`Rules::play_unchecked`] does, and what only a game keeps, such as what the move
+    /// showed of hidden pieces ([`crate::Conduct`]).
+    fn play_in_game(&mut self, mv: Self::Move, effects: &mut Vec<Effect>) {
+        self.play_unchecked(mv, effects);
+    }
+
     /// The result, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
 

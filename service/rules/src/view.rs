@@ -2,6 +2,7 @@
 
 use crate::action::Facing;
 use crate::cell::Cell;
+use crate::conduct::Conduct;
 use crate::describe::KindId;
 use crate::seat::{Seat, Viewer};
 
@@ -46,6 +47,8 @@ pub struct PieceView {
     pub moved: bool,
     /// Where its cannon points (tanks).
     pub facing: Option<Facing>,
+    /// What its steps showed while its kind was hidden (army games; public).
+    pub conduct: Conduct,
 }
 
 /// A game as one viewer may see it.

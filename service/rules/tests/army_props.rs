@@ -1,6 +1,7 @@
 //! Properties of the army rulesets over random setups and random games (proptest seeds):
 //! games end; the listed actions are exactly the accepted ones; views never leak a hidden
-//! kind; position text round-trips.
+//! kind, and a piece's conduct is what the public moves and reveals show; position text
+//! round-trips.
 //!
 //! Each property plays whole games through [`Match`], the `Game` the service holds, so the
 //! setup phase, `play`, notation and views are exercised as the service uses them.
@@ -12,8 +13,8 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use trinchera_rules::army::{Army, Castillos, Clasico, Frente, Variant};
 use trinchera_rules::{
-    Action, Cell, Effect, Game, KindId, Match, Phase, PieceId, PieceView, PositionText, Rules,
-    Seat, Seed, Setup, Sight, View, Viewer,
+    Action, Cell, Conduct, Effect, Game, KindId, Match, Phase, PieceId, PieceView, PositionText,
+    Rules, Seat, Seed, Setup, Sight, Terrain, View, Viewer,
 };
 
 /// 80 pieces, at most 400 quiet turns between two removals: no game is longer.
@@ -218,6 +219,9 @@ fn listed_is_legal<V: Variant + PartialEq>(seeds: [u64; 2], moves: u64) {
 struct Knowledge {
     revealed: HashSet<PieceId>,
     moved: HashSet<PieceId>,
+    /// What each hidden piece's moves showed: the revealed enemy kinds it could have
+    /// attacked on its owner's turn and did not.
+    conduct: BTreeMap<PieceId, Conduct>,
 }
 
 /// `view` is what `viewer` may see of `full`: the same pieces, squares, owners and public
@@ -245,6 +249,11 @@ fn check_view(view: &View, full: &View, viewer: Viewer, knowledge: &Knowledge) {
             );
             assert_eq!(piece.revealed, knowledge.revealed.contains(&id), "{id:?}");
             assert_eq!(piece.moved, knowledge.moved.contains(&id), "{id:?}");
+            let conduct = knowledge.conduct.get(&id).copied().unwrap_or_default();
+            assert_eq!(
+                piece.conduct, conduct,
+                "{viewer:?} sees the conduct of {id:?}"
+            );
             let may_know = viewer == Viewer::Player(piece.owner) || piece.revealed;
             let expected = may_know.then_some(real.kind).flatten();
             assert_eq!(piece.kind, expected, "{viewer:?} sees {id:?}");
@@ -273,14 +282,38 @@ fn views_never_leak<V: Variant>(seeds: [u64; 2], moves: u64) {
         }
     };
     let mut at_cell: BTreeMap<Cell, PieceId> = BTreeMap::new();
+    let trenches: Vec<Cell> = (V::spec().description.board.cells.iter())
+        .filter(|info| info.terrain == Terrain::Trench)
+        .map(|info| info.cell)
+        .collect();
+    // Before each action, from public knowledge: the mover's hidden movable pieces next to
+    // a revealed enemy piece outside a trench, each with that piece's cell and kind.
+    let mut could_attack: Vec<(PieceId, Cell, Cell, KindId)> = Vec::new();
     walk::<V>(seeds, moves, 0.3, |moment| match moment {
         Moment::Before { game, ply, .. } => {
             // Who stands where, to turn the next action into a piece id.
-            at_cell = position(game)
-                .view(Sight::Everything)
-                .pieces
-                .iter()
+            let full = position(game).view(Sight::Everything);
+            at_cell = (full.pieces.iter())
                 .map(|piece| (piece.cell.expect("on the board"), piece.id))
+                .collect();
+            let mover = position(game).to_move();
+            let public = |piece: &&PieceView| knowledge.revealed.contains(&piece.id);
+            let movable = |piece: &PieceView| {
+                let kind = piece.kind.expect("every kind");
+                game.description().kinds[kind.index()].movable
+            };
+            could_attack = (full.pieces.iter())
+                .filter(|piece| piece.owner == mover && !public(piece) && movable(piece))
+                .flat_map(|piece| {
+                    let cell = piece.cell.expect("on the board");
+                    (full.pieces.iter())
+                        .filter(public)
+                        .filter(|enemy| enemy.owner != mover)
+                        .filter_map(|enemy| Some((enemy.cell?, enemy.kind?)))
+                        .filter(|(at, _)| !trenches.contains(at))
+                        .filter(move |(at, _)| (at.x - cell.x).abs() + (at.y - cell.y).abs() == 1)
+                        .map(move |(at, kind)| (piece.id, cell, at, kind))
+                })
                 .collect();
             // Every later state is checked right after the action that made it.
             if ply == 0 {
@@ -292,10 +325,20 @@ fn views_never_leak<V: Variant>(seeds: [u64; 2], moves: u64) {
             action,
             effects,
         } => {
-            let Action::Step { from, .. } = action else {
+            let Action::Step { from, to } = action else {
                 panic!("army actions are steps")
             };
             knowledge.moved.insert(at_cell[from]);
+            for &(id, cell, enemy, kind) in &could_attack {
+                if (cell, enemy) != (*from, *to) {
+                    knowledge
+                        .conduct
+                        .entry(id)
+                        .or_default()
+                        .declined
+                        .insert(kind);
+                }
+            }
             for effect in effects {
                 match effect {
                     Effect::Battle {

@@ -4,6 +4,8 @@
 //!   unaccounted for (the army's counts minus the kinds revealed, in play or captured); a
 //!   piece that ever moved is no bomb or flag; the flag sits far back more often than not,
 //!   much more often where pieces that never moved close every side, and bombs next to it.
+//!   A piece's public conduct weighs its kind: one that could have attacked a revealed
+//!   piece and did not likely does not beat it.
 //! - **Hard**: samples worlds from the belief ([`Determinize`] turns each into a position),
 //!   searches each by iterative-deepening alpha-beta under one node budget, and plays the
 //!   move with the best total over the worlds. Past the depth only attacks on revealed
@@ -43,7 +45,8 @@ use rand_chacha::ChaCha8Rng;
 use trinchera_rules::army::spec::{Mobility, Spec};
 use trinchera_rules::army::{Army, BoardPiece, TURN_LIMIT, Variant};
 use trinchera_rules::{
-    Action, BattleResult, Cell, Determinize, KindId, Rules, Seat, Seed, Setup, SetupError, View,
+    Action, BattleResult, Cell, Conduct, Determinize, KindId, Rules, Seat, Seed, Setup,
+    SetupError, View,
 };
 
 use super::search::{Model, Searcher};
@@ -107,6 +110,10 @@ const ROOT_MARGIN: i32 = 150;
 /// How much likelier the belief makes the flag on a square closed on every side by
 /// pieces that never moved (or the edge, or a lake) than on another.
 const CLOSED_FLAG: u32 = 8;
+/// How much likelier the belief makes a kind for a hidden piece per revealed enemy kind the
+/// piece could have attacked and did not, when the kind does not beat it (players take
+/// what their pieces beat).
+const CONDUCT: u32 = 3;
 /// The easy level's noise, at most, in points.
 const EASY_NOISE: i32 = 30;
 
@@ -509,6 +516,25 @@ impl<'a> Belief<'a> {
             }
         }
         others.shuffle(rng);
+        // Pieces whose moves showed something first, by how well each kind left fits them.
+        for piece in hidden.iter_mut().filter(|piece| piece.kind.is_none()) {
+            if piece.conduct.is_empty() || others.is_empty() {
+                continue;
+            }
+            let weights: Vec<u32> = (others.iter())
+                .map(|&kind| fits(spec, kind, piece.conduct))
+                .collect();
+            let mut pick = rng.random_range(0..weights.iter().sum::<u32>());
+            let index = weights
+                .iter()
+                .position(|&weight| {
+                    let hit = pick < weight;
+                    pick = pick.saturating_sub(weight);
+                    hit
+                })
+                .unwrap_or(0);
+            piece.kind = Some(others.swap_remove(index));
+        }
         for piece in hidden.into_iter().filter(|piece| piece.kind.is_none()) {
             piece.kind = others.pop();
         }
@@ -601,6 +627,14 @@ impl<V: Variant> ArmyBot<V> {
             })
             .collect()
     }
+}
+
+/// How well `kind` fits a hidden piece's `conduct`, as a weight: [`CONDUCT`] times for each
+/// revealed kind the piece declined to attack that `kind` does not beat.
+fn fits(spec: &Spec, kind: KindId, conduct: Conduct) -> u32 {
+    let beats = |other: KindId| spec.battle[kind.index()][other.index()] == BattleResult::AttackerWins;
+    let spared = conduct.declined.iter().filter(|&other| !beats(other)).count();
+    CONDUCT.pow(spared as u32)
 }
 
 /// Whether `kind` wins when it attacks any bomb (the immovable kinds but the flag).
@@ -1011,6 +1045,45 @@ mod tests {
             closed * 2 > samples && flags.values().all(|&n| n <= closed),
             "{flags:?}"
         );
+    }
+
+    /// A hidden enemy piece that declined to attack a revealed Coronel is guessed as a
+    /// piece that beats it less often than when its moves showed nothing.
+    #[test]
+    fn the_belief_weighs_what_hidden_pieces_showed_by_their_moves() {
+        let game = random_position("frente", 3, 60);
+        let seat = game.to_move().expect("a game in play");
+        let plain = game.view(Viewer::Player(seat));
+        let moved: Vec<usize> = (0..plain.pieces.len())
+            .filter(|&i| {
+                let piece = &plain.pieces[i];
+                piece.owner == !seat && piece.kind.is_none() && piece.moved
+            })
+            .collect();
+        let Some(&shy) = moved.first() else {
+            panic!("a hidden enemy piece that moved in {plain:?}");
+        };
+        let coronel = KindId(7);
+        assert_eq!(Frente::spec().kind(coronel.0).id, "coronel");
+        let mut shown = plain.clone();
+        shown.pieces[shy].conduct.declined.insert(coronel);
+        let samples = 1_000;
+        // How often the piece at `index` is guessed as a kind that beats the Coronel.
+        let beats = |view: &View, index: usize| -> f64 {
+            let belief = Belief::new::<Frente>(view, seat);
+            let mut rng = ChaCha8Rng::seed_from_u64(11);
+            let beating = (0..samples)
+                .filter(|_| {
+                    let kind = belief.sample::<Frente>(&mut rng).pieces[index].kind;
+                    let kind = kind.expect("every piece guessed");
+                    Frente::spec().battle[kind.index()][coronel.index()]
+                        == BattleResult::AttackerWins
+                })
+                .count();
+            beating as f64 / f64::from(samples)
+        };
+        let (shy_before, shy_after) = (beats(&plain, shy), beats(&shown, shy));
+        assert!(shy_after * 1.5 < shy_before, "{shy_before} → {shy_after}");
     }
 
     /// Late in the game, with both flags sealed by bombs: a side with no defuser hunts (its

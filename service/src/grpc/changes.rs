@@ -87,7 +87,7 @@ impl Seen {
 
 #[cfg(test)]
 mod tests {
-    use trinchera_rules::{Cell, PieceId, Seat};
+    use trinchera_rules::{Cell, Conduct, PieceId, Seat};
 
     use super::*;
 
@@ -100,6 +100,7 @@ mod tests {
             revealed: false,
             moved: false,
             facing: None,
+            conduct: Conduct::default(),
         }
     }
 

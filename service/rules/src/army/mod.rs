@@ -56,6 +56,7 @@ use spec::{MAX_PIECES, Mobility, PADDED_CELLS, Spec};
 
 use crate::action::Action;
 use crate::cell::Cell;
+use crate::conduct::Conduct;
 use crate::describe::{Description, KindId};
 use crate::effect::{BattleResult, Effect, RemovalCause};
 use crate::error::NotationError;
@@ -104,6 +105,8 @@ struct Piece {
     square: u8,
     revealed: bool,
     moved: bool,
+    /// What its steps showed while it was hidden.
+    conduct: Conduct,
 }
 
 impl Piece {
@@ -125,6 +128,7 @@ impl Piece {
         square: GONE,
         revealed: false,
         moved: false,
+        conduct: Conduct::NONE,
     };
 }
 
@@ -289,8 +293,7 @@ impl<V: Variant> Army<V> {
             mobility,
             owner,
             square: square as u8,
-            revealed: false,
-            moved: false,
+            ..Piece::NONE
         };
         self.board[square] = slot;
         self.len += 1;
@@ -372,6 +375,31 @@ impl<V: Variant> Army<V> {
     }
 
     /// Puts the piece in `slot` on `to` (which must be empty).
+    /// Notes, before the mover plays `mv`, each of its hidden pieces that could attack a
+    /// revealed enemy piece and does not: it declined that kind ([`Conduct`]).
+    fn note_declines(&mut self, mv: ArmyMove) {
+        let spec = V::spec();
+        let seat = self.to_move;
+        for target in 0..usize::from(self.len) {
+            let enemy = self.pieces[target];
+            let attackable = enemy.square != GONE && !spec.trench[usize::from(enemy.square)];
+            if enemy.owner == seat || !enemy.revealed || !attackable {
+                continue;
+            }
+            for step in DIRECTIONS {
+                let square = enemy.square.wrapping_add_signed(step);
+                let slot = self.board[usize::from(square)];
+                if slot >= WALL || (mv.from == square && mv.to == enemy.square) {
+                    continue;
+                }
+                let piece = &mut self.pieces[usize::from(slot)];
+                if piece.owner == seat && !piece.revealed && piece.mobility != Mobility::Immovable {
+                    piece.conduct.declined.insert(KindId(enemy.kind));
+                }
+            }
+        }
+    }
+
     fn relocate(&mut self, slot: u8, to: u8) {
         let from = self.pieces[usize::from(slot)].square;
         self.vacate(from);
@@ -699,6 +727,11 @@ impl<V: Variant> Rules for Army<V> {
         }
     }
 
+    fn play_in_game(&mut self, mv: ArmyMove, effects: &mut Vec<Effect>) {
+        self.note_declines(mv);
+        self.play_unchecked(mv, effects);
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }
@@ -721,6 +754,7 @@ impl<V: Variant> Rules for Army<V> {
                         revealed: piece.revealed,
                         moved: piece.moved,
                         facing: None,
+                        conduct: piece.conduct,
                     };
                     (view, on_board)
                 });

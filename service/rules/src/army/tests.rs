@@ -86,7 +86,7 @@ fn play<V: Variant>(army: &mut Army<V>, notation: &str) -> Vec<Effect> {
         .check(&action::<V>(notation))
         .unwrap_or_else(|error| panic!("{notation} in {army:?}: {error}"));
     let mut effects = Vec::new();
-    army.play_unchecked(mv, &mut effects);
+    army.play_in_game(mv, &mut effects);
     effects
 }
 
@@ -1260,4 +1260,46 @@ fn terrain_is_as_in_the_rule_book() {
     );
     assert!(labels::<Frente>(Terrain::Castle).is_empty());
     assert!(labels::<Clasico>(Terrain::Trench).is_empty());
+}
+
+/// A hidden piece that could attack a revealed enemy piece on its owner's turn and does
+/// not declines that kind: its public conduct, seen alike by every viewer. The attacker
+/// declines nothing, nor does a piece next to a hidden enemy piece.
+#[test]
+fn a_hidden_piece_that_does_not_attack_a_revealed_one_declines_its_kind() {
+    let mut army = position::<Frente>(
+        &[
+            ("a5", 'C'),
+            ("b6", 'M'),
+            ("j9", 'T'),
+            ("e1", 'F'),
+            ("a9", 's'),
+            ("b10", 't'),
+            ("j10", 'r'),
+            ("e10", 'f'),
+        ],
+        AZUL,
+    );
+    assert_eq!(revealed::<Frente>(&play(&mut army, "a9-a6")), ["soldado"]);
+    play(&mut army, "a5xa6");
+    let conduct = |viewer: Viewer, label: &str| {
+        let cell = Cell::parse_grid_label(label).expect("a label");
+        let view = army.view(Sight::Of(viewer));
+        let piece = view.pieces.iter().find(|piece| piece.cell == Some(cell));
+        piece.expect("a piece").conduct
+    };
+    let mut soldado = Conduct::default();
+    soldado.declined.insert(KindId(1));
+    for viewer in [
+        Viewer::Player(ROJO),
+        Viewer::Player(AZUL),
+        Viewer::Spectator,
+    ] {
+        assert_eq!(conduct(viewer, "b6"), soldado, "{viewer:?}");
+        assert!(conduct(viewer, "a6").is_empty(), "the Capitán attacked");
+        assert!(
+            conduct(viewer, "j9").is_empty(),
+            "the Sargento on j10 is hidden"
+        );
+    }
 }

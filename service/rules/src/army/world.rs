@@ -55,6 +55,7 @@ impl<V: Variant> Determinize for Army<V> {
             let added = &mut army.pieces[usize::from(army.len - 1)];
             added.revealed = piece.revealed;
             added.moved = piece.moved;
+            added.conduct = piece.conduct;
         }
         army.quiet_turns = status.turns_without_battle;
         for &(cell, turns) in &status.castle_turns {

@@ -52,6 +52,7 @@ use moves::{Chain, MAX_CHAIN, Unpacked};
 
 use crate::action::Action;
 use crate::cell::Cell;
+use crate::conduct::Conduct;
 use crate::describe::{Description, KindId};
 use crate::effect::{Effect, RemovalCause};
 use crate::error::{NotationError, NotationProblem};
@@ -527,6 +528,7 @@ impl<V: Variant> Rules for Siege<V> {
                 revealed: true,
                 moved: self.moved & 1 << id != 0,
                 facing: None,
+                conduct: Conduct::default(),
             };
             (view, s != GONE)
         });

@@ -45,6 +45,7 @@ use maneuver::{Letters, MAX_FORWARD, MAX_TURNS};
 
 use crate::action::{Action, Facing, TankAction};
 use crate::cell::Cell;
+use crate::conduct::Conduct;
 use crate::describe::{Description, KindId};
 use crate::effect::{Effect, RemovalCause};
 use crate::error::NotationError;
@@ -642,6 +643,7 @@ impl Tanques {
             revealed: true,
             moved: self.moved & bit(id) != 0,
             facing: on_board.then_some(tank.facing),
+            conduct: Conduct::default(),
         }
     }
 
