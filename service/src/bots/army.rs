@@ -782,7 +782,8 @@ pub(super) fn army_setup<V: Variant>(
         .map(|&(cell, _)| cell);
     for kind in of(&|k| k.is_flag) {
         // At the back (now and then one row up), where the bombs can close every side (with
-        // two bombs, as in castillos, a corner) or all but one, which a weak piece closes.
+        // two bombs, as in castillos, a corner); only where no square allows that, where
+        // they close all but one, which a weak piece closes (and may leave).
         let flag_row = if rng.random_ratio(1, 5) { 1 } else { 0 };
         let open = |cell: Cell| {
             sides(cell)
@@ -790,21 +791,23 @@ pub(super) fn army_setup<V: Variant>(
                 .filter(|side| !kept.iter().any(|(taken, _)| taken == side))
                 .count()
         };
-        let weight = |cell: Cell, rows: i8| -> u32 {
+        let closable = |cell: Cell| row(cell) <= 1 && open(cell) <= bombs.len();
+        let any_closable = board.free.iter().any(|&cell| closable(cell));
+        let weight = |cell: Cell| -> u32 {
             match open(cell) {
-                _ if row(cell) > rows => 0,
+                _ if row(cell) > 1 => 0,
                 sides if sides <= bombs.len() => 3,
-                sides if sides == bombs.len() + 1 => 1,
+                sides if sides == bombs.len() + 1 && !any_closable => 1,
                 _ => 0,
             }
         };
-        let any = |rows: i8| board.free.iter().any(|&cell| weight(cell, rows) > 0);
-        let rows = if any(flag_row) { flag_row } else { 1 };
+        let in_row = |r: i8| board.free.iter().any(|&cell| row(cell) == r && weight(cell) > 0);
+        let rows = [flag_row, 0, 1].into_iter().find(|&r| in_row(r));
         flag = Some(board.place(
             kind,
-            &|cell| {
-                let weight = weight(cell, rows);
-                if rows == flag_row { weight * u32::from(row(cell) == flag_row) } else { weight }
+            &|cell| match rows {
+                Some(r) => weight(cell) * u32::from(row(cell) == r),
+                None => weight(cell),
             },
             rng,
         ));
@@ -1115,8 +1118,7 @@ mod tests {
     }
 
     /// Every side of the flag that an enemy can reach it from holds a bomb, in every army
-    /// ruleset, but where there are too few bombs (castillos' two) for a flag off the
-    /// corners, whose one side left holds a piece; a piece that beats the defusers stands
+    /// ruleset (castillos' two bombs close a corner); a piece that beats the defusers stands
     /// behind a side; and the flag's place varies.
     fn flag_closed<V: Variant>() {
         let spec = V::spec();
@@ -1141,13 +1143,6 @@ mod tests {
                 let zone = &description.setup_zone(seat).expect("a zone").cells;
                 let sides: Vec<&Cell> =
                     zone.iter().filter(|&&side| distance(flag, side) == 1).collect();
-                let bombs: usize = spec
-                    .data
-                    .kinds
-                    .iter()
-                    .filter(|k| k.mobility == Mobility::Immovable && !k.is_flag)
-                    .map(|k| usize::from(k.count))
-                    .sum();
                 let bombed = sides
                     .iter()
                     .filter(|&&&side| {
@@ -1155,7 +1150,7 @@ mod tests {
                     })
                     .count();
                 assert!(
-                    bombed == sides.len() || (bombed == bombs && sides.len() == bombs + 1),
+                    bombed == sides.len(),
                     "{} seat {seat} seed {n}: the flag at {flag:?} has {bombed} of {} sides \
                      bombed",
                     description.id,
@@ -1172,7 +1167,7 @@ mod tests {
                     description.id
                 );
             }
-            assert!(places.len() >= 3, "{}: the flag stands in {places:?} only", description.id);
+            assert!(places.len() >= 2, "{}: the flag stands in {places:?} only", description.id);
         }
     }
 
