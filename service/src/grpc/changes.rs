@@ -1,7 +1,7 @@
 //! WatchGame's `piece_changes_only`: the pieces a watcher's previous message showed, and
 //! what changed in them since.
 
-use trinchera_rules::{PieceView, View};
+use trinchera_rules::{Conduct, PieceView, View};
 
 /// The pieces and captured pieces a watcher was last sent, by id.
 #[derive(Debug)]
@@ -34,6 +34,11 @@ fn update(seen: &mut Vec<Option<PieceView>>, now: &[PieceView]) -> (Vec<PieceVie
     let mut present = vec![false; seen.len()];
     let mut changed = Vec::new();
     for piece in now {
+        // The wire carries no conduct: a change in it alone is nothing to send.
+        let piece = &PieceView {
+            conduct: Conduct::NONE,
+            ..*piece
+        };
         let id = piece.id.0 as usize;
         if id >= seen.len() {
             seen.resize(id + 1, None);
@@ -87,7 +92,7 @@ impl Seen {
 
 #[cfg(test)]
 mod tests {
-    use trinchera_rules::{Cell, Conduct, PieceId, Seat};
+    use trinchera_rules::{Cell, KindId, PieceId, Seat};
 
     use super::*;
 
@@ -130,5 +135,9 @@ mod tests {
         assert_eq!(changes.pieces, vec![piece(7, 4)]);
         assert_eq!(changes.captured, vec![revealed]);
         assert!(changes.removed.is_empty());
+        let mut declined = piece(0, 0);
+        declined.conduct.declined.insert(KindId(3));
+        let unsent = seen.advance_to(&[declined, moved, piece(7, 4)], &[revealed]);
+        assert_eq!(unsent, Changes::default(), "the wire carries no conduct");
     }
 }
