@@ -19,16 +19,17 @@
 //!   kinds that defuse bombs valued for what they do), a little for pieces the enemy has not
 //!   identified, for being closer to one's goal than the enemy is to its own, and against
 //!   enemy pieces at the door of one's own flag that can take it (only defusers, when bombs
-//!   seal it), and for keeping a piece that beats the defusers near it; against the side to move, the second most valuable of its revealed pieces
-//!   that an enemy next to it beats (it can save only one). The goal is the enemy flag;
+//!   seal it), and for keeping a piece that beats the defusers near it; against the side
+//!   to move, the second most valuable of its revealed pieces that an enemy next to it
+//!   beats (it can save only one). The goal is the enemy flag;
 //!   late in the enemy's game, a flag sealed by bombs is the defusers' goal, and a side
 //!   with no defuser left hunts the enemy's movable pieces instead (a side left with
 //!   immovable pieces only loses), so that it does not drift into the move limit.
 //! - **Setup**: flag on the back row (now and then one row up) where the bombs can close
 //!   every side it can be reached from (with two bombs, a corner), bombs on those sides,
 //!   the weakest pieces on any side left open, and behind them the weakest piece that
-//!   beats the defusers; bombs to spare now and then make a decoy
-//!   cluster around another back square, else go to the back rows; runners and low ranks
+//!   beats the defusers; bombs to spare now and then make a decoy cluster around another
+//!   back square, else go to the back rows; runners and low ranks
 //!   forward, strong pieces spread over the middle rows; random within those preferences,
 //!   so no two setups are alike.
 //! - **Hard at the root**: a piece that does not defuse bombs does not attack an unmoved
@@ -498,21 +499,14 @@ impl<'a> Belief<'a> {
                 })
                 .collect();
             let weights: Vec<u32> = candidates.iter().map(|&i| weight(hidden[i].cell)).collect();
-            let total: u32 = weights.iter().sum();
-            if total == 0 {
+            let Some(pick) = weighted_index(&weights, rng) else {
                 others.push(kind);
                 continue;
-            }
-            let mut pick = rng.random_range(0..total);
-            for (&i, &w) in candidates.iter().zip(&weights) {
-                if pick < w {
-                    hidden[i].kind = Some(kind);
-                    if is_flag {
-                        flag_cell = hidden[i].cell;
-                    }
-                    break;
-                }
-                pick -= w;
+            };
+            let i = candidates[pick];
+            hidden[i].kind = Some(kind);
+            if is_flag {
+                flag_cell = hidden[i].cell;
             }
         }
         others.shuffle(rng);
@@ -524,15 +518,7 @@ impl<'a> Belief<'a> {
             let weights: Vec<u32> = (others.iter())
                 .map(|&kind| fits(spec, kind, piece.conduct))
                 .collect();
-            let mut pick = rng.random_range(0..weights.iter().sum::<u32>());
-            let index = weights
-                .iter()
-                .position(|&weight| {
-                    let hit = pick < weight;
-                    pick = pick.saturating_sub(weight);
-                    hit
-                })
-                .unwrap_or(0);
+            let index = weighted_index(&weights, rng).expect("every kind fits with weight ≥ 1");
             piece.kind = Some(others.swap_remove(index));
         }
         for piece in hidden.into_iter().filter(|piece| piece.kind.is_none()) {
@@ -914,6 +900,20 @@ pub(super) fn army_setup<V: Variant>(
     Setup::from_pieces(description, seat, &board.pieces)
 }
 
+/// An index drawn from `weights` in proportion to them; `None` when they are all 0.
+fn weighted_index(weights: &[u32], rng: &mut ChaCha8Rng) -> Option<usize> {
+    let total: u32 = weights.iter().sum();
+    if total == 0 {
+        return None;
+    }
+    let mut pick = rng.random_range(0..total);
+    weights.iter().position(|&weight| {
+        let hit = pick < weight;
+        pick = pick.saturating_sub(weight);
+        hit
+    })
+}
+
 /// A setup being made: the free squares of the zone and the pieces placed.
 struct Placing {
     free: Vec<Cell>,
@@ -924,21 +924,9 @@ impl Placing {
     /// Places `kind` on a free square drawn by `weight` (any free square if every weight is
     /// 0); returns the square.
     fn place(&mut self, kind: KindId, weight: &dyn Fn(Cell) -> u32, rng: &mut ChaCha8Rng) -> Cell {
-        let total: u32 = self.free.iter().map(|&cell| weight(cell)).sum();
-        let index = if total == 0 {
-            rng.random_range(0..self.free.len())
-        } else {
-            let mut pick = rng.random_range(0..total);
-            self.free
-                .iter()
-                .position(|&cell| {
-                    let w = weight(cell);
-                    let hit = pick < w;
-                    pick = pick.saturating_sub(w);
-                    hit
-                })
-                .unwrap_or(0)
-        };
+        let weights: Vec<u32> = self.free.iter().map(|&cell| weight(cell)).collect();
+        let index = weighted_index(&weights, rng)
+            .unwrap_or_else(|| rng.random_range(0..self.free.len()));
         let cell = self.free.swap_remove(index);
         self.pieces.push((cell, kind));
         cell
