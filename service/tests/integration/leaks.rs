@@ -725,8 +725,25 @@ async fn leak_free_game(client: Client, ruleset: pb::Ruleset, seed: u64, full: b
             secrets.push((Some(setup.seat), secret));
         }
     }
+    // The checks below take seconds of CPU for whole games in debug builds: off the
+    // runtime's workers, so that the in-process server and the connections' keep-alive
+    // pings are served meanwhile (two games judged at once used to starve both workers
+    // past the 20 s ping timeout, and the server closed the connection).
+    let starts = tokio::task::block_in_place(|| judge(&ruleset, &delivered, &secrets, start));
+    Played { starts, refusals }
+}
+
+/// Checks everything `delivered` during a game of `ruleset` against the `secrets` shown
+/// after its end and against the owners' truth at each version; returns what each piece
+/// was at version `start`, in games with hidden setups.
+fn judge(
+    ruleset: &pb::Ruleset,
+    delivered: &Delivered,
+    secrets: &[(Option<i32>, Vec<u8>)],
+    start: Option<u64>,
+) -> Vec<(i32, u32, String)> {
     for (to, bytes) in &delivered.bytes {
-        for (owner, secret) in &secrets {
+        for (owner, secret) in secrets {
             if owner.is_some() && *owner == to.seat() {
                 continue;
             }
@@ -763,14 +780,13 @@ async fn leak_free_game(client: Client, ruleset: pb::Ruleset, seed: u64, full: b
         check_events(std::slice::from_ref(event), &truth);
     }
     let hidden = ruleset.setup_zones.iter().any(|zone| zone.hidden);
-    let starts = match start.and_then(|version| delivered.truth(version)) {
+    match start.and_then(|version| delivered.truth(version)) {
         Some(truth) if hidden => truth
             .into_iter()
             .map(|(id, (owner, kind, _))| (owner, id, kind))
             .collect(),
         _ => Vec::new(),
-    };
-    Played { starts, refusals }
+    }
 }
 
 /// What a game of [`leak_free_game`] reports.
