@@ -47,11 +47,49 @@ impl Cell {
 #[derive(Clone, Copy, Debug)]
 pub struct GridLabel(Cell);
 
+impl GridLabel {
+    /// Appends the label to `out`: what `to_string` gives, without the formatting machinery
+    /// (every legal-move list writes two labels a move).
+    pub fn push_to(self, out: &mut String) {
+        out.push_str(self.spell(&mut [0; LABEL_BYTES]));
+    }
+
+    /// The label, spelled into `buffer`: the column letter, then the row from 1 in decimal.
+    fn spell(self, buffer: &mut [u8; LABEL_BYTES]) -> &str {
+        let Cell { x, y } = self.0;
+        buffer[0] = (i16::from(b'a') + i16::from(x)).clamp(0, 127) as u8;
+        let row = i16::from(y) + 1;
+        let mut digits = [0u8; 3];
+        let mut rest = row.unsigned_abs();
+        let mut count = 0;
+        loop {
+            digits[count] = b'0' + (rest % 10) as u8;
+            count += 1;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        let mut len = 1;
+        if row < 0 {
+            buffer[len] = b'-';
+            len += 1;
+        }
+        for &digit in digits[..count].iter().rev() {
+            buffer[len] = digit;
+            len += 1;
+        }
+        // ASCII only: a letter clamped to 0..=127, a sign and digits.
+        std::str::from_utf8(&buffer[..len]).unwrap_or_default()
+    }
+}
+
+/// The longest label: a column letter, a sign and three digits (`y` is an `i8`).
+const LABEL_BYTES: usize = 5;
+
 impl fmt::Display for GridLabel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Cell { x, y } = self.0;
-        let column = (b'a' as i16 + x as i16).clamp(0, 127) as u8 as char;
-        write!(f, "{column}{}", y as i16 + 1)
+        f.write_str(self.spell(&mut [0; LABEL_BYTES]))
     }
 }
 
@@ -70,6 +108,21 @@ mod tests {
         }
         assert_eq!(Cell::new(0, 0).grid_label().to_string(), "a1");
         assert_eq!(Cell::new(9, 9).grid_label().to_string(), "j10");
+    }
+
+    #[test]
+    fn grid_labels_spell_every_cell_as_the_formatter_would() {
+        for x in i8::MIN..=i8::MAX {
+            for y in i8::MIN..=i8::MAX {
+                let label = Cell::new(x, y).grid_label();
+                let column = (i16::from(b'a') + i16::from(x)).clamp(0, 127) as u8 as char;
+                let expected = format!("{column}{}", i16::from(y) + 1);
+                assert_eq!(label.to_string(), expected);
+                let mut pushed = String::from(">");
+                label.push_to(&mut pushed);
+                assert_eq!(pushed, format!(">{expected}"));
+            }
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use trinchera_rules::Seat;
 
 use super::{Exporter, ImportError, ImportReport, Mode, Progress, import};
-use crate::games::{Games, Intent, Limits, MoveInput, NewGame, SetupRequest, Who};
+use crate::games::{Answer, Games, Intent, Limits, MoveInput, NewGame, SetupRequest, Who};
 use crate::ids::{GameId, TokenHash};
 use crate::store::{ListQuery, MemoryStore, Store};
 use crate::timing::{Downtime, TimeControl};
@@ -44,27 +44,42 @@ async fn played() -> MemoryStore {
                 Who::Client(None),
                 Intent::Join { name: "Bea".into() },
                 None,
+                Answer::View,
             )
             .await
             .expect("joined");
         let tokens = [creator.clone(), joined.token.expect("a token")];
         for token in &tokens {
             let setup = Intent::Setup(SetupRequest::Made);
-            let _ = games.act(*id, Who::Client(Some(token)), setup, None).await;
+            let _ = games
+                .act(*id, Who::Client(Some(token)), setup, None, Answer::View)
+                .await;
         }
         for token in tokens.iter().cycle().take(4) {
             let seen = games.view(*id, Some(token)).await.expect("view");
             if let Some(legal) = seen.legal.first() {
                 let action = MoveInput::Action(legal.action.clone());
                 games
-                    .act(*id, Who::Client(Some(token)), Intent::Move(action), None)
+                    .act(
+                        *id,
+                        Who::Client(Some(token)),
+                        Intent::Move(action),
+                        None,
+                        Answer::View,
+                    )
                     .await
                     .expect("a legal move");
             }
         }
         if index == 2 {
             games
-                .act(*id, Who::Client(Some(&tokens[1])), Intent::Resign, None)
+                .act(
+                    *id,
+                    Who::Client(Some(&tokens[1])),
+                    Intent::Resign,
+                    None,
+                    Answer::View,
+                )
                 .await
                 .expect("resigned");
         }

@@ -55,6 +55,16 @@ pub enum Intent {
     Expire,
 }
 
+/// What the caller of an act is told besides the event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// The game as the acting seat sees it afterwards (a spectator's sight for the server).
+    View,
+    /// Nothing more: the caller learns the game from elsewhere (a bot, the server's
+    /// deadlines, a MakeMove with `omit_view`), so no view is made.
+    Event,
+}
+
 /// What an act did, for its caller.
 #[derive(Debug)]
 pub struct Acted {
@@ -62,8 +72,11 @@ pub struct Acted {
     pub event: GameEvent,
     /// The seat that acted, if a seat did.
     pub seat: Option<Seat>,
-    /// The game as that seat sees it afterwards (a spectator's sight for the server).
-    pub snapshot: Snapshot,
+    /// The game's ruleset.
+    pub description: &'static Description,
+    /// With [`Answer::View`], the game as that seat sees it afterwards (a spectator's sight
+    /// for the server).
+    pub snapshot: Option<Snapshot>,
     /// The secret token of a seat just taken, to give to its holder once.
     pub token: Option<String>,
 }
@@ -73,7 +86,8 @@ const CONFLICT_RETRIES: usize = 3;
 
 impl Games {
     /// Applies what `who` asks of game `id` (see the module documentation); with
-    /// `expected_version`, only if the game is at that version.
+    /// `expected_version`, only if the game is at that version; `answer` says whether the
+    /// caller wants a view of the game afterwards.
     ///
     /// An append that loses a race (another server wrote the game first, whether for this
     /// act or for a deadline settled on the way) reloads the game and tries again, unless
@@ -87,11 +101,12 @@ impl Games {
         who: Who<'_>,
         intent: Intent,
         expected_version: Option<u64>,
+        answer: Answer,
     ) -> Result<Acted, ApiError> {
         self.refuse_if_shutting_down()?;
         let mut conflicts = 0;
         loop {
-            match self.attempt(id, who, &intent, expected_version).await {
+            match self.attempt(id, who, &intent, expected_version, answer).await {
                 Err(ApiError::Store(StoreError::Conflict { version, .. })) => {
                     conflicts += 1;
                     crate::metrics::write_conflict();
@@ -118,6 +133,7 @@ impl Games {
         who: Who<'_>,
         intent: &Intent,
         expected_version: Option<u64>,
+        answer: Answer,
     ) -> Result<Acted, ApiError> {
         let (slot, held) = self.lock(id).await?;
         let held = self.settle(&slot, held).await?;
@@ -144,11 +160,13 @@ impl Games {
         };
         let (held, event) = self.commit(&slot, held, act).await?;
         let viewer = seat.map_or(Viewer::Spectator, Viewer::Player);
-        let snapshot = held.state().snapshot(viewer).at(self.time.now_ms());
+        let state = held.state();
         Ok(Acted {
             event,
             seat,
-            snapshot,
+            description: state.description(),
+            snapshot: (answer == Answer::View)
+                .then(|| state.snapshot(viewer).at(self.time.now_ms())),
             token: token.map(Token::reveal),
         })
     }
@@ -285,13 +303,14 @@ impl Games {
             None => (Some(seat), Some(token.reveal())),
         };
         let viewer = seat.map_or(Viewer::Spectator, Viewer::Player);
-        let snapshot = held.state().snapshot(viewer).at(self.time.now_ms());
+        let state = held.state();
         Ok((
             id,
             Acted {
                 event,
                 seat,
-                snapshot,
+                description: state.description(),
+                snapshot: Some(state.snapshot(viewer).at(self.time.now_ms())),
                 token,
             },
         ))

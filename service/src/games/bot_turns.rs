@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::thinking::Urgency;
-use super::{Games, Intent, MoveInput, SetupRequest, Who};
+use super::{Answer, Games, Intent, MoveInput, SetupRequest, Who};
 use crate::bots::{self, Decision};
 use crate::error::ApiError;
 use crate::ids::{self, GameId};
@@ -149,7 +149,9 @@ impl Games {
                 return Ok(false);
             }
         };
-        match self.act(id, Who::Bot(seat), intent, Some(version)).await {
+        match self
+            .act(id, Who::Bot(seat), intent, Some(version), Answer::Event)
+            .await {
             // The game moved on while the bot thought (a setup, a time-out): think again.
             Ok(_) | Err(ApiError::VersionMismatch { .. }) => Ok(true),
             Err(error) => Err(error),

@@ -11,7 +11,7 @@ use trinchera_rules::Seat;
 
 use super::act::made_setup;
 use super::cache::{Held, Slot};
-use super::{Games, Intent, Who};
+use super::{Answer, Games, Intent, Who};
 use crate::error::{ApiError, Reason};
 use crate::ids::{self, GameId};
 use crate::state::{Act, GamePhase, GameState, Moment};
@@ -196,7 +196,9 @@ impl Games {
                 continue;
             }
             let id = unstarted.game;
-            match self.act(id, Who::Server, Intent::Expire, None).await {
+            match self
+                .act(id, Who::Server, Intent::Expire, None, Answer::Event)
+                .await {
                 Ok(_) => {
                     let phase = unstarted.phase;
                     tracing::info!(game_id = %id, ?phase, "called off a game that never started");

@@ -30,7 +30,7 @@ use std::time::Duration;
 use tokio::sync::{broadcast, watch};
 use trinchera_rules::{Action, Placement, Setup};
 
-pub use self::act::{Intent, Who};
+pub use self::act::{Answer, Intent, Who};
 use self::cache::Cache;
 use self::deadlines::Deadlines;
 use self::quota::{Quota, QuotaNames, QuotaPermit};

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use trinchera_rules::{EndReason, Seat, Viewer};
 
-use super::{Games, Intent, Limits, MoveInput, NewGame, SetupRequest, Who};
+use super::{Answer, Games, Intent, Limits, MoveInput, NewGame, SetupRequest, Who};
 use crate::error::{ApiError, Reason};
 use crate::ids::GameId;
 use crate::state::{GamePhase, Snapshot};
@@ -61,6 +61,7 @@ async fn join(games: &Games, id: GameId) -> String {
                 name: String::new(),
             },
             None,
+            Answer::View,
         )
         .await
         .expect("joined");
@@ -70,9 +71,9 @@ async fn join(games: &Games, id: GameId) -> String {
 /// What the holder of `token` asks of game `id`.
 async fn ask(games: &Games, id: GameId, token: &str, intent: Intent) -> Result<Snapshot, ApiError> {
     let acted = games
-        .act(id, Who::Client(Some(token)), intent, None)
+        .act(id, Who::Client(Some(token)), intent, None, Answer::View)
         .await?;
-    Ok(acted.snapshot)
+    acted.snapshot.ok_or(ApiError::Internal("no view".into()))
 }
 
 /// A tanques game (no setups: play starts when both seats are taken) with `control`.
@@ -371,14 +372,15 @@ async fn two_servers_on_one_store_never_write_one_version_twice() {
             Who::Client(Some(&tokens[0])),
             Intent::Move(MoveInput::Action(action)),
             Some(4),
+            Answer::View,
         )
         .await
         .expect("moved on b");
-    assert_eq!(moved.snapshot.version, 5);
+    assert_eq!(moved.event.version, 5);
     // a's copy is at version 4 and so is the caller's sight: the append conflicts, and
     // the reloaded game is past what the caller saw.
     let refused = a
-        .act(id, Who::Client(Some(&tokens[1])), Intent::Resign, Some(4))
+        .act(id, Who::Client(Some(&tokens[1])), Intent::Resign, Some(4), Answer::View)
         .await
         .expect_err("the game moved on");
     assert!(

@@ -20,7 +20,7 @@ use trinchera_proto::v1::game_service_server::GameService;
 use trinchera_rules::{Seat, catalog};
 
 use crate::error::{ApiError, Reason};
-use crate::games::{Games, Intent, MoveInput, NewGame, SetupRequest, Who};
+use crate::games::{Answer, Games, Intent, MoveInput, NewGame, SetupRequest, Who};
 use crate::net::{HoldUntilSent, WatchPermit};
 use crate::store::ListQuery;
 use crate::state::PositionPage;
@@ -258,7 +258,7 @@ impl GameService for Api {
                 game_id: id.to_string(),
                 seat: seat.index() as i32,
                 player_token: created.token.unwrap_or_default(),
-                view: Some(convert::game_view(&created.snapshot)),
+                view: created.snapshot.as_ref().map(convert::game_view),
             })
         })
         .await
@@ -276,7 +276,13 @@ impl GameService for Api {
             let player = checks::name(&body.player_name, limits.max_player_name, "player name")?;
             let joined = self
                 .games
-                .act(id, Who::Client(None), Intent::Join { name: player }, None)
+                .act(
+                    id,
+                    Who::Client(None),
+                    Intent::Join { name: player },
+                    None,
+                    Answer::View,
+                )
                 .await?;
             let seat = joined.seat.ok_or(ApiError::Internal("a join took no seat".into()))?;
             record_seat(seat);
@@ -284,7 +290,7 @@ impl GameService for Api {
                 game_id: id.to_string(),
                 seat: seat.index() as i32,
                 player_token: joined.token.unwrap_or_default(),
-                view: Some(convert::game_view(&joined.snapshot)),
+                view: joined.snapshot.as_ref().map(convert::game_view),
             })
         })
         .await
@@ -353,10 +359,16 @@ impl GameService for Api {
             let token = token(&request)?;
             let acted = self
                 .games
-                .act(id, Who::Client(token.as_deref()), Intent::Setup(setup), None)
+                .act(
+                    id,
+                    Who::Client(token.as_deref()),
+                    Intent::Setup(setup),
+                    None,
+                    Answer::View,
+                )
                 .await?;
             Ok(pb::SubmitSetupResponse {
-                view: Some(convert::game_view(&acted.snapshot)),
+                view: acted.snapshot.as_ref().map(convert::game_view),
             })
         })
         .await
@@ -386,14 +398,18 @@ impl GameService for Api {
             };
             let token = token(&request)?;
             let who = Who::Client(token.as_deref());
+            let answer = if body.omit_view {
+                Answer::Event
+            } else {
+                Answer::View
+            };
             let acted = self
                 .games
-                .act(id, who, Intent::Move(input), body.expected_version)
+                .act(id, who, Intent::Move(input), body.expected_version, answer)
                 .await?;
-            let snapshot = &acted.snapshot;
             Ok(pb::MakeMoveResponse {
-                event: Some(convert::event(&acted.event, snapshot.description)),
-                view: (!body.omit_view).then(|| convert::game_view(snapshot)),
+                event: Some(convert::event(&acted.event, acted.description)),
+                view: acted.snapshot.as_ref().map(convert::game_view),
             })
         })
         .await
@@ -409,10 +425,16 @@ impl GameService for Api {
             let token = token(&request)?;
             let acted = self
                 .games
-                .act(id, Who::Client(token.as_deref()), Intent::Resign, None)
+                .act(
+                    id,
+                    Who::Client(token.as_deref()),
+                    Intent::Resign,
+                    None,
+                    Answer::View,
+                )
                 .await?;
             Ok(pb::ResignResponse {
-                view: Some(convert::game_view(&acted.snapshot)),
+                view: acted.snapshot.as_ref().map(convert::game_view),
             })
         })
         .await
@@ -428,10 +450,16 @@ impl GameService for Api {
             let token = token(&request)?;
             let acted = self
                 .games
-                .act(id, Who::Client(token.as_deref()), Intent::Claim, None)
+                .act(
+                    id,
+                    Who::Client(token.as_deref()),
+                    Intent::Claim,
+                    None,
+                    Answer::View,
+                )
                 .await?;
             Ok(pb::ClaimVictoryResponse {
-                view: Some(convert::game_view(&acted.snapshot)),
+                view: acted.snapshot.as_ref().map(convert::game_view),
             })
         })
         .await

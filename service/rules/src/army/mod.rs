@@ -791,8 +791,11 @@ impl<V: Variant> Rules for Army<V> {
             'x'
         };
         let spec = V::spec();
-        let (from, to) = (spec.cell(mv.from), spec.cell(mv.to));
-        format!("{}{separator}{}", from.grid_label(), to.grid_label())
+        let mut text = String::with_capacity(7);
+        spec.cell(mv.from).grid_label().push_to(&mut text);
+        text.push(separator);
+        spec.cell(mv.to).grid_label().push_to(&mut text);
+        text
     }
 
     fn parse_notation(text: &str) -> Result<Action, NotationError> {
