@@ -4,6 +4,7 @@
 //! without the token.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::{BufMut, Bytes, BytesMut};
@@ -16,12 +17,12 @@ use tokio::net::TcpStream;
 use tonic::{Code, Status};
 use trinchera_proto::v1 as pb;
 use trinchera_rules::{Seat, catalog};
-use trinchera_service::MAX_REQUEST_BYTES;
 use trinchera_service::grpc::convert;
 use trinchera_service::ids::{GameId, TokenHash};
 use trinchera_service::records::{self, EventRecord};
 use trinchera_service::state::{Act, Creation, Creator, GameState, Moment};
 use trinchera_service::timing::TimeControl;
+use trinchera_service::{MAX_REQUEST_BYTES, NetConfig};
 
 use crate::harness::{
     ChildServer, Client, TestServer, authed, connect, new_game, random_setups, scaled,
@@ -226,6 +227,11 @@ async fn malformed_grpc_gets_errors_and_the_server_keeps_serving() {
     let mut runner = TestRunner::deterministic();
     let garbage = proptest::collection::vec(any::<u8>(), 0..2000);
     let mut calls = Vec::new();
+    // Each call is a connection of its own: at most half the server's per-address cap at
+    // once, so that none of them is refused for the cap instead of answered.
+    let open = Arc::new(tokio::sync::Semaphore::new(
+        NetConfig::default().max_connections_per_peer / 2,
+    ));
     for index in 0..scaled(48, 500) {
         let bytes = garbage.new_tree(&mut runner).expect("garbage").current();
         let path = [MAKE_MOVE, GET_VIEW, CREATE_GAME][index % 3];
@@ -234,7 +240,9 @@ async fn malformed_grpc_gets_errors_and_the_server_keeps_serving() {
         } else {
             vec![Bytes::from(bytes)]
         };
+        let open = Arc::clone(&open);
         calls.push(tokio::spawn(async move {
+            let _connection = open.acquire_owned().await.expect("open");
             raw(addr, path, GRPC, &chunks, true).await
         }));
     }
