@@ -40,6 +40,7 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 RULESET = "asalto"
 PATIENCE = 60.0  # seconds to wait for any one thing
+RECLICK = 10.0  # seconds after which a typed move still in its box is sent again
 MOVE_CAP = 400  # my moves before the test gives up on the game ending
 
 
@@ -167,6 +168,14 @@ class Page:
             sys.exit(f"typed {text!r} into {label!r}, which shows {shown!r}")
         self.screenshot(f"failed-{self.name}")
         sys.exit(f"cannot give {label!r} the keyboard")
+
+    def still_typed(self, text: str) -> bool:
+        """Whether the move box still holds `text`, with no refusal beside it and Play
+        enabled: the click that should have sent it was lost."""
+        widgets = self.widgets()
+        held = any(w["label"] == "Type a move" and w["value"] == text for w in widgets)
+        playable = any(w["label"] == "Play" and not w["disabled"] for w in widgets)
+        return held and playable and not self.shows("Refused")
 
     def shows(self, fragment: str) -> bool:
         return any(fragment in t for t in self.texts())
@@ -336,11 +345,18 @@ def play(server: Server, cli: Cli, out: Path, rng: random.Random):
             moves += 1
             # The move is made once the server's view moved on.
             version = view["version"]
-            waited = time.monotonic()
+            waited = clicked = time.monotonic()
             while cli.json("--token", token, "show", game)["view"]["version"] == version:
                 if time.monotonic() - waited > PATIENCE:
                     me.screenshot("failed-player")
                     sys.exit(f"move {moves} ({notation}) was not made")
+                if not step and time.monotonic() - clicked > RECLICK and me.still_typed(notation):
+                    # Under a software renderer a click now and then reaches no frame
+                    # (one CI run in several): Play is enabled again only when nothing is
+                    # on its way, and the box keeps the text until the move is accepted.
+                    print(f"   move {moves}: Play clicked again", file=sys.stderr)
+                    me.click("Play")
+                    clicked = time.monotonic()
                 time.sleep(0.05)
             if moves == 3 and not shot:
                 me.screenshot("browser-play")
