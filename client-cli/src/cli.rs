@@ -399,8 +399,8 @@ pub enum MovesFrom {
     /// A WatchGame stream per seat: one unary call per move.
     Watch,
     /// As `watch`, but as a client that keeps its own board: the streams send only the
-    /// pieces that changed (`piece_changes_only`) and MakeMove replies carry no view
-    /// (`omit_view`).
+    /// pieces that changed (`piece_changes_only`) and leave out each seat's own moves
+    /// (`skip_own_moves`), and MakeMove replies carry no view (`omit_view`).
     WatchLean,
     /// GetView before each move: two unary calls per move.
     GetView,

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::broadcast;
-use trinchera_rules::Viewer;
+use trinchera_rules::{Seat, Viewer};
 
 use crate::state::{GameEvent, GameState, Snapshot};
 
@@ -73,6 +73,14 @@ impl Published {
         if self.unread.fetch_sub(1, Ordering::AcqRel) <= 1 {
             *after = None;
         }
+    }
+
+    /// The seat to act after the event; `None` once the game is over (or the game after
+    /// the event was already freed, which a receiver that has not read it never sees).
+    pub fn to_move(&self) -> Option<Seat> {
+        self.after()
+            .as_ref()
+            .and_then(|after| after.state.game().to_move())
     }
 
     /// The game's version after the event.

@@ -330,8 +330,8 @@ async fn play(
     played: &mut Played,
     stop: Stop,
 ) -> Result<End, CliError> {
-    // The seat to move's legal moves when the last reply already listed them (the same
-    // seat acts again), so that no stream message or GetView is needed.
+    // The seat to move's legal moves when the view read after the last move already
+    // listed them, so that no other stream message or GetView is needed.
     let mut known: Option<Vec<Vec<u8>>> = None;
     loop {
         if game.view.phase() == pb::Phase::Finished {
@@ -400,12 +400,14 @@ async fn play(
                 at,
             });
         }
-        // A lean reply has no view: the mover's own stream tells what follows the move.
-        let mut view = match reply.view {
-            Some(view) => view,
-            None => streamed(server, game, seat, version).await?,
+        // A lean reply has no view, and the mover's stream skips its own moves: the other
+        // seat's stream, which sends every event but that seat's own moves, tells what
+        // follows the move.
+        let (mut view, viewer) = match reply.view {
+            Some(view) => (view, seat),
+            None => (streamed(server, game, 1 - seat, version).await?, 1 - seat),
         };
-        if view.to_move == Some(seat as i32) {
+        if view.to_move == Some(viewer as i32) {
             known = Some(std::mem::take(&mut view.legal_moves));
         }
         game.view = view;

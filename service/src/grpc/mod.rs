@@ -480,8 +480,11 @@ impl GameService for Api {
                 .games
                 .watch(id, token(&request)?.as_deref(), body.after_version)
                 .await?;
-            let changes_only = body.piece_changes_only;
-            let stream = watch::stream(Arc::clone(&self.games), id, viewer, watch, changes_only);
+            let wanted = watch::Wanted {
+                piece_changes_only: body.piece_changes_only,
+                skip_own_moves: body.skip_own_moves,
+            };
+            let stream = watch::stream(Arc::clone(&self.games), id, viewer, watch, wanted);
             Ok(Box::pin(permit.hold(stream)) as watch::WatchStream)
         })
         .await

@@ -245,17 +245,19 @@ async fn a_resumption_from_further_back_than_the_buffer_starts_with_a_snapshot()
 }
 
 /// A WatchGame stream of `game` from its start, as `token`'s seat (or a spectator), with
-/// whole views or only the pieces that changed.
+/// whole views or only the pieces that changed, with or without the seat's own moves.
 async fn watch_from_start(
     mut client: Client,
     game: &str,
     token: Option<&str>,
     piece_changes_only: bool,
+    skip_own_moves: bool,
 ) -> Streaming<pb::WatchGameResponse> {
     let request = pb::WatchGameRequest {
         game_id: game.to_owned(),
         after_version: None,
         piece_changes_only,
+        skip_own_moves,
     };
     let request = match token {
         Some(token) => authed(request, token),
@@ -275,6 +277,55 @@ fn board(pieces: &[pb::Piece]) -> Board {
     pieces.iter().map(|p| (p.id, p.clone())).collect()
 }
 
+/// The pieces a client rebuilds from a `piece_changes_only` stream.
+#[derive(Default)]
+struct Rebuilt {
+    pieces: Board,
+    captured: Board,
+}
+
+impl Rebuilt {
+    /// Takes in `light`, a message of the changes stream, and checks it against `full`, the
+    /// message of a whole stream at the same version: the same event, the same pieces once
+    /// merged, the rest of the view whole. Returns how many pieces `full` and `light` held.
+    fn check(&mut self, light: pb::WatchGameResponse, full: pb::WatchGameResponse) -> [usize; 2] {
+        let context = format!("at version {}", full.version);
+        assert_eq!(
+            (light.version, light.snapshot),
+            (full.version, full.snapshot),
+            "{context}"
+        );
+        assert_eq!(light.event, full.event, "{context}");
+        let (full_view, light_view) = (full.view.expect("view"), light.view.expect("view"));
+        if light.snapshot {
+            assert!(light.removed_pieces.is_empty());
+            *self = Rebuilt::default();
+        }
+        for id in &light.removed_pieces {
+            assert!(
+                self.pieces.remove(id).is_some(),
+                "{id} was in play {context}"
+            );
+        }
+        self.pieces.extend(board(&light_view.pieces));
+        self.captured.extend(board(&light_view.captured));
+        assert_eq!(self.pieces, board(&full_view.pieces), "{context}");
+        assert_eq!(self.captured, board(&full_view.captured), "{context}");
+        let sizes = [full_view.pieces.len(), light_view.pieces.len()];
+        let strip = |view: pb::GameView| pb::GameView {
+            pieces: Vec::new(),
+            captured: Vec::new(),
+            ..view
+        };
+        assert_eq!(
+            strip(light_view),
+            strip(full_view),
+            "the rest is whole {context}"
+        );
+        sizes
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn piece_changes_rebuild_the_whole_views_and_a_lean_move_reply_has_no_view() {
     let server = TestServer::start().await;
@@ -290,12 +341,12 @@ async fn piece_changes_rebuild_the_whole_views_and_a_lean_move_reply_has_no_view
         let seat = Some(players[1].token.as_str());
         let mut pairs = [
             (
-                watch_from_start(server.client().await, &game, seat, false).await,
-                watch_from_start(server.client().await, &game, seat, true).await,
+                watch_from_start(server.client().await, &game, seat, false, false).await,
+                watch_from_start(server.client().await, &game, seat, true, false).await,
             ),
             (
-                watch_from_start(server.client().await, &game, None, false).await,
-                watch_from_start(server.client().await, &game, None, true).await,
+                watch_from_start(server.client().await, &game, None, false, false).await,
+                watch_from_start(server.client().await, &game, None, true, false).await,
             ),
         ];
         // The first move without a view in its reply.
@@ -328,47 +379,16 @@ async fn piece_changes_rebuild_the_whole_views_and_a_lean_move_reply_has_no_view
             }
         }
         for (whole, changes) in &mut pairs {
-            let (mut pieces, mut captured) = (Board::new(), Board::new());
+            let mut rebuilt = Rebuilt::default();
             loop {
                 let full = whole.next().await.expect("a message").expect("ok");
                 let light = changes.next().await.expect("a message").expect("ok");
-                assert_eq!(
-                    (light.version, light.snapshot),
-                    (full.version, full.snapshot)
-                );
-                assert_eq!(light.event, full.event);
-                let (full_view, light_view) = (full.view.expect("view"), light.view.expect("view"));
-                if light.snapshot {
-                    assert!(light.removed_pieces.is_empty());
-                    (pieces, captured) = (Board::new(), Board::new());
-                }
-                for id in &light.removed_pieces {
-                    assert!(pieces.remove(id).is_some(), "{ruleset}: {id} was in play");
-                }
+                let version = full.version;
                 removals += light.removed_pieces.len();
-                whole_pieces += full_view.pieces.len();
-                changed_pieces += light_view.pieces.len();
-                pieces.extend(board(&light_view.pieces));
-                captured.extend(board(&light_view.captured));
-                assert_eq!(
-                    pieces,
-                    board(&full_view.pieces),
-                    "{ruleset} at {}",
-                    full.version
-                );
-                assert_eq!(
-                    captured,
-                    board(&full_view.captured),
-                    "{ruleset} at {}",
-                    full.version
-                );
-                let strip = |view: pb::GameView| pb::GameView {
-                    pieces: Vec::new(),
-                    captured: Vec::new(),
-                    ..view
-                };
-                assert_eq!(strip(light_view), strip(full_view), "the rest is whole");
-                if full.version == last {
+                let [full_size, light_size] = rebuilt.check(light, full);
+                whole_pieces += full_size;
+                changed_pieces += light_size;
+                if version == last {
                     break;
                 }
             }
@@ -379,4 +399,89 @@ async fn piece_changes_rebuild_the_whole_views_and_a_lean_move_reply_has_no_view
         changed_pieces * 5 < whole_pieces,
         "changes are a fraction of the whole: {changed_pieces} of {whole_pieces} pieces"
     );
+}
+
+/// A stream that skips the seat's own moves differs from a whole stream only by the
+/// messages of those moves after which the other seat acts; the next message's piece
+/// changes cover them. A spectator's stream skips nothing.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stream_without_its_own_moves_leaves_out_only_those_handing_the_turn_over() {
+    let server = TestServer::start().await;
+    let mut client = server.client().await;
+    let mut rng = rng(13);
+    for ruleset in ["frente", "asalto", "tanques"] {
+        let players = new_game(&mut client, ruleset).await;
+        let game = players[0].game.clone();
+        random_setups(&mut client, &players).await;
+        let viewers = [Some(0), Some(1), None];
+        let mut pairs = Vec::new();
+        for viewer in viewers {
+            let token = viewer.map(|seat: usize| players[seat].token.as_str());
+            pairs.push((
+                watch_from_start(server.client().await, &game, token, false, false).await,
+                watch_from_start(server.client().await, &game, token, true, true).await,
+            ));
+        }
+        let mut last = 0;
+        for _ in 0..120 {
+            match play_random_move(&mut client, &players, &mut rng).await {
+                Some(reply) => last = reply.event.expect("event").version,
+                None => break,
+            }
+        }
+        // Per viewer: messages left out, and own moves sent because the seat acted again.
+        let (mut skipped, mut kept) = ([0; 3], [0; 3]);
+        for (index, (viewer, (whole, lean))) in viewers.iter().zip(&mut pairs).enumerate() {
+            let mut rebuilt = Rebuilt::default();
+            loop {
+                let full = whole.next().await.expect("a message").expect("ok");
+                let version = full.version;
+                let own_move = full.event.as_ref().is_some_and(|event| {
+                    event.r#type == pb::EventType::Move as i32
+                        && event
+                            .seat
+                            .zip(*viewer)
+                            .is_some_and(|(s, v)| s as usize == v)
+                });
+                let to_move = full.view.as_ref().and_then(|view| view.to_move);
+                let acts_again = to_move.zip(*viewer).is_some_and(|(s, v)| s as usize == v);
+                if own_move && to_move.is_some() && !acts_again {
+                    skipped[index] += 1;
+                } else {
+                    kept[index] += usize::from(own_move);
+                    let light = lean.next().await.expect("a message").expect("ok");
+                    rebuilt.check(light, full);
+                }
+                if version == last {
+                    break;
+                }
+            }
+        }
+        assert!(
+            skipped[0] >= 5 && skipped[1] >= 5,
+            "{ruleset}: each seat's own moves were left out: {skipped:?}"
+        );
+        assert_eq!(skipped[2], 0, "{ruleset}: a spectator has no own moves");
+        if ruleset == "tanques" {
+            assert!(
+                kept[0] + kept[1] > 0,
+                "tanques: a seat acting again got its own moves: {kept:?}"
+            );
+        }
+        // Nothing else is waiting in the lean streams: the next message is the next move's.
+        let reply = play_random_move(&mut client, &players, &mut rng).await;
+        if let Some(event) = reply.and_then(|reply| reply.event) {
+            for (viewer, (_, lean)) in viewers.iter().zip(&mut pairs) {
+                if event
+                    .seat
+                    .zip(*viewer)
+                    .is_some_and(|(s, v)| s as usize == v)
+                {
+                    continue;
+                }
+                let next = lean.next().await.expect("a message").expect("ok");
+                assert_eq!(next.version, event.version, "{ruleset}: {viewer:?}");
+            }
+        }
+    }
 }
