@@ -132,6 +132,9 @@ struct Write {
     waiter: Waiter,
 }
 
+/// A request to the committer, with when it was queued.
+type Queued = (Instant, Request);
+
 /// What the committer is asked to do.
 enum Request {
     /// Append durably, with the rest of the group.
@@ -146,7 +149,7 @@ pub struct SledStore {
     /// The next game id to hand out.
     next_game: AtomicU64,
     index: Arc<Index>,
-    commits: Mutex<Option<mpsc::Sender<Request>>>,
+    commits: Mutex<Option<mpsc::Sender<Queued>>>,
     committer: Mutex<Option<JoinHandle<()>>>,
     /// Bot leases: in memory, since one process holds the directory (a restart finds
     /// none, and its bots take their turns again).
@@ -350,32 +353,38 @@ impl SledStore {
     }
 }
 
-/// How long a group commit waits for more appends after its first.
+/// How long a group commit waits for more appends after its first was queued.
 ///
-/// What queues up during one flush joins the next group anyway; the wait matters when
-/// many games move at a person's pace, each append alone: 10,000 games moving every 2 s
-/// with 10,000 spectators made 25,494 flushes in 20 s without it, 8,335 with 1 ms and
-/// 6,360 with 2 ms, and the server's CPU per move fell from 279 to 235 µs, which took the
-/// machine out of saturation (MakeMove p99 218 -> 16 ms). Flat out at 128 games it changes
-/// nothing measurable. A lone action pays it in latency.
+/// The wait matters when many games move at a person's pace, each append alone: 10,000
+/// games moving every 2 s with 10,000 spectators made 25,494 flushes in 20 s without it,
+/// 8,335 with 1 ms and 6,360 with 2 ms, and the server's CPU per move fell from 279 to
+/// 235 µs, which took the machine out of saturation (MakeMove p99 218 -> 16 ms). It counts
+/// from the first append's queueing, not from the committer taking it: flat out, that
+/// append has mostly waited through the previous group's flush already, and waiting the
+/// whole window again left the cores idle (128 games flat out: 8% more moves/s, with the
+/// same CPU per move). A lone action pays it in latency.
 const GATHER: std::time::Duration = std::time::Duration::from_millis(2);
 
-/// Takes the first append queued and everything queued [`GATHER`] later, applies the
-/// appends that are next in their logs as one batch, flushes once, answers every append.
+/// Takes the first append queued and everything queued until [`GATHER`] after it, applies
+/// the appends that are next in their logs as one batch, flushes once, answers every
+/// append.
 /// A failed group fails every append in it; a conflict fails only its own.
 fn commit_loop(
     db: &sled::Db,
     index: &Index,
     data_file: Option<&File>,
-    requests: &mpsc::Receiver<Request>,
+    requests: &mpsc::Receiver<Queued>,
 ) {
-    while let Ok(first) = requests.recv() {
+    while let Ok((queued, first)) = requests.recv() {
         let mut writes = Vec::new();
         let mut alive = None;
-        // Sleep through the window, then take what queued: appends arriving meanwhile
-        // wake nobody (waiting in `recv_timeout` instead woke this thread for each).
-        std::thread::sleep(GATHER);
-        for request in std::iter::once(first).chain(requests.try_iter()) {
+        // Sleep through the rest of the first request's window (it may have waited through
+        // the previous group's flush already), then take what queued: appends arriving
+        // meanwhile wake nobody (waiting in `recv_timeout` instead woke this thread for
+        // each).
+        std::thread::sleep((queued + GATHER).saturating_duration_since(Instant::now()));
+        let rest = requests.try_iter().map(|(_, request)| request);
+        for request in std::iter::once(first).chain(rest) {
             match request {
                 Request::Write(write) => writes.push(*write),
                 Request::Alive(now) => alive = Some(now),
@@ -509,7 +518,9 @@ impl SledStore {
     fn send(&self, request: Request) -> Result<(), StoreError> {
         let commits = self.commits.lock().map_err(|_| StoreError::Closed)?;
         let commits = commits.as_ref().ok_or(StoreError::Closed)?;
-        commits.send(request).map_err(|_| StoreError::Closed)
+        commits
+            .send((Instant::now(), request))
+            .map_err(|_| StoreError::Closed)
     }
 
     /// Queues `append` of `game` and waits until it is durable.
