@@ -432,30 +432,7 @@ async fn a_stream_without_its_own_moves_leaves_out_only_those_handing_the_turn_o
         // Per viewer: messages left out, and own moves sent because the seat acted again.
         let (mut skipped, mut kept) = ([0; 3], [0; 3]);
         for (index, (viewer, (whole, lean))) in viewers.iter().zip(&mut pairs).enumerate() {
-            let mut rebuilt = Rebuilt::default();
-            loop {
-                let full = whole.next().await.expect("a message").expect("ok");
-                let version = full.version;
-                let own_move = full.event.as_ref().is_some_and(|event| {
-                    event.r#type == pb::EventType::Move as i32
-                        && event
-                            .seat
-                            .zip(*viewer)
-                            .is_some_and(|(s, v)| s as usize == v)
-                });
-                let to_move = full.view.as_ref().and_then(|view| view.to_move);
-                let acts_again = to_move.zip(*viewer).is_some_and(|(s, v)| s as usize == v);
-                if own_move && to_move.is_some() && !acts_again {
-                    skipped[index] += 1;
-                } else {
-                    kept[index] += usize::from(own_move);
-                    let light = lean.next().await.expect("a message").expect("ok");
-                    rebuilt.check(light, full);
-                }
-                if version == last {
-                    break;
-                }
-            }
+            [skipped[index], kept[index]] = without_own_moves(whole, lean, *viewer, last).await;
         }
         assert!(
             skipped[0] >= 5 && skipped[1] >= 5,
@@ -482,6 +459,64 @@ async fn a_stream_without_its_own_moves_leaves_out_only_those_handing_the_turn_o
                 let next = lean.next().await.expect("a message").expect("ok");
                 assert_eq!(next.version, event.version, "{ruleset}: {viewer:?}");
             }
+        }
+        // A resumption leaves out the same messages of the events it catches up on.
+        let now = view_of(&mut client, &players[0]).await.version;
+        let resume = |lean: bool| {
+            let request = pb::WatchGameRequest {
+                game_id: game.clone(),
+                after_version: Some(now.saturating_sub(30).max(1)),
+                piece_changes_only: lean,
+                skip_own_moves: lean,
+            };
+            let mut client = client.clone();
+            let token = players[0].token.clone();
+            async move {
+                let request = authed(request, &token);
+                client
+                    .watch_game(request)
+                    .await
+                    .expect("watch")
+                    .into_inner()
+            }
+        };
+        let (mut whole, mut lean) = (resume(false).await, resume(true).await);
+        let [skipped, _] = without_own_moves(&mut whole, &mut lean, Some(0), now).await;
+        assert!(skipped > 0, "{ruleset}: the catch-up left out own moves");
+    }
+}
+
+/// Reads `whole` (every message) and `lean` (changes only, without `viewer`'s own moves)
+/// side by side up to version `last`, checking that `lean` has exactly the messages of
+/// `whole` but the viewer's own moves after which the other seat acts, with the same
+/// pieces once rebuilt. Returns how many messages were left out, and how many own moves
+/// were sent because the seat acted again.
+async fn without_own_moves(
+    whole: &mut Streaming<pb::WatchGameResponse>,
+    lean: &mut Streaming<pb::WatchGameResponse>,
+    viewer: Option<usize>,
+    last: u64,
+) -> [usize; 2] {
+    let (mut skipped, mut kept) = (0, 0);
+    let mut rebuilt = Rebuilt::default();
+    loop {
+        let full = whole.next().await.expect("a message").expect("ok");
+        let version = full.version;
+        let own_move = full.event.as_ref().is_some_and(|event| {
+            event.r#type == pb::EventType::Move as i32
+                && event.seat.zip(viewer).is_some_and(|(s, v)| s as usize == v)
+        });
+        let to_move = full.view.as_ref().and_then(|view| view.to_move);
+        let acts_again = to_move.zip(viewer).is_some_and(|(s, v)| s as usize == v);
+        if own_move && to_move.is_some() && !acts_again {
+            skipped += 1;
+        } else {
+            kept += usize::from(own_move);
+            let light = lean.next().await.expect("a message").expect("ok");
+            rebuilt.check(light, full);
+        }
+        if version == last {
+            return [skipped, kept];
         }
     }
 }
