@@ -441,21 +441,22 @@ fn chunk_of(
     }
 }
 
-/// Whether `version` is the next of `game`'s log, given the chunks of the group so far.
+/// Whether `version` is the next of `game`'s log, given the chunks of the group so far and
+/// `chunk`, the one `version` belongs in.
 fn is_next(
     db: &sled::Db,
     pending: &HashMap<[u8; 13], Vec<u8>>,
     game: GameId,
     version: u64,
+    chunk: Option<&[u8]>,
 ) -> Result<bool, StoreError> {
     let Some(before) = version.checked_sub(1) else {
         return Ok(false);
     };
     let in_chunk = (before % CHUNK) as usize;
-    let chunk = chunk_of(db, pending, chunk_key(game, version))?;
     if in_chunk > 0 {
         return Ok(match chunk {
-            Some(chunk) => EventChunk::count(&chunk)? == in_chunk,
+            Some(chunk) => EventChunk::count(chunk)? == in_chunk,
             None => false,
         });
     }
@@ -480,14 +481,21 @@ fn apply(db: &sled::Db, writes: &[Write], alive: Option<u64>) -> Result<Vec<bool
     let mut batch = sled::Batch::default();
     let mut conflicts = Vec::with_capacity(writes.len());
     for write in writes {
-        if !is_next(db, &chunks, write.game, write.version)? {
+        let first = chunk_of(db, &chunks, chunk_key(write.game, write.version))?;
+        if !is_next(db, &chunks, write.game, write.version, first.as_deref())? {
             conflicts.push(true);
             continue;
         }
         conflicts.push(false);
+        // The first record goes into the chunk just read; later ones (a restored game's)
+        // into whatever the group holds by then.
+        let mut first = Some(first);
         for (version, record) in (write.version..).zip(&write.records) {
             let key = chunk_key(write.game, version);
-            let stored = chunk_of(db, &chunks, key)?;
+            let stored = match first.take() {
+                Some(chunk) => chunk,
+                None => chunk_of(db, &chunks, key)?,
+            };
             chunks.insert(key, EventChunk::append(stored.as_deref(), record));
         }
         if let Some(summary) = &write.summary {
