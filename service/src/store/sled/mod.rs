@@ -367,8 +367,7 @@ const GATHER: std::time::Duration = std::time::Duration::from_millis(2);
 
 /// Takes the first append queued and everything queued until [`GATHER`] after it, applies
 /// the appends that are next in their logs as one batch, flushes once, answers every
-/// append.
-/// A failed group fails every append in it; a conflict fails only its own.
+/// append. A failed group fails every append in it; a conflict fails only its own.
 fn commit_loop(
     db: &sled::Db,
     index: &Index,
