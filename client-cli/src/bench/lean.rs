@@ -6,6 +6,7 @@
 //! Field numbers are those of `proto/trinchera/v1/*.proto`; the test at the bottom checks
 //! them against the generated types.
 
+use prost::bytes::Bytes;
 use tonic::client::Grpc;
 use tonic::codegen::http::uri::PathAndQuery;
 use tonic::transport::Channel;
@@ -27,9 +28,10 @@ pub struct View {
     /// `GameView.to_move`.
     #[prost(int32, optional, tag = "6")]
     pub to_move: Option<i32>,
-    /// `GameView.legal_moves`, each an encoded `LegalMove`.
-    #[prost(bytes = "vec", repeated, tag = "10")]
-    pub legal_moves: Vec<Vec<u8>>,
+    /// `GameView.legal_moves`, each an encoded `LegalMove` (slices of the received
+    /// message, not copies: only the one chosen is ever decoded).
+    #[prost(bytes = "bytes", repeated, tag = "10")]
+    pub legal_moves: Vec<Bytes>,
 }
 
 /// The version of a `trinchera.v1.Event`.

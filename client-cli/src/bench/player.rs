@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use prost::bytes::Bytes;
 use tokio::sync::watch;
 use trinchera_proto::v1 as pb;
 
@@ -282,7 +283,7 @@ async fn legal_moves(
     server: &Server,
     game: &mut Game,
     seat: usize,
-) -> Result<Vec<Vec<u8>>, CliError> {
+) -> Result<Vec<Bytes>, CliError> {
     if game.streams.is_none() {
         let reply = Calls::new(server)
             .view(&game.id, &game.tokens[seat])
@@ -332,7 +333,7 @@ async fn play(
 ) -> Result<End, CliError> {
     // The seat to move's legal moves when the view read after the last move already
     // listed them, so that no other stream message or GetView is needed.
-    let mut known: Option<Vec<Vec<u8>>> = None;
+    let mut known: Option<Vec<Bytes>> = None;
     loop {
         if game.view.phase() == pb::Phase::Finished {
             return Ok(End::Finished);
