@@ -8,6 +8,7 @@ use trinchera_rules::Viewer;
 use super::quota::QuotaPermit;
 use super::{Games, ReplayOpening, ReplaySession, Watch, WatchItem};
 use crate::error::{ApiError, Reason};
+use crate::hub::left_out;
 use crate::ids::GameId;
 use crate::records::SummaryRecord;
 use crate::state::{GamePhase, GameState, History, PositionPage, ReplaySteps, Snapshot};
@@ -91,7 +92,8 @@ impl Games {
         })
     }
 
-    /// Starts watching game `id`: a snapshot (or the events after `after`), then live events.
+    /// Starts watching game `id`: a snapshot (or the events after `after`), then live events,
+    /// without the watching seat's own moves that hand the turn over if `skip_own_moves`.
     ///
     /// Events after `after` are rebuilt from a copy of the log off the async workers, with
     /// the game unlocked (the live channel is joined under the lock, so nothing is missed
@@ -103,11 +105,13 @@ impl Games {
         id: GameId,
         token: Option<&str>,
         after: Option<u64>,
+        skip_own_moves: bool,
     ) -> Result<(Viewer, Watch), ApiError> {
         let (slot, held) = self.lock(id).await?;
         let viewer = self.viewer_for(held.state(), token).await?;
         let version = held.state().version();
-        let live = slot.hub.subscribe();
+        let skipped = viewer.seat().filter(|_| skip_own_moves);
+        let live = slot.hub.subscribe(skipped);
         let finished = held.state().phase() == GamePhase::Finished;
         let snapshot = |held: &super::cache::Held| {
             vec![WatchItem {
@@ -122,11 +126,14 @@ impl Games {
             Some(after) => {
                 let log = self.log(&held).await?;
                 drop(held);
-                // Each as it was sent live: the watcher's sight then, its legal moves too.
+                // Each as it was sent live: the watcher's sight then, its legal moves too,
+                // and the same own moves left out.
                 tokio::task::spawn_blocking(move || {
                     let mut items = Vec::new();
                     GameState::replay(id, &log, |state, event| {
-                        if event.version > after {
+                        if event.version > after
+                            && !left_out(skipped, event, state.game().to_move())
+                        {
                             items.push(WatchItem {
                                 event: Some(event.clone()),
                                 snapshot: state.snapshot(viewer),

@@ -478,13 +478,15 @@ impl GameService for Api {
             self.games.throttle().stream_open(checks::peer(&request))?;
             let (viewer, watch) = self
                 .games
-                .watch(id, token(&request)?.as_deref(), body.after_version)
+                .watch(
+                    id,
+                    token(&request)?.as_deref(),
+                    body.after_version,
+                    body.skip_own_moves,
+                )
                 .await?;
-            let wanted = watch::Wanted {
-                piece_changes_only: body.piece_changes_only,
-                skip_own_moves: body.skip_own_moves,
-            };
-            let stream = watch::stream(Arc::clone(&self.games), id, viewer, watch, wanted);
+            let changes = body.piece_changes_only;
+            let stream = watch::stream(Arc::clone(&self.games), id, viewer, watch, changes);
             Ok(Box::pin(permit.hold(stream)) as watch::WatchStream)
         })
         .await

@@ -9,7 +9,7 @@ use tokio::sync::broadcast;
 use tokio_stream::Stream;
 use tonic::Status;
 use trinchera_proto::v1 as pb;
-use trinchera_rules::{Seat, Viewer};
+use trinchera_rules::Viewer;
 
 use super::changes::Seen;
 use super::convert;
@@ -17,7 +17,7 @@ use crate::error::ApiError;
 use crate::games::{Games, Watch, WatchItem};
 use crate::hub::Published;
 use crate::ids::GameId;
-use crate::state::{EventKind, GameEvent, GamePhase, Snapshot};
+use crate::state::{GameEvent, GamePhase, Snapshot};
 
 /// The response stream of WatchGame.
 pub type WatchStream = Pin<Box<dyn Stream<Item = Result<pb::WatchGameResponse, Status>> + Send>>;
@@ -31,23 +31,14 @@ enum Sent {
     Changes(Option<Seen>),
 }
 
-/// What a watcher asked to be sent (the flags of `WatchGameRequest`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Wanted {
-    /// Only the pieces that changed since the previous message.
-    pub piece_changes_only: bool,
-    /// No message for the watching seat's own moves after which the other seat acts.
-    pub skip_own_moves: bool,
-}
-
 /// The stream of `watch` for `viewer`: its initial messages, then live events, their
-/// pieces whole or only what changed, with or without the seat's own moves.
+/// pieces whole or (`piece_changes_only`) only what changed.
 pub fn stream(
     games: Arc<Games>,
     id: GameId,
     viewer: Viewer,
     watch: Watch,
-    wanted: Wanted,
+    piece_changes_only: bool,
 ) -> WatchStream {
     let shutdown = games.shutdown_signal();
     let forward = Forward {
@@ -59,8 +50,7 @@ pub fn stream(
         shutdown,
         last: 0,
         over: watch.finished,
-        skipped: viewer.seat().filter(|_| wanted.skip_own_moves),
-        pieces: if wanted.piece_changes_only {
+        pieces: if piece_changes_only {
             Sent::Changes(None)
         } else {
             Sent::Whole
@@ -85,8 +75,6 @@ struct Forward {
     last: u64,
     /// Whether the stream ends after `initial`: the game is over.
     over: bool,
-    /// The seat whose own moves are left out (`skip_own_moves`), if any.
-    skipped: Option<Seat>,
     /// What the watcher was sent of the pieces.
     pieces: Sent,
 }
@@ -94,13 +82,7 @@ struct Forward {
 impl Forward {
     /// The next message, `None` once the game ended or the server is stopping.
     async fn next(&mut self) -> Option<Result<pb::WatchGameResponse, Status>> {
-        while let Some(item) = self.initial.next() {
-            let to_move = item.snapshot.projection.to_move;
-            if let Some(event) = &item.event
-                && left_out(self.skipped, event, || to_move)
-            {
-                continue;
-            }
+        if let Some(item) = self.initial.next() {
             return Some(Ok(self.sent(item.event.as_ref(), &item.snapshot)));
         }
         if self.over {
@@ -114,10 +96,7 @@ impl Forward {
                     return Some(Err(ApiError::ShuttingDown.into()));
                 }
                 received = self.live.recv() => match received {
-                    Ok(published)
-                        if published.version() <= self.last
-                            || left_out(self.skipped, &published.event, || published.to_move()) =>
-                    {
+                    Ok(published) if published.version() <= self.last => {
                         published.pass();
                         continue;
                     }
@@ -179,70 +158,7 @@ impl Forward {
     }
 }
 
-/// Whether a stream that skips the own moves of `skipped` (if any) leaves out `event`,
-/// after which `to_move` acts (`None` once the game is over): a move of that seat after
-/// which the game goes on with the other seat to act.
-fn left_out(
-    skipped: Option<Seat>,
-    event: &GameEvent,
-    to_move: impl FnOnce() -> Option<Seat>,
-) -> bool {
-    skipped.is_some_and(|seat| {
-        event.seat == seat
-            && matches!(event.kind, EventKind::Move { .. })
-            && to_move().is_some_and(|next| next != seat)
-    })
-}
-
 /// Resolves once the server starts shutting down.
 async fn stopped(shutdown: &mut tokio::sync::watch::Receiver<bool>) {
     let _ = shutdown.wait_for(|&stopping| stopping).await;
-}
-
-#[cfg(test)]
-mod tests {
-    use trinchera_rules::{Action, Cell, EndReason, Outcome, Played};
-
-    use super::*;
-
-    fn event(seat: Seat, kind: EventKind) -> GameEvent {
-        GameEvent {
-            version: 7,
-            seat,
-            kind,
-            started: false,
-        }
-    }
-
-    fn a_move() -> EventKind {
-        EventKind::Move {
-            action: Action::Step {
-                from: Cell::new(0, 0),
-                to: Cell::new(0, 1),
-            },
-            played: Played {
-                notation: "a1-a2".into(),
-                effects: Vec::new(),
-            },
-        }
-    }
-
-    #[test]
-    fn only_own_moves_handing_the_turn_over_are_left_out() {
-        let (me, other) = (Some(Seat::First), Some(Seat::Second));
-        let mine = || event(Seat::First, a_move());
-        // The seat moved and the other acts: left out.
-        assert!(left_out(me, &mine(), || other));
-        // The seat acts again, or the game is over: sent.
-        assert!(!left_out(me, &mine(), || me));
-        assert!(!left_out(me, &mine(), || None));
-        // The other seat's move, a stream that skips nothing (a spectator's): sent.
-        assert!(!left_out(me, &event(Seat::Second, a_move()), || me));
-        assert!(!left_out(None, &mine(), || other));
-        // The seat's events that are not moves: sent.
-        let resigned = EventKind::Resigned(Outcome::win(Seat::Second, EndReason::Resigned));
-        for kind in [EventKind::SetupSubmitted, EventKind::Joined, resigned] {
-            assert!(!left_out(me, &event(Seat::First, kind), || other));
-        }
-    }
 }
