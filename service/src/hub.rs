@@ -126,14 +126,18 @@ impl Hub {
 
     /// A new watcher's receiver of every later event, but the own moves of `skipped` (if
     /// any) that [`left_out`] leaves out.
+    ///
+    /// A skipping channel has half the slots: it carries about half the game's events (in
+    /// the games of two alternating seats), so its watchers may fall as far behind in the
+    /// game as the others before they get a fresh snapshot, for half the memory.
     pub fn subscribe(&self, skipped: Option<Seat>) -> broadcast::Receiver<Arc<Published>> {
         let mut channels = self.channels();
-        let channel = match skipped {
-            None => &mut channels.every,
-            Some(seat) => &mut channels.skipping[seat],
+        let (channel, capacity) = match skipped {
+            None => (&mut channels.every, self.capacity),
+            Some(seat) => (&mut channels.skipping[seat], self.capacity.div_ceil(2)),
         };
         channel
-            .get_or_insert_with(|| broadcast::Sender::new(self.capacity))
+            .get_or_insert_with(|| broadcast::Sender::new(capacity))
             .subscribe()
     }
 
