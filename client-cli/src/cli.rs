@@ -396,11 +396,14 @@ pub struct BenchArgs {
 /// Where `bench` players find their legal moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum MovesFrom {
-    /// A WatchGame stream per seat: one unary call per move.
+    /// A WatchGame stream per seat, as the GUI and the CLI watch: the streams send only the
+    /// pieces that changed (`piece_changes_only`); one unary call per move.
     Watch,
-    /// As `watch`, but as a client that keeps its own board: the streams send only the
-    /// pieces that changed (`piece_changes_only`) and leave out each seat's own moves
-    /// (`skip_own_moves`), and MakeMove replies carry no view (`omit_view`).
+    /// As `watch`, with every view whole: a client that does not ask for piece changes.
+    WatchWhole,
+    /// As `watch`, but as a client that keeps its own board: the streams also leave out
+    /// each seat's own moves (`skip_own_moves`), and MakeMove replies carry no view
+    /// (`omit_view`).
     WatchLean,
     /// GetView before each move: two unary calls per move.
     GetView,
@@ -409,6 +412,11 @@ pub enum MovesFrom {
 impl MovesFrom {
     /// Whether the simulated players watch a stream per seat.
     pub fn streams(self) -> bool {
+        self != MovesFrom::GetView
+    }
+
+    /// Whether the streams (the spectators' too) send only the pieces that changed.
+    pub fn piece_changes(self) -> bool {
         matches!(self, MovesFrom::Watch | MovesFrom::WatchLean)
     }
 

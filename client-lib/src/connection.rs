@@ -12,6 +12,7 @@ use trinchera_proto::v1 as pb;
 use trinchera_proto::v1::game_service_client::GameServiceClient;
 
 use crate::error::ClientError;
+use crate::rebuild::Rebuild;
 use crate::sanitize::{Clean, display_safe};
 
 /// How long to wait for a server to accept the connection.
@@ -350,7 +351,9 @@ impl Server {
         Ok(self.answer(reply)?.placements)
     }
 
-    /// A live stream of the game's events after `after_version` (a snapshot first if unset).
+    /// A live stream of the game's events after `after_version` (a snapshot first if unset),
+    /// each message with its whole view. The server sends only the pieces that changed
+    /// (`piece_changes_only`); [`Watch`] puts the views back together.
     pub async fn watch(
         &self,
         game: &str,
@@ -361,6 +364,7 @@ impl Server {
             pb::WatchGameRequest {
                 game_id: game.to_owned(),
                 after_version,
+                piece_changes_only: true,
                 ..Default::default()
             },
             token,
@@ -370,6 +374,7 @@ impl Server {
         Ok(Watch {
             server: self.clone(),
             stream,
+            pieces: Rebuild::default(),
         })
     }
 
@@ -415,22 +420,27 @@ pub fn authed<T>(message: T, token: Option<&str>) -> Result<Request<T>, ClientEr
     Ok(request)
 }
 
-/// A live `WatchGame` stream whose messages arrive display-safe.
+/// A live `WatchGame` stream whose messages arrive whole and display-safe.
 #[derive(Debug)]
 pub struct Watch {
     server: Server,
     stream: tonic::Streaming<pb::WatchGameResponse>,
+    /// The pieces of the last message, which the next one's changes apply to.
+    pieces: Rebuild,
 }
 
 impl Watch {
-    /// The next message; `None` when the stream ended (the game ended or the server shut
-    /// down: resume with `after_version` set to the last version seen).
+    /// The next message, its view whole; `None` when the stream ended (the game ended or
+    /// the server shut down: resume with `after_version` set to the last version seen).
     pub async fn message(&mut self) -> Result<Option<pb::WatchGameResponse>, ClientError> {
         let mut message = self
             .stream
             .message()
             .await
             .map_err(|status| self.server.error(status))?;
+        if let Some(message) = &mut message {
+            self.pieces.whole(message);
+        }
         message.clean();
         Ok(message)
     }

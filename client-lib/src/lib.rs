@@ -5,7 +5,8 @@
 //! [`geometry`] in abstract positions, what [`actions`] do on the board, games in
 //! [`words`] and where they stand in [`status`] sentences and [`clock`]s (English or
 //! Spanish, [`lang`]), [`setup_file`]s and the setup [`tray`], [`json`] documents, and
-//! [`sanitize`]: every string a server sends is made display-safe on arrival.
+//! [`sanitize`]: every string a server sends is made display-safe on arrival. Watch
+//! streams carry only the pieces that changed and arrive whole again ([`rebuild`]).
 
 pub mod actions;
 pub mod clock;
@@ -17,6 +18,7 @@ pub mod lang;
 pub mod names;
 pub mod notation;
 pub mod place;
+pub mod rebuild;
 pub mod ruleset_texts;
 pub mod sanitize;
 pub mod setup_file;

@@ -145,19 +145,21 @@ impl<'a> Calls<'a> {
     }
 
     /// `WatchGame` from a snapshot of the present, as the holder of `token` or a spectator,
-    /// with whole views, or (`lean`) as a client that keeps its own board: only the pieces
-    /// that changed, and no message for the seat's own moves after which the other acts.
+    /// with whole views or (`piece_changes_only`) only the pieces that changed, and (`lean`,
+    /// for a client that keeps its own board) no message for the seat's own moves after
+    /// which the other acts.
     pub async fn watch(
         &self,
         game: &str,
         token: Option<&str>,
+        piece_changes_only: bool,
         lean: bool,
     ) -> Result<tonic::Streaming<Watched>, CliError> {
         let request = authed(
             pb::WatchGameRequest {
                 game_id: game.to_owned(),
                 after_version: None,
-                piece_changes_only: lean,
+                piece_changes_only,
                 skip_own_moves: lean,
             },
             token,

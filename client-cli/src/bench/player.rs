@@ -256,10 +256,11 @@ async fn new_game(table: &Table, server: &Server, ruleset: &str) -> Result<Game,
         }
     }
     let streams = if table.moves_from.streams() {
-        let (calls, lean) = (Calls::new(server), table.moves_from.lean());
+        let calls = Calls::new(server);
+        let (changes, lean) = (table.moves_from.piece_changes(), table.moves_from.lean());
         Some([
-            calls.watch(&id, Some(&tokens[0]), lean).await?,
-            calls.watch(&id, Some(&tokens[1]), lean).await?,
+            calls.watch(&id, Some(&tokens[0]), changes, lean).await?,
+            calls.watch(&id, Some(&tokens[1]), changes, lean).await?,
         ])
     } else {
         None

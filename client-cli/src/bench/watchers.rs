@@ -105,8 +105,8 @@ async fn open(
     watched: &mut Watched,
 ) -> Option<(u64, tonic::Streaming<lean::Watched>)> {
     let key = id.parse::<u64>().ok()?;
-    let lean = table.moves_from.lean();
-    match Calls::new(server).watch(id, None, lean).await {
+    let changes = table.moves_from.piece_changes();
+    match Calls::new(server).watch(id, None, changes, false).await {
         Ok(stream) => {
             watched.streams += 1;
             Some((key, stream))

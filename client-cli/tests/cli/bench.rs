@@ -105,34 +105,36 @@ fn watchers_get_every_event_in_order() {
 }
 
 #[test]
-fn lean_clients_play_from_their_streams_alone() {
+fn lean_and_whole_view_clients_play_from_their_streams_alone() {
     let server = Server::start();
     let user = User::new(&server);
-    let report = bench(
-        &user,
-        &[
-            "--games",
-            "3",
-            "--watchers",
-            "3",
-            "--duration",
-            "1500ms",
-            "--no-baseline",
-            "--moves-from",
-            "watch-lean",
-            "--ruleset",
-            "frente,tanques,asalto",
-        ],
-    );
-    assert_eq!(report["errors_total"], 0, "{report}");
-    assert_eq!(report["moves_from"], "watch-lean");
-    assert!(report["make_move"]["calls"].as_u64() > Some(0), "{report}");
-    let fan_out = &report["fan_out"];
-    assert!(fan_out["events"].as_u64() > Some(0), "{report}");
-    for missed in ["dropped", "out_of_order", "resnapshots"] {
-        assert_eq!(fan_out[missed], 0, "{missed}: {report}");
+    for moves_from in ["watch-lean", "watch-whole"] {
+        let report = bench(
+            &user,
+            &[
+                "--games",
+                "3",
+                "--watchers",
+                "3",
+                "--duration",
+                "1500ms",
+                "--no-baseline",
+                "--moves-from",
+                moves_from,
+                "--ruleset",
+                "frente,tanques,asalto",
+            ],
+        );
+        assert_eq!(report["errors_total"], 0, "{report}");
+        assert_eq!(report["moves_from"], moves_from);
+        assert!(report["make_move"]["calls"].as_u64() > Some(0), "{report}");
+        let fan_out = &report["fan_out"];
+        assert!(fan_out["events"].as_u64() > Some(0), "{report}");
+        for missed in ["dropped", "out_of_order", "resnapshots"] {
+            assert_eq!(fan_out[missed], 0, "{missed}: {report}");
+        }
+        latency_fields(&fan_out["latency_ms"]);
     }
-    latency_fields(&fan_out["latency_ms"]);
 }
 
 #[test]

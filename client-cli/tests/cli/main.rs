@@ -8,3 +8,4 @@ mod games;
 mod harness;
 mod play;
 mod show;
+mod watching;
