@@ -624,7 +624,7 @@ fn fits(spec: &Spec, kind: KindId, conduct: Conduct) -> u32 {
 }
 
 /// Whether `kind` wins when it attacks any bomb (the immovable kinds but the flag).
-fn defuses(spec: &Spec, kind: KindId) -> bool {
+pub(super) fn defuses(spec: &Spec, kind: KindId) -> bool {
     spec.data
         .kinds
         .iter()

@@ -15,11 +15,10 @@ use std::marker::PhantomData;
 
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
-use trinchera_rules::army::spec::Mobility;
 use trinchera_rules::army::{Castillos, Clasico, Frente, Variant};
 use trinchera_rules::{Action, BattleResult, Cell, Description, KindId, PieceView, Seat, Setup};
 
-use super::army::army_setup;
+use super::army::{army_setup, defuses};
 use super::{Bot, SeatKnowledge, decision_rng};
 
 /// Ranks from the top counted as high pieces, which never attack what they cannot see.
@@ -65,16 +64,6 @@ impl<V: Variant> BeginnerBot<V> {
         V::spec().battle[kind.index()][defender.index()] == BattleResult::AttackerWins
     }
 
-    /// Whether `kind` defuses bombs (wins attacking every immovable non-flag kind).
-    fn defuses(kind: KindId) -> bool {
-        let kinds = V::spec().data.kinds;
-        kinds
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| k.mobility == Mobility::Immovable && !k.is_flag)
-            .all(|(bomb, _)| Self::beats(kind, KindId(bomb as u8)))
-    }
-
     /// Rows of `cell` toward the enemy's edge.
     fn forward(&self, cell: Cell) -> i8 {
         match self.seat {
@@ -115,7 +104,7 @@ impl<V: Variant> BeginnerBot<V> {
                 }
                 300 - 20 * i32::from(rank) + noise
             }
-            None if Self::defuses(mine) => 250 + noise,
+            None if defuses(V::spec(), mine) => 250 + noise,
             None if rank <= 3 => 100 - 10 * i32::from(rank) + noise,
             None => return None,
         })
