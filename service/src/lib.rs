@@ -41,6 +41,7 @@ pub mod backup;
 pub mod config;
 mod local;
 pub mod metrics;
+pub mod runtime;
 pub mod store;
 pub mod web;
 

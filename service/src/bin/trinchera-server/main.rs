@@ -123,7 +123,7 @@ fn main() -> ExitCode {
     }
     let config = loaded.config;
     init_logs(&config, cli.command.is_some());
-    let runtime = match tokio::runtime::Runtime::new() {
+    let runtime = match trinchera_service::runtime::server() {
         Ok(runtime) => runtime,
         Err(error) => {
             eprintln!("trinchera-server: cannot start the runtime: {error}");

@@ -353,21 +353,23 @@ impl SledStore {
     }
 }
 
-/// How long a group commit waits for more appends after its first was queued.
+/// How long a group commit waits at most for more appends after its first was queued.
 ///
-/// The wait matters when many games move at a person's pace, each append alone: 10,000
-/// games moving every 2 s with 10,000 spectators made 25,494 flushes in 20 s without it,
-/// 8,335 with 1 ms and 6,360 with 2 ms, and the server's CPU per move fell from 279 to
-/// 235 µs, which took the machine out of saturation (MakeMove p99 218 -> 16 ms). It counts
-/// from the first append's queueing, not from the committer taking it: flat out, that
-/// append has mostly waited through the previous group's flush already, and waiting the
-/// whole window again left the cores idle (128 games flat out: 8% more moves/s, with the
-/// same CPU per move). A lone action pays it in latency.
+/// The wait matters when many games move at once: 10,000 games moving every 2 s with
+/// 10,000 spectators made 25,494 flushes in 20 s without it, 8,335 with 1 ms and 6,360 with
+/// 2 ms, and the server's CPU per move fell from 279 to 235 µs, which took the machine out
+/// of saturation (MakeMove p99 218 -> 16 ms). It counts from the first append's queueing,
+/// not from the committer taking it: flat out, that append has mostly waited through the
+/// previous group's flush already, and waiting the whole window again left the cores idle
+/// (128 games flat out: 8% more moves/s, with the same CPU per move). The wait ends early
+/// once every worker of the server's runtime is idle ([`crate::runtime::sleep_until`]):
+/// then nothing is on its way to join the group, and a lone action does not pay the wait.
 const GATHER: std::time::Duration = std::time::Duration::from_millis(2);
 
-/// Takes the first append queued and everything queued until [`GATHER`] after it, applies
-/// the appends that are next in their logs as one batch, flushes once, answers every
-/// append. A failed group fails every append in it; a conflict fails only its own.
+/// Takes the first append queued and everything queued until [`GATHER`] after it (or until
+/// the server's workers run dry), applies the appends that are next in their logs as one
+/// batch, flushes once, answers every append. A failed group fails every append in it; a
+/// conflict fails only its own.
 fn commit_loop(
     db: &sled::Db,
     index: &Index,
@@ -381,7 +383,7 @@ fn commit_loop(
         // the previous group's flush already), then take what queued: appends arriving
         // meanwhile wake nobody (waiting in `recv_timeout` instead woke this thread for
         // each).
-        std::thread::sleep((queued + GATHER).saturating_duration_since(Instant::now()));
+        crate::runtime::sleep_until(queued + GATHER);
         let rest = requests.try_iter().map(|(_, request)| request);
         for request in std::iter::once(first).chain(rest) {
             match request {
