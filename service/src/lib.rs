@@ -64,7 +64,7 @@ pub use net::{NetConfig, Tls, TlsError, TlsFiles};
 /// the storage layout it writes.
 pub const VERSION: &str = concat!(
     env!("CARGO_PKG_VERSION"),
-    " (API trinchera.v1, storage layout 2)"
+    " (API trinchera.v1, storage layout 3)"
 );
 
 /// Largest request the server decodes (setups are the biggest: about 4 KiB).

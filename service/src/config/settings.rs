@@ -32,7 +32,7 @@ settings! {
     "storage.data_dir", "data-dir", "TRINCHERA_DATA_DIR",
         "Directory of the embedded database (created on first run).";
     "storage.sync_data", "sync-data", "TRINCHERA_SYNC_DATA",
-        "Also fdatasync the data file on every group commit: survives power loss, at a disk sync per commit.";
+        "Also fdatasync the commit log on every group commit (and the data file at each checkpoint): survives power loss, at a disk sync per commit.";
     "storage.cache_mib", "cache-mib", "TRINCHERA_CACHE_MIB",
         "Database page cache, in MiB.";
     "storage.url", "store", "TRINCHERA_STORE",

@@ -1,0 +1,278 @@
+//! The commit log: every group the committer writes, appended to a file of its own before
+//! sled sees it, so that a group is durable as soon as one `write` of it returned, without a
+//! sled flush per group. The log is emptied at each checkpoint (a sled flush), and replayed
+//! at open: the groups written since the last checkpoint, in order, as the values they set.
+//!
+//! A frame is `length(u32) crc32(u32) payload`, little-endian, the payload the group's
+//! operations, each `0 key_len(u32) key value_len(u32) value` (insert) or `1 key_len(u32)
+//! key` (remove). Replaying stops at the first frame that is cut short or fails its
+//! checksum: the tail of a write the process did not live to finish, which nobody was told
+//! about.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::Path;
+
+/// One operation of a group.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Op {
+    /// Set `key` to the value.
+    Insert(Vec<u8>, Vec<u8>),
+    /// Delete `key`.
+    Remove(Vec<u8>),
+}
+
+impl Op {
+    /// A sled batch of `ops`, in order.
+    pub(super) fn batch(ops: &[Op]) -> sled::Batch {
+        let mut batch = sled::Batch::default();
+        for op in ops {
+            match op {
+                Op::Insert(key, value) => batch.insert(key.as_slice(), value.as_slice()),
+                Op::Remove(key) => batch.remove(key.as_slice()),
+            }
+        }
+        batch
+    }
+}
+
+/// The open commit log.
+pub(super) struct Wal {
+    file: File,
+    /// Bytes of intact frames: where the next one goes.
+    len: u64,
+    /// Whether each append is also `fdatasync`ed.
+    sync: bool,
+}
+
+impl Wal {
+    /// Opens (creating if needed) the log at `path`, and returns it with the groups it holds,
+    /// oldest first. A torn tail is cut off.
+    pub(super) fn open(path: &Path, sync: bool) -> std::io::Result<(Wal, Vec<Vec<Op>>)> {
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)?;
+        let (groups, intact) = decode(&bytes);
+        let len = intact as u64;
+        if len < bytes.len() as u64 {
+            file.set_len(len)?;
+        }
+        file.seek(SeekFrom::Start(len))?;
+        Ok((Wal { file, len, sync }, groups))
+    }
+
+    /// Appends `group` as one frame; when this returns, the group survives the process.
+    /// A failed append leaves no part of the frame behind.
+    pub(super) fn append(&mut self, group: &[Op]) -> std::io::Result<()> {
+        let frame = encode(group);
+        let written = self.file.write_all(&frame).and_then(|()| {
+            if self.sync {
+                self.file.sync_data()
+            } else {
+                Ok(())
+            }
+        });
+        match written {
+            Ok(()) => {
+                self.len += frame.len() as u64;
+                Ok(())
+            }
+            Err(error) => {
+                // Best effort: the frame is cut off at the next open anyway if this fails.
+                let _ = self.truncate(self.len);
+                Err(error)
+            }
+        }
+    }
+
+    /// Takes the last frame back (its group could not be applied).
+    pub(super) fn undo(&mut self, group: &[Op]) -> std::io::Result<()> {
+        let frame_len = encode(group).len() as u64;
+        self.truncate(self.len.saturating_sub(frame_len))
+    }
+
+    /// Empties the log, once everything in it is durable elsewhere.
+    pub(super) fn clear(&mut self) -> std::io::Result<()> {
+        self.truncate(0)?;
+        if self.sync {
+            self.file.sync_data()?;
+        }
+        Ok(())
+    }
+
+    /// Bytes in the log.
+    pub(super) fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn truncate(&mut self, len: u64) -> std::io::Result<()> {
+        self.file.set_len(len)?;
+        self.file.seek(SeekFrom::Start(len))?;
+        self.len = len;
+        Ok(())
+    }
+}
+
+const INSERT: u8 = 0;
+const REMOVE: u8 = 1;
+
+fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    let len = u32::try_from(bytes.len()).expect("a sled key or value is under 4 GiB");
+    out.extend_from_slice(&len.to_le_bytes());
+    out.extend_from_slice(bytes);
+}
+
+/// The frame of `group`.
+fn encode(group: &[Op]) -> Vec<u8> {
+    let mut payload = Vec::new();
+    for op in group {
+        match op {
+            Op::Insert(key, value) => {
+                payload.push(INSERT);
+                put_bytes(&mut payload, key);
+                put_bytes(&mut payload, value);
+            }
+            Op::Remove(key) => {
+                payload.push(REMOVE);
+                put_bytes(&mut payload, key);
+            }
+        }
+    }
+    let len = u32::try_from(payload.len()).expect("a group is under 4 GiB");
+    let mut frame = Vec::with_capacity(payload.len() + 8);
+    frame.extend_from_slice(&len.to_le_bytes());
+    frame.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+    frame.extend_from_slice(&payload);
+    frame
+}
+
+/// Reads from the front of `bytes`.
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let (head, rest) = self.0.split_at_checked(n)?;
+        self.0 = rest;
+        Some(head)
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+
+    fn bytes(&mut self) -> Option<Vec<u8>> {
+        let len = usize::try_from(self.u32()?).ok()?;
+        Some(self.take(len)?.to_vec())
+    }
+}
+
+/// The operations of one payload; `None` if it does not parse.
+fn decode_payload(payload: &[u8]) -> Option<Vec<Op>> {
+    let mut reader = Reader(payload);
+    let mut ops = Vec::new();
+    while let Some(tag) = reader.take(1) {
+        ops.push(match tag[0] {
+            INSERT => Op::Insert(reader.bytes()?, reader.bytes()?),
+            REMOVE => Op::Remove(reader.bytes()?),
+            _ => return None,
+        });
+    }
+    Some(ops)
+}
+
+/// The intact groups at the front of `bytes`, and how many bytes they take.
+fn decode(bytes: &[u8]) -> (Vec<Vec<Op>>, usize) {
+    let mut reader = Reader(bytes);
+    let mut groups = Vec::new();
+    let mut intact = 0;
+    while let Some(group) = (|| {
+        let len = usize::try_from(reader.u32()?).ok()?;
+        let crc = reader.u32()?;
+        let payload = reader.take(len)?;
+        (crc32fast::hash(payload) == crc)
+            .then(|| decode_payload(payload))
+            .flatten()
+    })() {
+        groups.push(group);
+        intact = bytes.len() - reader.0.len();
+    }
+    (groups, intact)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn groups() -> Vec<Vec<Op>> {
+        vec![
+            vec![
+                Op::Insert(b"E1".to_vec(), b"one".to_vec()),
+                Op::Insert(b"G1".to_vec(), Vec::new()),
+            ],
+            vec![Op::Remove(b"alive".to_vec())],
+            vec![Op::Insert(b"E1".to_vec(), b"one two".to_vec())],
+        ]
+    }
+
+    #[test]
+    fn groups_come_back_in_order_after_a_reopen() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("commits.wal");
+        let (mut wal, found) = Wal::open(&path, false).expect("open");
+        assert!(found.is_empty());
+        for group in groups() {
+            wal.append(&group).expect("append");
+        }
+        drop(wal);
+        let (wal, found) = Wal::open(&path, true).expect("reopen");
+        assert_eq!(found, groups());
+        assert_eq!(wal.len(), std::fs::metadata(&path).expect("size").len());
+    }
+
+    #[test]
+    fn a_torn_or_damaged_tail_is_cut_off() {
+        let whole: Vec<u8> = groups().iter().flat_map(|g| encode(g)).collect();
+        let first_two = encode(&groups()[0]).len() + encode(&groups()[1]).len();
+        for cut in first_two..whole.len() {
+            let (found, intact) = decode(&whole[..cut]);
+            assert_eq!(found, groups()[..2], "cut at {cut}");
+            assert_eq!(intact, first_two);
+        }
+        let mut damaged = whole.clone();
+        *damaged.last_mut().expect("bytes") ^= 1;
+        assert_eq!(decode(&damaged), (groups()[..2].to_vec(), first_two));
+
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("commits.wal");
+        std::fs::write(&path, &whole[..whole.len() - 3]).expect("write");
+        let (mut wal, found) = Wal::open(&path, false).expect("open");
+        assert_eq!(found, groups()[..2]);
+        // The next frame goes where the torn one began.
+        wal.append(&groups()[2]).expect("append");
+        drop(wal);
+        assert_eq!(Wal::open(&path, false).expect("reopen").1, groups());
+    }
+
+    #[test]
+    fn undo_and_clear_take_frames_back() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("commits.wal");
+        let (mut wal, _) = Wal::open(&path, false).expect("open");
+        let [first, second, _] = <[Vec<Op>; 3]>::try_from(groups()).expect("three");
+        wal.append(&first).expect("append");
+        wal.append(&second).expect("append");
+        wal.undo(&second).expect("undo");
+        drop(wal);
+        let (mut wal, found) = Wal::open(&path, false).expect("reopen");
+        assert_eq!(found, vec![first]);
+        wal.clear().expect("clear");
+        assert_eq!(wal.len(), 0);
+        drop(wal);
+        assert!(Wal::open(&path, false).expect("reopen").1.is_empty());
+    }
+}
