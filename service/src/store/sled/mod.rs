@@ -16,23 +16,25 @@
 //! [`CHUNK`]; an append rewrites only its chunk. Layout 1 directories are converted when
 //! opened, one game per atomic batch, so an interrupted conversion resumes.
 //!
-//! All keys live in one tree so that one action is one atomic batch (sled batches are atomic
-//! within a tree; a cross-tree transaction per move costs far more).
+//! All keys live in one tree (a cross-tree transaction per move cost far more when actions
+//! were sled batches; now an action is one frame of the commit log, below).
 //!
-//! Only the committer thread writes to sled. In sled 0.34 a batch takes a process-wide
-//! exclusive lock that `flush()` holds shared for its whole disk wait, so a batch applied by
-//! a request handler while the committer flushed blocked that tokio worker for the length
-//! of a disk sync (both workers, under load: the whole server stalled flush after flush).
-//! Now handlers queue their writes; the committer writes everything queued as one group,
-//! and answers the waiters, so batches and flushes never overlap and a group costs one
-//! batch record in the log instead of one per action.
+//! Only the committer thread writes to sled: handlers queue their writes, and the committer
+//! writes everything queued as one group and answers the waiters.
 //!
 //! A group is made durable by the [`wal`] (layout 3): the committer appends the group's
-//! operations to `commits.wal` with one `write`, applies them to sled as one batch, and
+//! operations to `commits.wal` with one `write`, then sets them in sled key by key, and
 //! answers. A sled flush (a checkpoint) runs every [`CHECKPOINT`] or [`WAL_LIMIT`] bytes,
 //! after which the commit log is emptied; an open replays what it holds. Before, each group
 //! waited for a sled flush of its own: a hand-over to sled's I/O threads, which wakes all
 //! seven of them, and a wait for the disk, during which flat out every game waited too.
+//!
+//! Keys are set one by one, not as a sled batch: the first batch (or transaction) a process
+//! applies switches every later sled call of the process, reads included, to a process-wide
+//! read-write lock, and a batch takes it exclusively (and waits for any flush, which holds
+//! it shared through its disk wait). Atomicity comes from the commit log instead: a group
+//! sled holds only part of after a crash is completed by the replay. Only the conversion
+//! of a layout 1 directory still uses batches.
 //!
 //! How sled 0.34.7 behaves under SIGKILL, as the integration suite `crash` measures it (a
 //! loaded server killed 20 times per run, 100 with `TRINCHERA_HEAVY=1`, plus kills during
@@ -44,7 +46,7 @@
 //!   acknowledged action is lost and none is half there (with a sled flush per group
 //!   instead, no acknowledged action was ever lost either: 23 145 of them over 100 kills in
 //!   one heavy run);
-//! - one action's writes are in one atomic batch and one frame, so after a crash a listing
+//! - one action's writes are in one frame, replayed whole, so after a crash a listing
 //!   summary never disagrees with its log, and a token never exists without its game;
 //! - a written frame survives a crash of the process but not a power loss unless synced
 //!   (hence [`SledOptions::sync_data`]); the log is emptied only after a checkpoint's
@@ -368,7 +370,7 @@ impl SledStore {
             .map_err(|error| backend(format!("cannot open the commit log: {error}")))?;
         if !groups.is_empty() {
             for group in &groups {
-                db.apply_batch(Op::batch(group)).map_err(backend)?;
+                Op::apply(&db, group).map_err(backend)?;
             }
             checkpoint(&db, data_file.as_ref(), &mut wal)?;
             tracing::info!(
@@ -426,6 +428,7 @@ fn commit_loop(
     requests: &mpsc::Receiver<Queued>,
 ) {
     let mut checkpointed = Instant::now();
+    let mut broken = None;
     loop {
         let received = if wal.len() == 0 {
             requests
@@ -465,7 +468,7 @@ fn commit_loop(
             (ops, conflicts)
         });
         let (result, conflicts) = match planned {
-            Ok((ops, conflicts)) => (write_group(db, wal, &ops), conflicts),
+            Ok((ops, conflicts)) => (write_group(db, wal, &ops, &mut broken), conflicts),
             Err(error) => (Err(error.to_string()), vec![false; writes.len()]),
         };
         if let Err(error) = &result {
@@ -502,19 +505,27 @@ fn commit_loop(
     }
 }
 
-/// Makes `ops` durable: a frame in the commit log first, then one sled batch (taken back
-/// out of the log if sled refuses it).
-fn write_group(db: &sled::Db, wal: &mut Wal, ops: &[Op]) -> Result<(), String> {
+/// Makes `ops` durable: a frame in the commit log first, then the keys in sled. A group
+/// sled refuses after its frame was written leaves the store broken: sled may hold part of
+/// it, and only the replay at the next open completes it.
+fn write_group(
+    db: &sled::Db,
+    wal: &mut Wal,
+    ops: &[Op],
+    broken: &mut Option<String>,
+) -> Result<(), String> {
+    if let Some(why) = broken {
+        return Err(why.clone());
+    }
     if ops.is_empty() {
         return Ok(());
     }
     wal.append(ops)
         .map_err(|error| format!("cannot write the commit log: {error}"))?;
-    if let Err(error) = db.apply_batch(Op::batch(ops)) {
-        if let Err(undo) = wal.undo(ops) {
-            tracing::error!(%undo, "cannot take a failed group back out of the commit log");
-        }
-        return Err(error.to_string());
+    if let Err(error) = Op::apply(db, ops) {
+        let why = format!("the database failed ({error}); restart the server to recover");
+        *broken = Some(why.clone());
+        return Err(why);
     }
     Ok(())
 }
