@@ -39,10 +39,8 @@ fn durable_appends(bencher: Bencher, writers: u64, sync_data: bool) {
         ..SledOptions::default()
     };
     let store = Arc::new(SledStore::open(dir.path(), options).expect("opens"));
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
+    // The server's runtime: its idle workers end the committer's wait, as in the server.
+    let runtime = trinchera_service::runtime::server().expect("runtime");
     let games: Vec<GameId> = runtime.block_on(async {
         let (record, summary) = (EventRecord::default(), SummaryRecord::default());
         let mut games = Vec::new();

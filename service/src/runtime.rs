@@ -22,7 +22,7 @@ static SLEEPING: AtomicUsize = AtomicUsize::new(0);
 static SLEEPERS: Mutex<Vec<Thread>> = Mutex::new(Vec::new());
 
 /// Builds the server's multi-threaded runtime, one worker a core, whose idle workers end
-/// [`sleep_until`]. Build one such runtime a process.
+/// [`sleep_until`]. Build one such runtime at a time in a process.
 pub fn server() -> std::io::Result<tokio::runtime::Runtime> {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
     let runtime = tokio::runtime::Builder::new_multi_thread()
