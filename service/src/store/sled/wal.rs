@@ -42,6 +42,9 @@ pub(super) struct Wal {
     len: u64,
     /// Whether each append is also `fdatasync`ed.
     sync: bool,
+    /// Set when a failed append could not be cut back: a frame after the remains would be
+    /// lost at the next open (the replay stops at them), so no frame is written any more.
+    torn: bool,
 }
 
 impl Wal {
@@ -62,12 +65,23 @@ impl Wal {
             file.set_len(len)?;
         }
         file.seek(SeekFrom::Start(len))?;
-        Ok((Wal { file, len, sync }, groups))
+        let wal = Wal {
+            file,
+            len,
+            sync,
+            torn: false,
+        };
+        Ok((wal, groups))
     }
 
     /// Appends `group` as one frame; when this returns, the group survives the process.
     /// A failed append leaves no part of the frame behind.
     pub(super) fn append(&mut self, group: &[Op]) -> std::io::Result<()> {
+        if self.torn {
+            return Err(std::io::Error::other(
+                "an earlier write failed and could not be taken back; restart the server",
+            ));
+        }
         let frame = encode(group);
         let written = self.file.write_all(&frame).and_then(|()| {
             if self.sync {
@@ -82,8 +96,7 @@ impl Wal {
                 Ok(())
             }
             Err(error) => {
-                // Best effort: the frame is cut off at the next open anyway if this fails.
-                let _ = self.truncate(self.len);
+                self.torn = self.truncate(self.len).is_err();
                 Err(error)
             }
         }
