@@ -1,7 +1,7 @@
 //! The server's tokio runtime, which notes when all its workers have run out of work.
 //!
 //! A thread that batches work for the workers (the sled store's committer gathers the
-//! appends of concurrent moves into one flush) waits with [`sleep_until`]: it wakes at its
+//! appends of concurrent moves into one commit log write) waits with [`sleep_until`]: it wakes at its
 //! deadline, or earlier once every worker is idle. Waiting longer then gathers nothing more
 //! (whatever would send the next append is itself waiting), and a batch let go at once lets
 //! the workers go on. Without a runtime from [`server`] (tests, embedded servers) the wait is
