@@ -1,6 +1,6 @@
 //! The embedded default store: one sled 0.34 tree with prefixed keys, and a committer thread
 //! that makes the writes of concurrent actions durable together, with one write of a commit
-//! log, before it sets them in sled.
+//! log; sled gets them at the next checkpoint.
 //!
 //! Keys (big-endian numbers, so scans come out in order):
 //! - `E` game(8) chunk(4) → [`EventChunk`]: the append-only log, [`CHUNK`] entries a key
@@ -23,25 +23,29 @@
 //! writes everything queued as one group and answers the waiters.
 //!
 //! A group is made durable by the [`wal`] (layout 3): the committer appends the group's
-//! operations to `commits.wal` with one `write`, then sets them in sled key by key, and
-//! answers. A sled flush (a checkpoint) runs every [`CHECKPOINT`] or [`WAL_LIMIT`] bytes,
-//! after which the commit log is emptied; an open replays what it holds. Before, each group
-//! waited for a sled flush of its own: a hand-over to sled's I/O threads, which wakes all
-//! seven of them, and a wait for the disk, during which flat out every game waited too.
+//! operations to `commits.wal` with one `write`, notes their values as [`pending`], and
+//! answers. A checkpoint runs every [`CHECKPOINT`] or [`WAL_LIMIT`] bytes: it sets the
+//! pending keys in sled (each once, however often it changed meanwhile), flushes sled, and
+//! empties the commit log; an open replays what it holds. Every read looks at the pending
+//! values before sled's. Before the log, each group waited for a sled flush of its own: a
+//! hand-over to sled's I/O threads, which wakes all seven of them, and a wait for the disk,
+//! during which flat out every game waited too; before the pending values, each group also
+//! set its keys in sled, a game's open chunk again at each of its moves.
 //!
 //! Keys are set one by one, not as a sled batch: the first batch (or transaction) a process
 //! applies switches every later sled call of the process, reads included, to a process-wide
 //! read-write lock, and a batch takes it exclusively (and waits for any flush, which holds
-//! it shared through its disk wait). Atomicity comes from the commit log instead: a group
-//! sled holds only part of after a crash is completed by the replay. Only the conversion
-//! of a layout 1 directory still uses batches.
+//! it shared through its disk wait). Atomicity comes from the commit log instead: a
+//! checkpoint sled holds only part of after a crash is completed by the replay, and a
+//! checkpoint that fails leaves the pending values and the log as they were, to try again.
+//! Only the conversion of a layout 1 directory still uses batches.
 //!
 //! How sled 0.34.7 behaves under SIGKILL, as the integration suite `crash` measures it (a
 //! loaded server killed 20 times per run, 100 with `TRINCHERA_HEAVY=1`, plus kills during
 //! start-up), and the write protocol that follows from it:
 //! - an action is acknowledged only once its group's frame is written to the commit log
 //!   (and, with [`SledOptions::sync_data`], synced), which happens before sled sees the
-//!   group: whatever sled kept of the groups after the last checkpoint, replaying the log's
+//!   group: whatever sled kept of the checkpoint under way, replaying the log's
 //!   frames in order sets every key they touch to its value after the last frame, so no
 //!   acknowledged action is lost and none is half there (with a sled flush per group
 //!   instead, no acknowledged action was ever lost either: 23 145 of them over 100 kills in
@@ -69,6 +73,7 @@
 //! queries of unfinished games without reading summaries.
 
 mod index;
+mod pending;
 mod wal;
 
 use std::collections::HashMap;
@@ -82,6 +87,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
 use self::index::Index;
+use self::pending::Pending;
 use self::wal::{Op, Wal};
 use super::leases::Leases;
 use super::{Append, Lifetime, ListQuery, Restored, Store, StoreError, Unfinished, Unstarted};
@@ -177,7 +183,8 @@ enum Request {
 
 /// A [`Store`] in a sled database directory.
 pub struct SledStore {
-    db: sled::Db,
+    /// sled with the keys on their way to it, shared with the committer.
+    stored: Arc<Stored>,
     /// The next game id to hand out.
     next_game: AtomicU64,
     index: Arc<Index>,
@@ -366,13 +373,18 @@ impl SledStore {
         } else {
             None
         };
+        let store = Stored {
+            db: db.clone(),
+            pending: Arc::new(Pending::default()),
+            data_file,
+        };
         let (mut wal, groups) = Wal::open(&dir.join(WAL_FILE), options.sync_data)
             .map_err(|error| backend(format!("cannot open the commit log: {error}")))?;
         if !groups.is_empty() {
             for group in &groups {
                 Op::apply(&db, group).map_err(backend)?;
             }
-            checkpoint(&db, data_file.as_ref(), &mut wal)?;
+            store.checkpoint(&mut wal)?;
             tracing::info!(
                 groups = groups.len(),
                 "replayed the commit log left by a server that stopped without closing"
@@ -383,17 +395,18 @@ impl SledStore {
             let (key, value) = item.map_err(backend)?;
             index.record(game_of(&key[1..])?, &records::decode(&value)?);
         }
+        let stored = Arc::new(store);
         let (commits, requests) = mpsc::channel();
         let committer = {
-            let db = db.clone();
+            let stored = Arc::clone(&stored);
             let index = Arc::clone(&index);
             std::thread::Builder::new()
                 .name("trinchera-committer".into())
-                .spawn(move || commit_loop(&db, &index, data_file.as_ref(), &mut wal, &requests))
+                .spawn(move || commit_loop(&stored, &index, &mut wal, &requests))
                 .map_err(backend)?
         };
         Ok(SledStore {
-            db,
+            stored,
             next_game: AtomicU64::new(index.last() + 1),
             index,
             commits: Mutex::new(Some(commits)),
@@ -422,15 +435,8 @@ const GATHER: std::time::Duration = std::time::Duration::from_millis(2);
 /// until the server's workers run dry), writes the appends that are next in their logs as
 /// one group, answers every request, and checkpoints when it is time. A failed group fails
 /// every request in it; a conflict fails only its own append.
-fn commit_loop(
-    db: &sled::Db,
-    index: &Index,
-    data_file: Option<&File>,
-    wal: &mut Wal,
-    requests: &mpsc::Receiver<Queued>,
-) {
+fn commit_loop(store: &Stored, index: &Index, wal: &mut Wal, requests: &mpsc::Receiver<Queued>) {
     let mut checkpointed = Instant::now();
-    let mut broken = None;
     loop {
         let received = if wal.len() == 0 {
             requests
@@ -442,7 +448,7 @@ fn commit_loop(
         let (queued, first) = match received {
             Ok(request) => request,
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                timed_checkpoint(db, data_file, wal, &mut checkpointed);
+                store.timed_checkpoint(wal, &mut checkpointed);
                 continue;
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
@@ -465,12 +471,12 @@ fn commit_loop(
         }
         let appends = writes.len();
         let started = Instant::now();
-        let planned = plan(db, &writes, alive).map(|(mut ops, conflicts)| {
+        let planned = plan(store, &writes, alive).map(|(mut ops, conflicts)| {
             ops.extend(puts.iter().flat_map(|put| put.ops.iter().cloned()));
             (ops, conflicts)
         });
         let (result, conflicts) = match planned {
-            Ok((ops, conflicts)) => (write_group(db, wal, &ops, &mut broken), conflicts),
+            Ok((ops, conflicts)) => (store.write_group(wal, ops), conflicts),
             Err(error) => (Err(error.to_string()), vec![false; writes.len()]),
         };
         if let Err(error) = &result {
@@ -497,82 +503,94 @@ fn commit_loop(
             let _ = write.waiter.send(answer);
         }
         if wal.len() >= WAL_LIMIT || checkpointed.elapsed() >= CHECKPOINT {
-            timed_checkpoint(db, data_file, wal, &mut checkpointed);
+            store.timed_checkpoint(wal, &mut checkpointed);
         }
     }
     if wal.len() > 0
-        && let Err(error) = checkpoint(db, data_file, wal)
+        && let Err(error) = store.checkpoint(wal)
     {
         tracing::error!(%error, "the last checkpoint failed: the next open replays the commit log");
     }
 }
 
-/// Makes `ops` durable: a frame in the commit log first, then the keys in sled. A group
-/// sled refuses after its frame was written leaves the store broken: sled may hold part of
-/// it, and only the replay at the next open completes it.
-fn write_group(
-    db: &sled::Db,
-    wal: &mut Wal,
-    ops: &[Op],
-    broken: &mut Option<String>,
-) -> Result<(), String> {
-    if let Some(why) = broken {
-        return Err(why.clone());
-    }
-    if ops.is_empty() {
-        return Ok(());
-    }
-    wal.append(ops)
-        .map_err(|error| format!("cannot write the commit log: {error}"))?;
-    if let Err(error) = Op::apply(db, ops) {
-        let why = format!("the database failed ({error}); restart the server to recover");
-        *broken = Some(why.clone());
-        return Err(why);
-    }
-    Ok(())
+/// What the committer writes to: sled, and the values on their way to it.
+struct Stored {
+    db: sled::Db,
+    pending: Arc<Pending>,
+    /// sled's data file, to sync at checkpoints ([`SledOptions::sync_data`]).
+    data_file: Option<File>,
 }
 
-/// Flushes sled, so that everything the commit log holds is in sled's files, and empties
-/// the log.
-fn checkpoint(db: &sled::Db, data_file: Option<&File>, wal: &mut Wal) -> Result<(), StoreError> {
-    db.flush().map_err(backend)?;
-    if let Some(file) = data_file {
-        file.sync_data().map_err(backend)?;
+impl Stored {
+    /// The value of `key`, pending or in sled.
+    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+        self.pending.get(&self.db, key).map_err(backend)
     }
-    wal.clear().map_err(backend)
-}
 
-/// [`checkpoint`] from the committer's loop: a failure is logged and tried again later
-/// (the commit log keeps everything meanwhile).
-fn timed_checkpoint(
-    db: &sled::Db,
-    data_file: Option<&File>,
-    wal: &mut Wal,
-    checkpointed: &mut Instant,
-) {
-    if let Err(error) = checkpoint(db, data_file, wal) {
-        tracing::error!(%error, "checkpoint failed: the commit log keeps growing until one succeeds");
+    /// Reads `game`'s log (on the calling thread).
+    fn read_log(&self, game: GameId) -> Result<Vec<EventRecord>, StoreError> {
+        let mut log = Vec::new();
+        let chunks = self.pending.scan_prefix(&self.db, &game_key(EVENT, game));
+        for value in chunks.map_err(backend)? {
+            let chunk: records::EventChunk = records::decode(&value)?;
+            log.extend(chunk.events);
+        }
+        Ok(log)
     }
-    *checkpointed = Instant::now();
+
+    /// Makes `ops` durable, as a frame in the commit log; sled gets them at the next
+    /// checkpoint.
+    fn write_group(&self, wal: &mut Wal, ops: Vec<Op>) -> Result<(), String> {
+        if ops.is_empty() {
+            return Ok(());
+        }
+        wal.append(&ops)
+            .map_err(|error| format!("cannot write the commit log: {error}"))?;
+        self.pending.set(ops);
+        Ok(())
+    }
+
+    /// Sets the pending keys in sled and flushes it, so that everything the commit log
+    /// holds is in sled's files, then empties the log. A failure leaves both the log and
+    /// the pending keys as they were, to try again.
+    fn checkpoint(&self, wal: &mut Wal) -> Result<(), StoreError> {
+        self.pending.write_to(&self.db).map_err(backend)?;
+        self.db.flush().map_err(backend)?;
+        if let Some(file) = &self.data_file {
+            file.sync_data().map_err(backend)?;
+        }
+        wal.clear().map_err(backend)?;
+        self.pending.clear();
+        Ok(())
+    }
+
+    /// [`Stored::checkpoint`] from the committer's loop: a failure is logged and tried again
+    /// later (the commit log keeps everything meanwhile).
+    fn timed_checkpoint(&self, wal: &mut Wal, checkpointed: &mut Instant) {
+        if let Err(error) = self.checkpoint(wal) {
+            tracing::error!(%error, "checkpoint failed: the commit log keeps growing until one succeeds");
+        }
+        *checkpointed = Instant::now();
+    }
 }
 
 /// Entries in the chunk `key` of the group being built, or stored.
 fn chunk_of(
-    db: &sled::Db,
-    pending: &HashMap<[u8; 13], Vec<u8>>,
+    store: &Stored,
+    group: &HashMap<[u8; 13], Vec<u8>>,
     key: [u8; 13],
 ) -> Result<Option<Vec<u8>>, StoreError> {
-    match pending.get(&key) {
+    match group.get(&key) {
         Some(chunk) => Ok(Some(chunk.clone())),
-        None => Ok(db.get(key).map_err(backend)?.map(|value| value.to_vec())),
+        None => store.get(&key),
     }
 }
 
 /// Whether `version` is the next of `game`'s log, given the chunks of the group so far and
 /// `chunk`, the one `version` belongs in.
 fn is_next(
-    db: &sled::Db,
-    pending: &HashMap<[u8; 13], Vec<u8>>,
+    store: &Stored,
+    group: &HashMap<[u8; 13], Vec<u8>>,
     game: GameId,
     version: u64,
     chunk: Option<&[u8]>,
@@ -591,9 +609,9 @@ fn is_next(
         return Ok(false);
     }
     if before == 0 {
-        return Ok(db.get(game_key(SUMMARY, game)).map_err(backend)?.is_none());
+        return Ok(store.get(&game_key(SUMMARY, game))?.is_none());
     }
-    Ok(match chunk_of(db, pending, chunk_key(game, before))? {
+    Ok(match chunk_of(store, group, chunk_key(game, before))? {
         Some(previous) => EventChunk::count(&previous)? == CHUNK as usize,
         None => false,
     })
@@ -604,7 +622,7 @@ fn is_next(
 /// token; `alive` notes the server's time. Returns the group's operations and, for each
 /// write, whether it conflicted.
 fn plan(
-    db: &sled::Db,
+    store: &Stored,
     writes: &[Write],
     alive: Option<u64>,
 ) -> Result<(Vec<Op>, Vec<bool>), StoreError> {
@@ -612,8 +630,8 @@ fn plan(
     let mut ops = Vec::new();
     let mut conflicts = Vec::with_capacity(writes.len());
     for write in writes {
-        let first = chunk_of(db, &chunks, chunk_key(write.game, write.version))?;
-        if !is_next(db, &chunks, write.game, write.version, first.as_deref())? {
+        let first = chunk_of(store, &chunks, chunk_key(write.game, write.version))?;
+        if !is_next(store, &chunks, write.game, write.version, first.as_deref())? {
             conflicts.push(true);
             continue;
         }
@@ -625,7 +643,7 @@ fn plan(
             let key = chunk_key(write.game, version);
             let stored = match first.take() {
                 Some(chunk) => chunk,
-                None => chunk_of(db, &chunks, key)?,
+                None => chunk_of(store, &chunks, key)?,
             };
             chunks.insert(key, EventChunk::append(stored.as_deref(), record));
         }
@@ -700,7 +718,7 @@ impl SledStore {
 
     /// Reads the recorded life (on the calling thread).
     fn read_lifetime(&self) -> Result<Lifetime, StoreError> {
-        let downtime = match self.db.get(DOWNTIME_KEY).map_err(backend)? {
+        let downtime = match self.stored.get(DOWNTIME_KEY)? {
             Some(bytes) => bytes
                 .chunks_exact(16)
                 .filter_map(|pair| {
@@ -712,10 +730,9 @@ impl SledStore {
             None => Vec::new(),
         };
         let alive_ms = self
-            .db
-            .get(ALIVE_KEY)
-            .map_err(backend)?
-            .and_then(|bytes| bytes.as_ref().try_into().ok().map(u64::from_be_bytes));
+            .stored
+            .get(ALIVE_KEY)?
+            .and_then(|bytes| bytes.as_slice().try_into().ok().map(u64::from_be_bytes));
         Ok(Lifetime {
             alive_ms,
             downtime: Downtime(downtime),
@@ -743,20 +760,9 @@ impl SledStore {
             .map_err(StoreError::backend)
     }
 
-    /// Reads `game`'s log (on the calling thread).
-    fn read_log(db: &sled::Db, game: GameId) -> Result<Vec<EventRecord>, StoreError> {
-        let mut log = Vec::new();
-        for value in db.scan_prefix(game_key(EVENT, game)).values() {
-            let chunk: records::EventChunk = records::decode(&value.map_err(backend)?)?;
-            log.extend(chunk.events);
-        }
-        Ok(log)
-    }
-
     fn read_summary(&self, game: GameId) -> Result<Option<SummaryRecord>, StoreError> {
-        self.db
-            .get(game_key(SUMMARY, game))
-            .map_err(backend)?
+        self.stored
+            .get(&game_key(SUMMARY, game))?
             .map(|value| records::decode(&value).map_err(StoreError::from))
             .transpose()
     }
@@ -775,9 +781,9 @@ impl Store for SledStore {
     }
 
     async fn log(&self, game: GameId) -> Result<Vec<EventRecord>, StoreError> {
-        let db = self.db.clone();
+        let stored = Arc::clone(&self.stored);
         // A long log is many chunks to read and decode: not on the async workers.
-        tokio::task::spawn_blocking(move || SledStore::read_log(&db, game))
+        tokio::task::spawn_blocking(move || stored.read_log(game))
             .await
             .map_err(StoreError::backend)?
     }
@@ -813,9 +819,8 @@ impl Store for SledStore {
     }
 
     async fn token_owner(&self, token: &TokenHash) -> Result<Option<GameId>, StoreError> {
-        self.db
-            .get(token_key(token))
-            .map_err(backend)?
+        self.stored
+            .get(&token_key(token))?
             .map(|value| game_of(&value))
             .transpose()
     }
@@ -858,7 +863,7 @@ impl Store for SledStore {
     }
 
     async fn size_on_disk(&self) -> Result<Option<u64>, StoreError> {
-        self.db.size_on_disk().map(Some).map_err(backend)
+        self.stored.db.size_on_disk().map(Some).map_err(backend)
     }
 
     async fn take_lease(
@@ -892,7 +897,7 @@ impl Store for SledStore {
 
     async fn close(&self) -> Result<(), StoreError> {
         self.shut();
-        self.db.flush().map(drop).map_err(backend)
+        self.stored.db.flush().map(drop).map_err(backend)
     }
 }
 
@@ -911,7 +916,7 @@ impl SledStore {
 impl Drop for SledStore {
     fn drop(&mut self) {
         self.shut();
-        if let Err(error) = self.db.flush() {
+        if let Err(error) = self.stored.db.flush() {
             tracing::error!(%error, "final flush failed");
         }
     }
@@ -990,6 +995,32 @@ mod tests {
             .collect()
     }
 
+    #[tokio::test]
+    async fn a_log_reads_whole_while_its_last_chunk_waits_for_a_checkpoint() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = SledStore::open(dir.path(), SledOptions::default()).expect("opens");
+        let game = GameId(1);
+        let moves: Vec<String> = (1..=CHUNK + 3).map(|v| format!("m{v}")).collect();
+        for (version, notation) in (1..).zip(&moves[..CHUNK as usize]) {
+            write_move(&store, game, version, notation).await;
+        }
+        // The committer checkpoints once the log has held frames for a while.
+        let mut waited = 0;
+        while store.stored.pending.len() > 0 {
+            assert!(waited < 500, "no checkpoint in 5 s");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            waited += 1;
+        }
+        for (version, notation) in (CHUNK + 1..).zip(&moves[CHUNK as usize..]) {
+            write_move(&store, game, version, notation).await;
+        }
+        // The next checkpoint is 200 ms away: sled holds the first chunk, the second is
+        // pending, and the log comes from both.
+        let in_sled = store.stored.db.scan_prefix(game_key(EVENT, game)).count();
+        assert_eq!((in_sled, store.stored.pending.len()), (1, 1));
+        assert_eq!(notations(&store.log(game).await.expect("log")), moves);
+    }
+
     #[tokio::test(flavor = "multi_thread")]
     async fn long_logs_span_chunks_and_groups() {
         let dir = tempfile::tempdir().expect("temp dir");
@@ -1034,7 +1065,7 @@ mod tests {
         let store = reopen(dir.path());
         assert_eq!(notations(&store.log(a).await.expect("log")), moves);
         assert_eq!(notations(&store.log(b).await.expect("log")), moves);
-        let keys = store.db.scan_prefix(game_key(EVENT, a)).count() as u64;
+        let keys = store.stored.db.scan_prefix(game_key(EVENT, a)).count() as u64;
         assert_eq!(keys, total.div_ceil(CHUNK));
     }
 
@@ -1067,7 +1098,7 @@ mod tests {
             assert_eq!(notations(&store.log(game).await.expect("log")), moves);
         }
         assert_eq!(
-            store.db.get(FORMAT_KEY).expect("get").as_deref(),
+            store.stored.db.get(FORMAT_KEY).expect("get").as_deref(),
             Some([LAYOUT].as_slice())
         );
         let next = CHUNK + 4;
@@ -1079,6 +1110,7 @@ mod tests {
             Some("after")
         );
         let old_keys = store
+            .stored
             .db
             .scan_prefix([EVENT])
             .keys()
@@ -1181,7 +1213,12 @@ mod tests {
             db.flush().expect("flush");
         }
         let store = reopen(dir.path());
-        let format = store.db.get(FORMAT_KEY).expect("get").expect("format");
+        let format = store
+            .stored
+            .db
+            .get(FORMAT_KEY)
+            .expect("get")
+            .expect("format");
         assert_eq!(format.as_ref(), [LAYOUT]);
     }
 

@@ -23,7 +23,8 @@ pub(super) enum Op {
 }
 
 impl Op {
-    /// Sets `ops` in `db`, in order, key by key (see the store's documentation on batches).
+    /// Sets `ops` in `db`, in order, key by key (see the store's documentation on batches):
+    /// the replay of a group at open.
     pub(super) fn apply(db: &sled::Db, ops: &[Op]) -> sled::Result<()> {
         for op in ops {
             match op {
