@@ -24,9 +24,10 @@
 //!
 //! A group is made durable by the [`wal`] (layout 3): the committer appends the group's
 //! operations to `commits.wal` with one `write`, notes their values as [`pending`], and
-//! answers. A checkpoint runs every [`CHECKPOINT`] or [`WAL_LIMIT`] bytes: it sets the
-//! pending keys in sled (each once, however often it changed meanwhile), flushes sled, and
-//! empties the commit log; an open replays what it holds. Every read looks at the pending
+//! answers. A checkpoint runs every [`CHECKPOINT`], or at [`WAL_LIMIT`] bytes of log or
+//! [`PENDING_LIMIT`] pending keys: it sets the pending keys in sled (each once, however often
+//! it changed meanwhile), flushes sled, and empties the commit log; an open replays what it
+//! holds. Every read looks at the pending
 //! values before sled's. Before the log, each group waited for a sled flush of its own: a
 //! hand-over to sled's I/O threads, which wakes all seven of them, and a wait for the disk,
 //! during which flat out every game waited too; before the pending values, each group also
@@ -115,6 +116,9 @@ const WAL_FILE: &str = "commits.wal";
 const CHECKPOINT: Duration = Duration::from_millis(200);
 /// Commit log size past which the committer checkpoints at once.
 const WAL_LIMIT: u64 = 8 * 1024 * 1024;
+/// Pending keys past which the committer checkpoints at once: a checkpoint sets them in sled
+/// while appends wait, so this bounds that wait.
+const PENDING_LIMIT: usize = 256;
 
 /// Settings of the sled store.
 #[derive(Clone, Debug)]
@@ -502,7 +506,10 @@ fn commit_loop(store: &Stored, index: &Index, wal: &mut Wal, requests: &mpsc::Re
             // A waiter that gave up is fine: its append is durable anyway.
             let _ = write.waiter.send(answer);
         }
-        if wal.len() >= WAL_LIMIT || checkpointed.elapsed() >= CHECKPOINT {
+        if wal.len() >= WAL_LIMIT
+            || store.pending.len() >= PENDING_LIMIT
+            || checkpointed.elapsed() >= CHECKPOINT
+        {
             store.timed_checkpoint(wal, &mut checkpointed);
         }
     }

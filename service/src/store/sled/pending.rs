@@ -82,7 +82,6 @@ impl Pending {
     }
 
     /// How many keys are pending.
-    #[cfg(test)]
     pub(super) fn len(&self) -> usize {
         self.values().len()
     }
