@@ -19,8 +19,8 @@ pub const MOVES: &str = "trinchera_moves_committed_total";
 /// Appends made durable by one group commit of the embedded store (always one on
 /// PostgreSQL, where each append is a transaction).
 pub const COMMIT_BATCH: &str = "trinchera_store_commit_batch_size";
-/// Time of one group commit: its commit log write and sled batch (PostgreSQL: of one
-/// append's transaction).
+/// Time of one group commit: checking its appends against the logs and writing its commit
+/// log frame (PostgreSQL: of one append's transaction).
 pub const COMMIT_SECONDS: &str = "trinchera_store_commit_duration_seconds";
 /// Size of the embedded store on disk.
 pub const STORE_BYTES: &str = "trinchera_store_size_bytes";
