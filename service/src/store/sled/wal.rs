@@ -1,7 +1,7 @@
 //! The commit log: every group the committer writes, appended to a file of its own before
 //! sled sees it, so that a group is durable as soon as one `write` of it returned, without a
-//! sled flush per group. The log is emptied at each checkpoint (a sled flush), and replayed
-//! at open: the groups written since the last checkpoint, in order, as the values they set.
+//! sled flush per group. The log is emptied at each checkpoint (once sled holds its values
+//! and is flushed), and replayed at open: the groups written since the last checkpoint, in order, as the values they set.
 //!
 //! A frame is `length(u32) crc32(u32) payload`, little-endian, the payload the group's
 //! operations, each `0 key_len(u32) key value_len(u32) value` (insert) or `1 key_len(u32)
