@@ -27,11 +27,11 @@
 //! answers. A checkpoint runs every [`CHECKPOINT`], or at [`WAL_LIMIT`] bytes of log or
 //! [`PENDING_LIMIT`] pending keys: it sets the pending keys in sled (each once, however often
 //! it changed meanwhile), flushes sled, and empties the commit log; an open replays what it
-//! holds. Every read looks at the pending
-//! values before sled's. Before the log, each group waited for a sled flush of its own: a
-//! hand-over to sled's I/O threads, which wakes all seven of them, and a wait for the disk,
-//! during which flat out every game waited too; before the pending values, each group also
-//! set its keys in sled, a game's open chunk again at each of its moves.
+//! holds. Every read looks at the pending values before sled's. Before the log, each group
+//! waited for a sled flush of its own: a hand-over to sled's I/O threads, which wakes all
+//! seven of them, and a wait for the disk, during which flat out every game waited too;
+//! before the pending values, each group also set its keys in sled, a game's open chunk
+//! again at each of its moves.
 //!
 //! Keys are set one by one, not as a sled batch: the first batch (or transaction) a process
 //! applies switches every later sled call of the process, reads included, to a process-wide
