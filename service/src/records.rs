@@ -135,13 +135,11 @@ pub struct EventChunk {
 }
 
 impl EventChunk {
-    /// `chunk` (an encoded [`EventChunk`], `None` for a new one) with `event` appended: a
-    /// repeated field is appended to by appending its encoding, so nothing is decoded.
-    pub fn append(chunk: Option<&[u8]>, event: &EventRecord) -> Vec<u8> {
-        let mut bytes = match chunk {
-            Some(chunk) => chunk.to_vec(),
-            None => vec![FORMAT],
-        };
+    /// `chunk` (an encoded [`EventChunk`], `None` for a new one) with `event` appended in
+    /// place: a repeated field is appended to by appending its encoding, so nothing is
+    /// decoded.
+    pub fn append(chunk: Option<Vec<u8>>, event: &EventRecord) -> Vec<u8> {
+        let mut bytes = chunk.unwrap_or_else(|| vec![FORMAT]);
         bytes.reserve(prost::Message::encoded_len(event) + 4);
         prost::encoding::message::encode(1, event, &mut bytes);
         bytes
@@ -292,7 +290,7 @@ mod tests {
             ..EventRecord::default()
         };
         let chunk = EventChunk::append(None, &first);
-        let chunk = EventChunk::append(Some(&chunk), &second);
+        let chunk = EventChunk::append(Some(chunk), &second);
         let decoded: EventChunk = decode(&chunk).expect("decodes");
         assert_eq!(decoded.events, [first, second]);
         assert_eq!(EventChunk::count(&chunk).expect("counts"), 2);

@@ -253,7 +253,7 @@ fn migrate_from_layout_1(db: &sled::Db) -> Result<(), StoreError> {
         let key_now = chunk_key(game, version);
         match chunks.last_mut() {
             Some((last, bytes)) if *last == key_now => {
-                *bytes = EventChunk::append(Some(bytes), &record);
+                *bytes = EventChunk::append(Some(std::mem::take(bytes)), &record);
             }
             _ => chunks.push((key_now, EventChunk::append(None, &record))),
         }
@@ -658,7 +658,7 @@ fn plan(
                 Some(chunk) => chunk,
                 None => chunk_of(store, &chunks, key)?,
             };
-            chunks.insert(key, EventChunk::append(stored.as_deref(), record));
+            chunks.insert(key, EventChunk::append(stored, record));
         }
         if let Some(summary) = &write.summary {
             ops.push(Op::Insert(
@@ -1151,7 +1151,7 @@ mod tests {
         let (mut wal, _) = Wal::open(&dir.join(WAL_FILE), false).expect("commit log");
         let mut chunk: Option<Vec<u8>> = None;
         for (version, notation) in (1u64..).zip(moves) {
-            let bytes = EventChunk::append(chunk.as_deref(), &event(notation));
+            let bytes = EventChunk::append(chunk.take(), &event(notation));
             let mut ops = vec![Op::Insert(chunk_key(game, version).to_vec(), bytes.clone())];
             if version == 1 {
                 let summary = SummaryRecord {

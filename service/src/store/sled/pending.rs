@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::sync::{RwLock, RwLockReadGuard};
 
-use super::wal::Op;
+use super::wal::{self, Op};
 
 /// Keys set or removed since the last checkpoint, with their latest values (`None`: removed).
 #[derive(Debug, Default)]
@@ -65,10 +65,7 @@ impl Pending {
     /// Sets every pending key in `db` (readers see the same values either way).
     pub(super) fn write_to(&self, db: &sled::Db) -> sled::Result<()> {
         for (key, value) in self.values().iter() {
-            match value {
-                Some(value) => db.insert(key.as_slice(), value.as_slice()).map(drop)?,
-                None => db.remove(key.as_slice()).map(drop)?,
-            }
+            wal::set(db, key, value.as_deref())?;
         }
         Ok(())
     }

@@ -28,11 +28,19 @@ impl Op {
     pub(super) fn apply(db: &sled::Db, ops: &[Op]) -> sled::Result<()> {
         for op in ops {
             match op {
-                Op::Insert(key, value) => db.insert(key.as_slice(), value.as_slice()).map(drop)?,
-                Op::Remove(key) => db.remove(key.as_slice()).map(drop)?,
+                Op::Insert(key, value) => set(db, key, Some(value))?,
+                Op::Remove(key) => set(db, key, None)?,
             }
         }
         Ok(())
+    }
+}
+
+/// Sets `key` in `db` to `value`, or removes it (`None`).
+pub(super) fn set(db: &sled::Db, key: &[u8], value: Option<&[u8]>) -> sled::Result<()> {
+    match value {
+        Some(value) => db.insert(key, value).map(drop),
+        None => db.remove(key).map(drop),
     }
 }
 
