@@ -10,6 +10,18 @@ use subtle::ConstantTimeEq;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct GameId(pub u64);
 
+impl GameId {
+    /// The highest id a store holds (2^40). Stores hand ids out densely from 1, so no server
+    /// comes near it; a restored game (an import) with a higher id is refused, which keeps
+    /// every backend's id arithmetic far from overflow.
+    pub const MAX: GameId = GameId(1 << 40);
+
+    /// Whether a store may hold a game with this id: from 1 to [`GameId::MAX`].
+    pub const fn storable(self) -> bool {
+        self.0 >= 1 && self.0 <= GameId::MAX.0
+    }
+}
+
 impl fmt::Display for GameId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.0)

@@ -32,6 +32,7 @@ internal! {
     mod grpc;
     mod hub;
     mod ids;
+    mod names;
     mod net;
     mod records;
     mod state;

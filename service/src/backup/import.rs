@@ -1,17 +1,23 @@
 //! Reading an export into a store. Every line is checked before anything is written: each
-//! game's log is replayed through the rules, ids and seat tokens must be new, and the end
-//! line must be there. The checked lines wait in a temporary file; only then are the
+//! game's log is replayed through the rules, its id must be in range and new, its names
+//! must pass the API's checks, its seat tokens must be new and one a seat, lines are at
+//! most [`MAX_LINE_BYTES`] long, and the end line must be there. The checked lines wait in a temporary file; only then are the
 //! games written, each in one atomic write. So a cut or corrupted export is an error naming
 //! its line, and leaves the store as it was.
 
 use std::collections::{HashMap, HashSet};
-use std::io::{BufRead, BufReader, Seek as _, Write as _};
+use std::io::{BufRead, BufReader, Read as _, Seek as _, Write as _};
+
+use trinchera_rules::Quoted;
 
 use super::progress::{self, Progress};
 use super::{FORMAT, GameLine, Header, Line};
+use crate::bots::BotLevel;
+use crate::games::{Limits, NameLimit};
 use crate::ids::{GameId, TokenHash};
-use crate::records::{Entry, EventRecord, SummaryRecord};
-use crate::state::{GamePhase, GameState};
+use crate::names;
+use crate::records::{Entry, EventRecord, Joined, SummaryRecord};
+use crate::state::{GamePhase, GameState, bot_player_name};
 use crate::store::{Lifetime, ListQuery, Restored, Store, StoreError};
 use crate::timing::Downtime;
 
@@ -103,12 +109,21 @@ impl Checked {
     }
 }
 
+/// The longest line an import reads, in bytes: a game line holds a whole log (a long game's
+/// is a few hundred KiB), and a line is parsed in memory, so a bound keeps a hostile file
+/// from taking the machine's memory.
+pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+
 /// Replays a game's log through the rules and rebuilds its summary (as of its last phase
-/// change) and the hashes of its seats' tokens.
-fn check(game: GameLine) -> Result<Checked, String> {
+/// change) and the hashes of its seats' tokens; refuses what the API would not have let
+/// in: an id no store holds, names the API refuses, one token on both seats.
+fn check(game: GameLine, names: &Names) -> Result<Checked, String> {
     let id = GameId(game.id);
-    if game.id == 0 {
-        return Err("game id 0: ids start at 1".into());
+    if !id.storable() {
+        return Err(format!(
+            "game id {id} is out of range: ids run from 1 to {}",
+            GameId::MAX
+        ));
     }
     let log = game.events;
     if log.is_empty() {
@@ -123,21 +138,89 @@ fn check(game: GameLine) -> Result<Checked, String> {
         }
     })
     .map_err(|error| error.to_string())?;
-    let tokens = log
-        .iter()
-        .filter_map(|record| match &record.entry {
-            Some(Entry::Created(created)) => created.creator.as_ref(),
+    let mut tokens = Vec::new();
+    for record in &log {
+        let joined = match &record.entry {
+            Some(Entry::Created(created)) => {
+                names.game(&created.name).map_err(|e| format!("game {id}: {e}"))?;
+                created.creator.as_ref()
+            }
             Some(Entry::Joined(joined)) => Some(joined),
             _ => None,
-        })
-        .filter_map(|joined| joined.token_hash.as_slice().try_into().ok().map(TokenHash))
-        .collect();
+        };
+        let Some(joined) = joined else { continue };
+        names.player(joined).map_err(|e| format!("game {id}: {e}"))?;
+        if let Ok(hash) = joined.token_hash.as_slice().try_into().map(TokenHash) {
+            if tokens.contains(&hash) {
+                return Err(format!("game {id} gives both seats one token"));
+            }
+            tokens.push(hash);
+        }
+    }
     Ok(Checked {
         id,
         summary: state.summary(since_ms),
         log,
         tokens,
     })
+}
+
+/// How long the names of an import may be: the importing server's own limits.
+#[derive(Clone, Copy, Debug)]
+pub struct Names {
+    /// Game names.
+    pub game: NameLimit,
+    /// Player names.
+    pub player: NameLimit,
+}
+
+impl Names {
+    /// The limits of `limits`.
+    pub fn of(limits: &Limits) -> Names {
+        Names {
+            game: limits.max_game_name,
+            player: limits.max_player_name,
+        }
+    }
+
+    /// Whether `name` is a game name the API takes, as it would store it.
+    fn game(&self, name: &str) -> Result<(), String> {
+        stored_as_given(name, self.game, "game name")
+    }
+
+    /// Whether a seat's name is one the API gives: a bot's own name, or a person's name the
+    /// API takes.
+    fn player(&self, joined: &Joined) -> Result<(), String> {
+        if joined.bot.is_empty() {
+            return stored_as_given(&joined.name, self.player, "player name");
+        }
+        let level: BotLevel = joined
+            .bot
+            .parse()
+            .map_err(|()| format!("there is no bot level {}", Quoted(&joined.bot)))?;
+        if joined.name == bot_player_name(level) {
+            Ok(())
+        } else {
+            Err(format!(
+                "a bot of level {level} plays as {}, not {}",
+                Quoted(&bot_player_name(level)),
+                Quoted(&joined.name)
+            ))
+        }
+    }
+}
+
+/// Whether `name` passes the API's checks unchanged (the API stores names checked, so an
+/// export holds them so).
+fn stored_as_given(name: &str, limit: NameLimit, what: &str) -> Result<(), String> {
+    match names::check(name, limit, what) {
+        Ok(checked) if checked == name => Ok(()),
+        Ok(_) => Err(format!(
+            "the {what} {} is not as the server stores names (trimmed, in Unicode NFC)",
+            Quoted(name)
+        )),
+        Err(error) => Err(error.to_string()),
+    }
 }
 
 /// What the checking pass found.
@@ -152,6 +235,7 @@ pub async fn import(
     store: &dyn Store,
     input: impl BufRead,
     mode: Mode,
+    names: Names,
     progress: &mut Progress,
 ) -> Result<ImportReport, ImportError> {
     if mode == Mode::Empty {
@@ -163,7 +247,7 @@ pub async fn import(
             return Err(ImportError::NotEmpty { example: *example });
         }
     }
-    let pass = check_all(store, input, mode, progress).await?;
+    let pass = check_all(store, input, mode, names, progress).await?;
     // The down times first: an import cut short while writing is finished with --merge,
     // which keeps the store's.
     if mode == Mode::Empty {
@@ -174,7 +258,7 @@ pub async fn import(
             })
             .await?;
     }
-    write_all(store, pass.spooled, pass.report.imported, progress).await?;
+    write_all(store, pass.spooled, pass.report.imported, names, progress).await?;
     progress.clear();
     Ok(pass.report)
 }
@@ -184,6 +268,7 @@ async fn check_all(
     store: &dyn Store,
     mut input: impl BufRead,
     mode: Mode,
+    names: Names,
     progress: &mut Progress,
 ) -> Result<Pass, ImportError> {
     let mut spooled = tempfile::tempfile().map_err(ImportError::Spool)?;
@@ -210,7 +295,7 @@ async fn check_all(
     let mut text = String::new();
     loop {
         text.clear();
-        let read = match input.read_line(&mut text) {
+        let read = match (&mut input).take(MAX_LINE_BYTES as u64 + 1).read_line(&mut text) {
             Ok(read) => read,
             Err(error) if error.kind() == std::io::ErrorKind::InvalidData => {
                 return Err(at(number + 1, "not UTF-8 text".into()));
@@ -221,6 +306,15 @@ async fn check_all(
             break;
         }
         number += 1;
+        if read > MAX_LINE_BYTES {
+            return Err(at(
+                number,
+                format!(
+                    "longer than an import reads ({}): not a line of an export",
+                    progress::size(MAX_LINE_BYTES as u64)
+                ),
+            ));
+        }
         report.bytes += read as u64;
         let line = text.trim_end_matches(['\n', '\r']);
         if line.trim().is_empty() {
@@ -259,7 +353,7 @@ async fn check_all(
                 if !ids.insert(id) {
                     return Err(at(number, format!("game {id} is also on an earlier line")));
                 }
-                let checked = check(game).map_err(|problem| at(number, problem))?;
+                let checked = check(game, &names).map_err(|problem| at(number, problem))?;
                 if mode == Mode::Merge && store.exists(id).await? {
                     report.skipped += 1;
                     continue;
@@ -331,6 +425,7 @@ async fn write_all(
     store: &dyn Store,
     spooled: std::fs::File,
     total: u64,
+    names: Names,
     progress: &mut Progress,
 ) -> Result<(), ImportError> {
     let mut written = 0;
@@ -342,7 +437,7 @@ async fn write_all(
             let Ok(Line::Game(game)) = serde_json::from_str(line) else {
                 unreachable!("only checked game lines are spooled");
             };
-            batch.push(check(game).expect("spooled games passed the checks"));
+            batch.push(check(game, &names).expect("spooled games passed the checks"));
         }
         if batch.len() == WRITES_AT_ONCE || (line.is_none() && !batch.is_empty()) {
             let writes = batch

@@ -18,7 +18,7 @@ mod progress;
 use serde::{Deserialize, Serialize};
 
 pub use self::export::Exporter;
-pub use self::import::{ImportError, ImportReport, Mode, import};
+pub use self::import::{ImportError, ImportReport, MAX_LINE_BYTES, Mode, Names, import};
 pub use self::progress::{Progress, size};
 use crate::records::EventRecord;
 

@@ -6,10 +6,13 @@ use std::sync::Arc;
 
 use trinchera_rules::Seat;
 
-use super::{Exporter, ImportError, ImportReport, Mode, Progress, import};
+use super::{
+    Exporter, GameLine, ImportError, ImportReport, Line, Mode, Names, Progress, import,
+};
 use crate::games::{Answer, Games, Intent, Limits, MoveInput, NewGame, SetupRequest, Who};
 use crate::ids::{GameId, TokenHash};
-use crate::store::{ListQuery, MemoryStore, Store};
+use crate::records::{Entry, Joined};
+use crate::store::{ListQuery, MemoryStore, SledOptions, SledStore, Store};
 use crate::timing::{Downtime, TimeControl};
 
 /// A store with three games: one waiting, one being played, one resigned.
@@ -90,7 +93,12 @@ async fn played() -> MemoryStore {
 
 /// The export of `store`, as text.
 async fn exported(store: &MemoryStore) -> String {
-    let mut exporter = Exporter::new(Arc::new(store.reopen()), 9_000, false);
+    exported_from(Arc::new(store.reopen())).await
+}
+
+/// The export of any store, as text.
+async fn exported_from(store: Arc<dyn Store>) -> String {
+    let mut exporter = Exporter::new(store, 9_000, false);
     let mut text = String::new();
     while let Some(line) = exporter.next_line().await.expect("reads") {
         text.push_str(&line.to_json());
@@ -100,11 +108,12 @@ async fn exported(store: &MemoryStore) -> String {
 }
 
 async fn import_text(
-    store: &MemoryStore,
+    store: &dyn Store,
     text: &str,
     mode: Mode,
 ) -> Result<ImportReport, ImportError> {
-    import(store, text.as_bytes(), mode, &mut Progress::shown(false)).await
+    let names = Names::of(&Limits::default());
+    import(store, text.as_bytes(), mode, names, &mut Progress::shown(false)).await
 }
 
 async fn games_of(store: &MemoryStore) -> Vec<GameId> {
@@ -271,4 +280,105 @@ async fn a_game_under_a_second_id_is_refused_by_its_tokens() {
         error.contains("line 3: game 99 holds a seat token of game"),
         "{error}"
     );
+}
+
+/// An export of one game: `line` (a game line) under id `id`, with fresh tokens, changed by
+/// `change`.
+fn one_game(header: &str, line: &str, id: u64, change: impl FnOnce(&mut GameLine)) -> String {
+    let Ok(Line::Game(mut game)) = serde_json::from_str(line) else {
+        panic!("a game line: {line}");
+    };
+    game.id = id;
+    for (seat, record) in game.events.iter_mut().enumerate() {
+        let joined = match &mut record.entry {
+            Some(Entry::Created(created)) => created.creator.as_mut(),
+            Some(Entry::Joined(joined)) => Some(joined),
+            _ => None,
+        };
+        if let Some(joined) = joined {
+            joined.token_hash = TokenHash::of(&format!("{id} {seat}")).0.to_vec();
+        }
+    }
+    change(&mut game);
+    let game = Line::Game(game).to_json();
+    format!("{header}\n{game}\n{{\"end\":{{\"games\":1}}}}\n")
+}
+
+/// The seats' joins of a game line, in order.
+fn joins(game: &mut GameLine) -> Vec<&mut Joined> {
+    game.events
+        .iter_mut()
+        .filter_map(|record| match &mut record.entry {
+            Some(Entry::Created(created)) => created.creator.as_mut(),
+            Some(Entry::Joined(joined)) => Some(joined),
+            _ => None,
+        })
+        .collect()
+}
+
+fn game_name(game: &mut GameLine) -> &mut String {
+    match &mut game.events[0].entry {
+        Some(Entry::Created(created)) => &mut created.name,
+        _ => panic!("a log starts with its creation"),
+    }
+}
+
+#[tokio::test]
+async fn hostile_imports_are_refused_and_leave_a_sled_store_as_it_was() {
+    let text = exported(&played().await).await;
+    let lines: Vec<&str> = text.lines().collect();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let open = || Arc::new(SledStore::open(dir.path(), SledOptions::default()).expect("opens"));
+    let store = open();
+    import_text(store.as_ref(), &text, Mode::Empty)
+        .await
+        .expect("imports");
+    let before = exported_from(store.clone()).await;
+    let played = lines[2];
+    let fine = one_game(lines[0], played, 10, |_| {});
+    let out_of_range = |id| one_game(lines[0], played, id, |_| {});
+    let renamed = |name: String| {
+        one_game(lines[0], played, 11, move |game| *game_name(game) = name)
+    };
+    let player = |name: &'static str| {
+        one_game(lines[0], played, 12, move |game| {
+            joins(game)[1].name = name.into();
+        })
+    };
+    let shared_token = one_game(lines[0], played, 13, |game| {
+        let first = joins(game)[0].token_hash.clone();
+        joins(game)[1].token_hash = first;
+    });
+    let fake_bot = one_game(lines[0], played, 14, |game| {
+        joins(game)[1].bot = "easy".into();
+    });
+    let huge_line = renamed("x".repeat(super::MAX_LINE_BYTES));
+    for (input, expected) in [
+        (out_of_range(u64::MAX), "line 2: game id 18446744073709551615 is out of range"),
+        (out_of_range(i64::MAX as u64), "is out of range: ids run from 1 to 1099511627776"),
+        (out_of_range(GameId::MAX.0 + 1), "is out of range"),
+        (out_of_range(0), "line 2: game id 0 is out of range"),
+        (renamed("n".repeat(10_000_000)), "the game name may be at most 64 characters"),
+        (renamed("Ana\u{7}".into()), "control, invisible or direction-changing"),
+        (renamed(" Ana".into()), "is not as the server stores names"),
+        (player("Ana\u{202E}lli"), "the player name may not contain control"),
+        (player("Bot (hard)"), "that is how the server's bots are named"),
+        (shared_token, "line 2: game 13 gives both seats one token"),
+        (fake_bot, "a bot of level easy plays as \"Bot (easy)\""),
+        (huge_line, "line 2: longer than an import reads (16.8 MB)"),
+    ] {
+        let error = import_text(store.as_ref(), &input, Mode::Merge)
+            .await
+            .expect_err(expected)
+            .to_string();
+        assert!(error.contains(expected), "{error} (expected {expected})");
+        assert_eq!(exported_from(store.clone()).await, before, "{expected}");
+    }
+    import_text(store.as_ref(), &fine, Mode::Merge)
+        .await
+        .expect("the same game under a free id and its own tokens is fine");
+    let after = exported_from(store.clone()).await;
+    store.close().await.expect("closes");
+    drop(store);
+    assert_eq!(exported_from(open()).await, after, "reopens as it was");
 }

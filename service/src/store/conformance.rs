@@ -500,6 +500,13 @@ async fn restored_games_keep_their_ids_and_are_written_once(mut backend: impl Ba
         summary: &playing,
         tokens: &tokens,
     };
+    for out_of_range in [GameId(0), GameId(GameId::MAX.0 + 1), GameId(u64::MAX)] {
+        let refused = store.restore(out_of_range, restored).await;
+        assert!(
+            matches!(refused, Err(StoreError::IdOutOfRange(id)) if id == out_of_range),
+            "{refused:?}"
+        );
+    }
     assert!(store.restore(GameId(40), restored).await.expect("restores"));
     let other = Restored {
         log: &log[..1],

@@ -169,6 +169,7 @@ impl Store for MemoryStore {
     }
 
     async fn restore(&self, game: GameId, restored: Restored<'_>) -> Result<bool, StoreError> {
+        super::restorable(game)?;
         let mut data = self.data();
         if data.logs.contains_key(&game) {
             return Ok(false);

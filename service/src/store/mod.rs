@@ -108,12 +108,25 @@ pub enum StoreError {
     /// Another process holds the data directory.
     #[error("another trinchera-server is using {}", .0.display())]
     Locked(std::path::PathBuf),
+    /// A game to restore has an id no store holds (0, or above [`GameId::MAX`]).
+    #[error("game id {0} is out of range: ids run from 1 to {max}", max = GameId::MAX)]
+    IdOutOfRange(GameId),
 }
 
 impl StoreError {
     /// A backend failure caused by `error`.
     pub fn backend(error: impl Into<BackendError>) -> StoreError {
         StoreError::Backend(error.into())
+    }
+}
+
+/// Refuses to restore a game under an id no store holds: what every backend's
+/// [`Store::restore`] checks first.
+fn restorable(game: GameId) -> Result<(), StoreError> {
+    if game.storable() {
+        Ok(())
+    } else {
+        Err(StoreError::IdOutOfRange(game))
     }
 }
 
@@ -258,7 +271,8 @@ pub trait Store: Send + Sync + 'static {
 
     /// Writes a whole game under its own id, atomically and durably, unless a game with
     /// that id exists: then nothing is written and the answer is `false`. Games created
-    /// afterwards get higher ids.
+    /// afterwards get higher ids. An id that is not [`GameId::storable`] is refused with
+    /// [`StoreError::IdOutOfRange`] and nothing is written.
     async fn restore(&self, game: GameId, restored: Restored<'_>) -> Result<bool, StoreError>;
 
     /// What the store remembers of the server's life.

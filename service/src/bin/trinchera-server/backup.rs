@@ -230,7 +230,8 @@ pub async fn import(config: &Config, args: ImportArgs) -> anyhow::Result<ExitCod
     let mode = if args.merge { Mode::Merge } else { Mode::Empty };
     let store = open(config).await?;
     let mut progress = Progress::on_terminal();
-    let report = backup::import(store.as_ref(), input, mode, &mut progress).await;
+    let names = backup::Names::of(&config.limits());
+    let report = backup::import(store.as_ref(), input, mode, names, &mut progress).await;
     store.close().await.context("closing the store")?;
     let report = report.map_err(|error| {
         let what = match error {

@@ -559,6 +559,7 @@ impl Store for PostgresStore {
     }
 
     async fn restore(&self, game: GameId, restored: Restored<'_>) -> Result<bool, StoreError> {
+        super::restorable(game)?;
         retrying(|| self.try_restore(game, restored)).await
     }
 

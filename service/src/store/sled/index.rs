@@ -1,10 +1,12 @@
 //! What the sled store keeps in memory of every game, so that listings, existence checks
-//! and the queries of unfinished games read no summaries they do not show: four bytes a
-//! game id (ids are dense), counts of unfinished games and exhibitions, and when each game
-//! that has not started entered its phase. Built from the summaries at open; updated as
+//! and the queries of unfinished games read no summaries they do not show: four bytes of
+//! traits for each game, by id (a sorted map, so that memory follows the games there are,
+//! not the highest id), counts of unfinished games and exhibitions, and when each game that
+//! has not started entered its phase. Built from the summaries at open; updated as
 //! summaries are durably written.
 
 use std::collections::BTreeMap;
+use std::ops::Bound;
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use crate::ids::GameId;
@@ -42,7 +44,7 @@ impl Packed {
 
 #[derive(Debug, Default)]
 struct Inner {
-    games: Vec<Packed>,
+    games: BTreeMap<GameId, Packed>,
     unstarted: BTreeMap<GameId, Unstarted>,
     unfinished: usize,
     exhibitions: usize,
@@ -66,13 +68,12 @@ impl Index {
     /// Game `game`'s summary is now `summary` (durably).
     pub(super) fn record(&self, game: GameId, summary: &SummaryRecord) {
         let mut inner = self.write();
-        let index = game.0 as usize;
-        if inner.games.len() <= index {
-            inner.games.resize(index + 1, Packed::default());
-        }
-        let before = inner.games[index].traits();
         let after = Traits::of(summary);
-        inner.games[index] = Packed::of(after);
+        let before = inner
+            .games
+            .insert(game, Packed::of(after))
+            .unwrap_or_default()
+            .traits();
         let change = |which| match (before.is(which), after.is(which)) {
             (false, true) => 1,
             (true, false) => -1,
@@ -94,28 +95,26 @@ impl Index {
     pub(super) fn exists(&self, game: GameId) -> bool {
         self.read()
             .games
-            .get(game.0 as usize)
+            .get(&game)
             .is_some_and(|packed| packed.traits().phase.is_some())
     }
 
     /// The highest id of a game, 0 if there is none.
     pub(super) fn last(&self) -> u64 {
-        self.read().games.len().saturating_sub(1) as u64
+        self.read().games.last_key_value().map_or(0, |(game, _)| game.0)
     }
 
     /// The ids of the page `query` asks for, newest first.
     pub(super) fn page(&self, query: &ListQuery) -> Vec<GameId> {
         let inner = self.read();
-        let end = query.before.map_or(inner.games.len(), |id| {
-            (id.0 as usize).min(inner.games.len())
-        });
-        inner.games[..end]
-            .iter()
-            .enumerate()
+        let below = query.before.map_or(Bound::Unbounded, Bound::Excluded);
+        inner
+            .games
+            .range((Bound::Unbounded, below))
             .rev()
             .filter(|(_, packed)| packed.traits().matches(query))
             .take(query.limit)
-            .map(|(index, _)| GameId(index as u64))
+            .map(|(&game, _)| game)
             .collect()
     }
 
@@ -124,9 +123,8 @@ impl Index {
         self.read()
             .games
             .iter()
-            .enumerate()
             .filter(|(_, packed)| packed.traits().is(which))
-            .map(|(index, _)| GameId(index as u64))
+            .map(|(&game, _)| game)
             .collect()
     }
 
@@ -138,7 +136,7 @@ impl Index {
             Unfinished::Exhibitions => inner.exhibitions,
             Unfinished::WithBots | Unfinished::Timed => inner
                 .games
-                .iter()
+                .values()
                 .filter(|packed| packed.traits().is(which))
                 .count(),
         }
@@ -191,5 +189,26 @@ mod tests {
         assert_eq!(index.count_unfinished(Unfinished::Exhibitions), 0);
         assert_eq!(index.unfinished(Unfinished::All), [GameId(1)]);
         assert_eq!(index.unstarted().len(), 1);
+    }
+
+    #[test]
+    fn memory_follows_the_games_not_the_highest_id() {
+        let index = Index::default();
+        let far = GameId(u64::MAX);
+        index.record(GameId(2), &summary("frente", GamePhase::Playing, 0));
+        index.record(far, &summary("tanques", GamePhase::Waiting, 0));
+        assert_eq!(index.read().games.len(), 2);
+        assert_eq!(index.last(), u64::MAX);
+        assert!(index.exists(far) && index.exists(GameId(2)) && !index.exists(GameId(3)));
+        let page = |before| {
+            index.page(&ListQuery {
+                before,
+                limit: 10,
+                ..ListQuery::default()
+            })
+        };
+        assert_eq!(page(None), [far, GameId(2)]);
+        assert_eq!(page(Some(far)), [GameId(2)]);
+        assert_eq!(page(Some(GameId(2))), []);
     }
 }

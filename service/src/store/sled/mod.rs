@@ -412,7 +412,7 @@ impl SledStore {
         };
         Ok(SledStore {
             stored,
-            next_game: AtomicU64::new(index.last() + 1),
+            next_game: AtomicU64::new(index.last().saturating_add(1)),
             index,
             commits: Mutex::new(Some(commits)),
             committer: Mutex::new(Some(committer)),
@@ -851,6 +851,7 @@ impl Store for SledStore {
     }
 
     async fn restore(&self, game: GameId, restored: Restored<'_>) -> Result<bool, StoreError> {
+        super::restorable(game)?;
         self.next_game.fetch_max(game.0 + 1, Ordering::Relaxed);
         let write = |waiter| Write {
             game,
