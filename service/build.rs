@@ -36,7 +36,9 @@ fn main() {
         let file = dist.join(name);
         let zipped = dist.join(format!("{name}.gz"));
         println!("cargo:rerun-if-changed={}", file.display());
-        let gzip = if zipped.is_file() {
+        // Only a regular file (never a link), as the server reads a --web-root.
+        let regular = std::fs::symlink_metadata(&zipped).is_ok_and(|m| m.file_type().is_file());
+        let gzip = if regular {
             println!("cargo:rerun-if-changed={}", zipped.display());
             format!("Some(include_bytes!({:?}))", zipped.display().to_string())
         } else {

@@ -85,16 +85,16 @@ pub enum ServeError {
     /// Reflection could not be built.
     #[error("reflection: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
-    /// The admin listener was asked for on a network address without TLS client
+    /// The admin listener was asked for on a network address without its own client
     /// certificates.
     #[error(
         "the admin service on {0} would let anyone on the network export every game: use a \
-         loopback address, or set tls.cert, tls.key and tls.client_ca"
+         loopback address, or set admin.client_ca (with tls.cert and tls.key)"
     )]
     AdminExposed(SocketAddr),
-    /// The admin listener could not be bound.
-    #[error("the admin service cannot listen on {0}: {1}")]
-    AdminListen(SocketAddr, #[source] std::io::Error),
+    /// A side listener (admin service, metrics) could not be bound.
+    #[error("the {0} cannot listen on {1}: {2}")]
+    SideListen(&'static str, SocketAddr, #[source] std::io::Error),
     /// The final flush failed.
     #[error("storage: {0}")]
     Store(#[from] store::StoreError),
@@ -115,14 +115,35 @@ pub struct ServeOptions {
     pub drain: Duration,
     /// gRPC-web for browsers, if the server answers it.
     pub web: Option<GrpcWeb>,
-    /// Where the admin service listens, if anywhere: a loopback address (plaintext), or any
-    /// address when `tls` asks for client certificates.
-    pub admin: Option<SocketAddr>,
+    /// The admin service, if the server offers it.
+    pub admin: Option<AdminOptions>,
+    /// The Prometheus metrics, if the server shows them.
+    pub metrics: Option<MetricsOptions>,
     /// The NATS bus to the other servers that share the store, if any (`nats://…`).
     pub bus: Option<String>,
     /// The browser client, served to every request that is no gRPC call, if the server
     /// serves it.
     pub site: Option<Arc<web::Bundle>>,
+}
+
+/// Where and how the admin service listens: on a loopback address in plaintext, or behind
+/// TLS with client certificates of its own CA (on any address). It never trusts the
+/// players' client CA (`tls.client_ca`): a certificate issued to play opens no admin door.
+#[derive(Clone, Debug)]
+pub struct AdminOptions {
+    /// The address.
+    pub listen: SocketAddr,
+    /// TLS asking for certificates of the admin CA (`admin.client_ca`), if set.
+    pub tls: Option<Arc<net::Tls>>,
+}
+
+/// Where the Prometheus metrics are served (plaintext HTTP, any path).
+#[derive(Clone, Debug)]
+pub struct MetricsOptions {
+    /// The address.
+    pub listen: SocketAddr,
+    /// The installed recorder ([`metrics::install`]).
+    pub exporter: metrics::Exporter,
 }
 
 /// Why the options a configuration asks for cannot be set up.
@@ -190,21 +211,36 @@ impl ServeOptions {
             drain: Duration::from_secs(10),
             web: None,
             admin: None,
+            metrics: None,
             bus: None,
             site: None,
         }
     }
 
-    /// The options `config` asks for; TLS files and the browser client are read now.
+    /// The options `config` asks for; TLS files and the browser client are read now. The
+    /// metrics are left off: the caller installs their recorder ([`metrics::install`]).
     pub fn from_config(config: &config::Config) -> Result<ServeOptions, OptionsError> {
         let path = |text: &str| (!text.is_empty()).then(|| std::path::PathBuf::from(text));
-        let tls = match (path(&config.tls.cert), path(&config.tls.key)) {
-            (Some(cert), Some(key)) => Some(Arc::new(net::Tls::load(net::TlsFiles {
-                cert,
-                key,
-                client_ca: path(&config.tls.client_ca),
-            })?)),
-            _ => None,
+        let identity = |client_ca: &str| -> Result<_, net::TlsError> {
+            match (path(&config.tls.cert), path(&config.tls.key)) {
+                (Some(cert), Some(key)) => Ok(Some(Arc::new(net::Tls::load(net::TlsFiles {
+                    cert,
+                    key,
+                    client_ca: path(client_ca),
+                })?))),
+                _ => Ok(None),
+            }
+        };
+        let tls = identity(&config.tls.client_ca)?;
+        let admin = match config.admin_listen() {
+            Some(listen) => Some(AdminOptions {
+                listen,
+                tls: match config.admin.client_ca.is_empty() {
+                    true => None,
+                    false => identity(&config.admin.client_ca)?,
+                },
+            }),
+            None => None,
         };
         Ok(ServeOptions {
             net: config.net(),
@@ -214,7 +250,8 @@ impl ServeOptions {
             web: (config.web.grpc_web || config.web.enabled).then(|| GrpcWeb {
                 cors_origins: config.web.cors_origin.clone(),
             }),
-            admin: config.admin_listen(),
+            admin,
+            metrics: None,
             bus: config.bus_url().map(str::to_owned),
             site: match config.web.enabled {
                 true => Some(web::Bundle::load(&config.web.root)?),
@@ -256,6 +293,7 @@ pub async fn run(
         drain,
         web,
         admin,
+        metrics,
         bus,
         site,
     } = options;
@@ -268,9 +306,12 @@ pub async fn run(
              (set tls.cert and tls.key)"
         );
     }
-    if let Some(tls) = &tls {
-        tokio::spawn(reload_on_hangup(Arc::clone(tls)));
-    }
+    let identities = [&tls, &admin.as_ref().and_then(|admin| admin.tls.clone())]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
+    tokio::spawn(reload_on_hangup(identities));
     let transport = net::Net::new(net);
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<GameServiceServer<grpc::Api>>().await;
@@ -316,37 +357,48 @@ pub async fn run(
             games.resume_clocks().await;
         }
     });
-    let (stop_admin, admin_stops) = tokio::sync::oneshot::channel::<()>();
-    let admin = match admin {
-        Some(address) => {
-            // Loopback: plaintext (only this machine reaches it); elsewhere: client
-            // certificates.
-            let tls = if address.ip().is_loopback() {
-                None
-            } else {
-                Some(
-                    tls.clone()
-                        .filter(|tls| tls.verifies_clients())
-                        .ok_or(ServeError::AdminExposed(address))?,
-                )
-            };
-            let listener = TcpListener::bind(address)
-                .await
-                .map_err(|error| ServeError::AdminListen(address, error))?;
-            tracing::info!(address = %listener.local_addr().unwrap_or(address), "admin service");
-            let incoming = net::incoming(listener, net::Net::new(transport.config().clone()), tls);
-            let served = tonic::transport::Server::builder()
-                .add_service(health_service.clone())
-                .add_service(AdminServiceServer::new(grpc::admin::Admin::new(
-                    Arc::clone(&games),
-                )))
-                .serve_with_incoming_shutdown(incoming, async {
-                    let _ = admin_stops.await;
-                });
-            Some(tokio::spawn(served))
+    let (stop_sides, sides_stop) = tokio::sync::watch::channel(false);
+    let mut sides = Vec::new();
+    if let Some(admin) = admin {
+        // Loopback: plaintext (only this machine reaches it); elsewhere: certificates of
+        // the admin CA.
+        if admin.tls.is_none() && !admin.listen.ip().is_loopback() {
+            return Err(ServeError::AdminExposed(admin.listen));
         }
-        None => None,
-    };
+        let listener = bind_side("admin service", admin.listen).await?;
+        let incoming = net::incoming(
+            listener,
+            net::Net::new(transport.config().side()),
+            admin.tls,
+        );
+        let served = tonic::transport::Server::builder()
+            .layer(net::CallsLayer)
+            .add_service(health_service.clone())
+            .add_service(AdminServiceServer::new(grpc::admin::Admin::new(
+                Arc::clone(&games),
+            )))
+            .serve_with_incoming_shutdown(incoming, stopped(sides_stop.clone()));
+        sides.push(tokio::spawn(async move {
+            if let Err(error) = served.await {
+                tracing::error!(%error, "the admin service stopped");
+            }
+        }));
+    }
+    if let Some(metrics) = metrics {
+        let listener = bind_side("Prometheus metrics", metrics.listen).await?;
+        let incoming = net::incoming(listener, net::Net::new(transport.config().side()), None);
+        let served = tonic::transport::Server::builder()
+            .accept_http1(true)
+            .layer(net::CallsLayer)
+            .add_routes(metrics.exporter.routes())
+            .serve_with_incoming_shutdown(incoming, stopped(sides_stop.clone()));
+        sides.push(tokio::spawn(async move {
+            if let Err(error) = served.await {
+                tracing::error!(%error, "the metrics listener stopped");
+            }
+        }));
+        sides.push(tokio::spawn(metrics.exporter.keep_up()));
+    }
     let stopping = Arc::clone(&games);
     let (draining, drained) = tokio::sync::oneshot::channel::<()>();
     let cors = web.as_ref().and_then(GrpcWeb::cors);
@@ -376,7 +428,7 @@ pub async fn run(
                 .set_service_status("", tonic_health::ServingStatus::NotServing)
                 .await;
             stopping.shut_down();
-            let _ = stop_admin.send(());
+            let _ = stop_sides.send(true);
             let _ = draining.send(());
         });
     tokio::pin!(served);
@@ -402,18 +454,34 @@ pub async fn run(
     deadlines.abort();
     leases.abort();
     followers.iter().for_each(tokio::task::JoinHandle::abort);
-    if let Some(admin) = admin {
-        admin.abort();
-    }
+    sides.iter().for_each(tokio::task::JoinHandle::abort);
     games.close().await?;
     tracing::info!("storage flushed; bye");
     served?;
     Ok(stopped)
 }
 
-/// Re-reads the TLS files on every SIGHUP; a bad new file is reported and the old identity
-/// kept.
-async fn reload_on_hangup(tls: Arc<net::Tls>) {
+/// Binds the side listener `what` (the admin service, metrics) to `address`, and says so.
+async fn bind_side(what: &'static str, address: SocketAddr) -> Result<TcpListener, ServeError> {
+    let listener = TcpListener::bind(address)
+        .await
+        .map_err(|error| ServeError::SideListen(what, address, error))?;
+    let address = listener.local_addr().unwrap_or(address);
+    tracing::info!(%address, "{what} listening");
+    Ok(listener)
+}
+
+/// Resolves once `stop` turns true (or its sender is gone).
+async fn stopped(mut stop: tokio::sync::watch::Receiver<bool>) {
+    let _ = stop.wait_for(|stop| *stop).await;
+}
+
+/// Re-reads the TLS files of every identity on every SIGHUP; a bad new file is reported
+/// and the old identity kept.
+async fn reload_on_hangup(identities: Vec<Arc<net::Tls>>) {
+    if identities.is_empty() {
+        return;
+    }
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
@@ -422,16 +490,18 @@ async fn reload_on_hangup(tls: Arc<net::Tls>) {
             Err(error) => return tracing::warn!(%error, "cannot listen for SIGHUP"),
         };
         while hangups.recv().await.is_some() {
-            match tls.reload() {
-                Ok(()) => tracing::info!("SIGHUP: reloaded the TLS certificate and key"),
-                Err(error) => {
-                    tracing::error!(%error, "SIGHUP: kept the old TLS certificate")
+            for tls in &identities {
+                match tls.reload() {
+                    Ok(()) => tracing::info!("SIGHUP: reloaded the TLS certificate and key"),
+                    Err(error) => {
+                        tracing::error!(%error, "SIGHUP: kept the old TLS certificate")
+                    }
                 }
             }
         }
     }
     #[cfg(not(unix))]
-    drop(tls);
+    drop(identities);
 }
 
 /// tonic answers two kinds of bad requests before any handler runs, with codes the

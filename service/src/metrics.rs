@@ -1,14 +1,16 @@
 //! What the server measures of itself, for Prometheus: each metric's name once, and a
 //! function that records it. Until [`install`] is called (`metrics.listen` set) every
-//! recording is a no-op.
+//! recording is a no-op; [`run`](crate::run) serves the [`Exporter`] on its own listener,
+//! under the side listeners' limits.
 //!
 //! Names follow Prometheus conventions: the `trinchera_` prefix, `_total` counters,
 //! `_seconds` and `_bytes` units.
 
-use std::net::SocketAddr;
+use std::time::Duration;
 
+use axum::http::header::CONTENT_TYPE;
 use metrics::{counter, gauge, histogram};
-use metrics_exporter_prometheus::{BuildError, Matcher, PrometheusBuilder};
+use metrics_exporter_prometheus::{BuildError, Matcher, PrometheusBuilder, PrometheusHandle};
 
 /// Calls answered, by RPC and gRPC status code.
 pub const REQUESTS: &str = "trinchera_requests_total";
@@ -64,14 +66,26 @@ const SECONDS: &[f64] = &[
 /// Buckets of group-commit sizes.
 const BATCHES: &[f64] = &[1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0];
 
-/// Serves the metrics as Prometheus text on `listen` (at `/metrics`, and any other path)
-/// from now on.
-pub fn install(listen: SocketAddr) -> Result<(), BuildError> {
-    PrometheusBuilder::new()
-        .with_http_listener(listen)
+/// The installed recorder: what the metrics listener shows.
+#[derive(Clone)]
+pub struct Exporter(PrometheusHandle);
+
+impl std::fmt::Debug for Exporter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Exporter(..)")
+    }
+}
+
+/// How often recorded histogram samples are folded into their buckets (the exporter keeps
+/// each sample until then).
+const UPKEEP: Duration = Duration::from_secs(5);
+
+/// Records every metric from now on, for the [`Exporter`] to show. Once per process.
+pub fn install() -> Result<Exporter, BuildError> {
+    let handle = PrometheusBuilder::new()
         .set_buckets_for_metric(Matcher::Suffix("_seconds".into()), SECONDS)?
         .set_buckets_for_metric(Matcher::Full(COMMIT_BATCH.into()), BATCHES)?
-        .install()?;
+        .install_recorder()?;
     gauge!(
         BUILD_INFO,
         "version" => env!("CARGO_PKG_VERSION"),
@@ -79,7 +93,36 @@ pub fn install(listen: SocketAddr) -> Result<(), BuildError> {
         "storage_layout" => crate::store::LAYOUT.to_string(),
     )
     .set(1.0);
-    Ok(())
+    Ok(Exporter(handle))
+}
+
+impl Exporter {
+    /// The metrics as Prometheus text.
+    pub fn render(&self) -> String {
+        self.0.run_upkeep();
+        self.0.render()
+    }
+
+    /// Routes that answer every request, whatever its path (`/metrics` by convention),
+    /// with the metrics as Prometheus text.
+    pub(crate) fn routes(&self) -> tonic::service::Routes {
+        let exporter = self.clone();
+        let router = axum::Router::new().fallback(move || {
+            let text = exporter.render();
+            async move { ([(CONTENT_TYPE, "text/plain; version=0.0.4")], text) }
+        });
+        tonic::service::Routes::from(router)
+    }
+
+    /// Folds recorded samples into their buckets every [`UPKEEP`], for ever (a server
+    /// that nobody scrapes must not keep every sample).
+    pub(crate) async fn keep_up(self) {
+        let mut ticks = tokio::time::interval(UPKEEP);
+        loop {
+            ticks.tick().await;
+            self.0.run_upkeep();
+        }
+    }
 }
 
 /// A call of `rpc` answered with `code` after `seconds`.

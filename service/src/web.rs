@@ -51,22 +51,52 @@ pub enum WebError {
 #[derive(Debug)]
 struct Asset {
     body: bytes::Bytes,
-    gzip: Option<bytes::Bytes>,
+    /// The gzipped twin, with its own ETag (a cache must not give one for the other).
+    gzip: Option<(bytes::Bytes, HeaderValue)>,
     mime: &'static str,
     etag: HeaderValue,
 }
 
 impl Asset {
+    /// The file `name` with `body`, and `gzip` as its twin if that is the gzip of `body`
+    /// (a twin that is not is left out, with a warning: the file is served uncompressed).
     fn new(name: &str, body: bytes::Bytes, gzip: Option<bytes::Bytes>) -> Asset {
-        let digest = Sha256::digest(&body);
-        let etag = format!("\"{}\"", hex::encode(&digest[..12]));
+        let digest = hex::encode(&Sha256::digest(&body)[..12]);
+        let tag =
+            |text: String| HeaderValue::from_str(&text).unwrap_or(HeaderValue::from_static("\"\""));
+        let gzip = gzip.filter(|gzip| {
+            let matches = gunzipped(gzip).is_some_and(|plain| plain == body);
+            if !matches {
+                tracing::warn!(
+                    file = name,
+                    "{name}.gz is not the gzip of {name}: not served"
+                );
+            }
+            matches
+        });
         Asset {
+            gzip: gzip.map(|gzip| (gzip, tag(format!("\"{digest}-gzip\"")))),
             body,
-            gzip,
             mime: mime(name),
-            etag: HeaderValue::from_str(&etag).unwrap_or(HeaderValue::from_static("\"\"")),
+            etag: tag(format!("\"{digest}\"")),
         }
     }
+}
+
+/// `bytes` decompressed, if they are gzip.
+fn gunzipped(bytes: &[u8]) -> Option<Vec<u8>> {
+    use std::io::Read as _;
+    let mut plain = Vec::new();
+    flate2::read::GzDecoder::new(bytes)
+        .read_to_end(&mut plain)
+        .ok()?;
+    Some(plain)
+}
+
+/// Whether `path` is a regular file itself (not a link to one, which could lead out of the
+/// bundle's directory).
+fn regular(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_file())
 }
 
 /// The browser client's files, by name.
@@ -92,7 +122,8 @@ impl Bundle {
         files.contains_key(INDEX).then_some(Bundle { files })
     }
 
-    /// The bundle in `dir` (every file, with its `.gz` twin where there is one).
+    /// The bundle in `dir`: every regular file (links are not followed), with its `.gz`
+    /// twin where there is one.
     pub fn read(dir: &Path) -> Result<Bundle, WebError> {
         let unreadable = |problem: String| WebError::Unreadable {
             dir: dir.to_owned(),
@@ -105,11 +136,12 @@ impl Bundle {
             let Ok(name) = entry.file_name().into_string() else {
                 continue;
             };
-            if name.ends_with(".gz") || !entry.path().is_file() {
+            if name.ends_with(".gz") || !regular(&entry.path()) {
                 continue;
             }
             let body = std::fs::read(entry.path()).map_err(|e| unreadable(e.to_string()))?;
-            let gzip = std::fs::read(dir.join(format!("{name}.gz"))).ok();
+            let twin = dir.join(format!("{name}.gz"));
+            let gzip = regular(&twin).then(|| std::fs::read(&twin).ok()).flatten();
             let asset = Asset::new(&name, body.into(), gzip.map(Into::into));
             files.insert(name, asset);
         }
@@ -137,7 +169,7 @@ impl Bundle {
         let gzipped = self
             .files
             .values()
-            .map(|a| a.gzip.as_ref().map_or(a.body.len(), bytes::Bytes::len))
+            .map(|a| a.gzip.as_ref().map_or(a.body.len(), |(gzip, _)| gzip.len()))
             .sum();
         (self.files.len(), bytes, gzipped)
     }
@@ -157,31 +189,36 @@ impl Bundle {
         let Some(asset) = self.files.get(name) else {
             return plain(StatusCode::NOT_FOUND, "no such file");
         };
-        let builder = Response::builder()
+        let (body, etag, builder) = match &asset.gzip {
+            Some((gzip, etag)) if accepts_gzip(headers) => (
+                gzip,
+                etag,
+                Response::builder().header(header::CONTENT_ENCODING, "gzip"),
+            ),
+            _ => (&asset.body, &asset.etag, Response::builder()),
+        };
+        let builder = builder
             .header(header::CONTENT_TYPE, asset.mime)
             .header(header::CACHE_CONTROL, "no-cache")
-            .header(header::ETAG, asset.etag.clone())
+            .header(header::ETAG, etag.clone())
             .header(header::VARY, "Accept-Encoding")
-            .header(header::X_CONTENT_TYPE_OPTIONS, "nosniff");
+            .header(header::X_CONTENT_TYPE_OPTIONS, "nosniff")
+            // No other site may show the page in a frame (clickjacking).
+            .header(header::CONTENT_SECURITY_POLICY, "frame-ancestors 'none'")
+            .header(header::X_FRAME_OPTIONS, "DENY");
         let seen = headers
             .get_all(header::IF_NONE_MATCH)
             .iter()
             .filter_map(|value| value.to_str().ok())
             .flat_map(|value| value.split(','))
-            .any(|tag| tag.trim() == asset.etag || tag.trim() == "*");
+            .any(|tag| tag.trim() == etag || tag.trim() == "*");
         if seen {
             return builder
                 .status(StatusCode::NOT_MODIFIED)
                 .body(Body::empty())
                 .unwrap_or_else(|_| plain(StatusCode::INTERNAL_SERVER_ERROR, "response"));
         }
-        let (body, builder) = match &asset.gzip {
-            Some(gzip) if accepts_gzip(headers) => (
-                gzip.clone(),
-                builder.header(header::CONTENT_ENCODING, "gzip"),
-            ),
-            _ => (asset.body.clone(), builder),
-        };
+        let body = body.clone();
         let builder = builder.header(header::CONTENT_LENGTH, body.len());
         let body = if method == Method::HEAD {
             Body::empty()
@@ -292,11 +329,20 @@ fn mime(name: &str) -> &'static str {
 mod tests {
     use super::*;
 
+    fn gzip(bytes: &[u8]) -> Vec<u8> {
+        use std::io::Write as _;
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        encoder.write_all(bytes).expect("compresses");
+        encoder.finish().expect("compresses")
+    }
+
+    const WASM: &[u8] = b"\0asm";
+
     fn bundle() -> Bundle {
         let temp = tempfile::tempdir().expect("temp dir");
         std::fs::write(temp.path().join("index.html"), "<html>app</html>").expect("written");
-        std::fs::write(temp.path().join("app.wasm"), b"\0asm").expect("written");
-        std::fs::write(temp.path().join("app.wasm.gz"), b"zipped").expect("written");
+        std::fs::write(temp.path().join("app.wasm"), WASM).expect("written");
+        std::fs::write(temp.path().join("app.wasm.gz"), gzip(WASM)).expect("written");
         Bundle::read(temp.path()).expect("a bundle")
     }
 
@@ -315,7 +361,8 @@ mod tests {
     #[test]
     fn files_come_with_their_types_gzip_when_taken_and_304_when_seen() {
         let bundle = bundle();
-        assert_eq!(bundle.size(), (2, 20, 22));
+        let zipped = gzip(WASM).len();
+        assert_eq!(bundle.size(), (2, 20, 16 + zipped));
         let index = get(&bundle, "/", &[]);
         assert_eq!(index.status(), StatusCode::OK);
         assert_eq!(
@@ -328,9 +375,14 @@ mod tests {
         let wasm = get(&bundle, "/app.wasm", &[("accept-encoding", "br, gzip")]);
         assert_eq!(wasm.headers()[header::CONTENT_TYPE], "application/wasm");
         assert_eq!(wasm.headers()[header::CONTENT_ENCODING], "gzip");
-        assert_eq!(wasm.headers()[header::CONTENT_LENGTH], "6");
+        assert_eq!(wasm.headers()[header::CONTENT_LENGTH], zipped.to_string());
         let plain = get(&bundle, "/app.wasm", &[("accept-encoding", "gzip;q=0")]);
         assert!(plain.headers().get(header::CONTENT_ENCODING).is_none());
+        assert_ne!(
+            plain.headers()[header::ETAG],
+            wasm.headers()[header::ETAG],
+            "each encoding has its own ETag"
+        );
         let etag = wasm.headers()[header::ETAG]
             .to_str()
             .expect("ascii")
@@ -340,14 +392,69 @@ mod tests {
             header::IF_NONE_MATCH,
             HeaderValue::from_str(&etag).expect("ascii"),
         );
+        map.insert(header::ACCEPT_ENCODING, HeaderValue::from_static("gzip"));
         let again = bundle.respond(&Method::GET, "/app.wasm", &map);
         assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+        let unzipped = bundle.respond(&Method::GET, "/app.wasm", &map_without_gzip(&map));
+        assert_eq!(
+            unzipped.status(),
+            StatusCode::OK,
+            "the gzip's tag is not the file's"
+        );
         assert_eq!(
             get(&bundle, "/missing.js", &[]).status(),
             StatusCode::NOT_FOUND
         );
         let post = bundle.respond(&Method::POST, "/", &HeaderMap::new());
         assert_eq!(post.status(), StatusCode::METHOD_NOT_ALLOWED);
+    }
+
+    fn map_without_gzip(map: &HeaderMap) -> HeaderMap {
+        let mut map = map.clone();
+        map.insert(
+            header::ACCEPT_ENCODING,
+            HeaderValue::from_static("identity"),
+        );
+        map
+    }
+
+    #[test]
+    fn pages_may_not_be_framed_by_other_sites() {
+        let index = get(&bundle(), "/", &[]);
+        assert_eq!(
+            index.headers()[header::CONTENT_SECURITY_POLICY],
+            "frame-ancestors 'none'"
+        );
+        assert_eq!(index.headers()[header::X_FRAME_OPTIONS], "DENY");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_and_twins_that_are_not_the_gzip_of_their_file_are_not_served() {
+        let outside = tempfile::tempdir().expect("temp dir");
+        let secret = outside.path().join("secret.txt");
+        std::fs::write(&secret, "not for the web").expect("written");
+        let temp = tempfile::tempdir().expect("temp dir");
+        let root = temp.path();
+        std::fs::write(root.join("index.html"), "<html>app</html>").expect("written");
+        std::os::unix::fs::symlink(&secret, root.join("leak.txt")).expect("linked");
+        std::fs::write(root.join("app.js"), "js").expect("written");
+        std::os::unix::fs::symlink(&secret, root.join("app.js.gz")).expect("linked");
+        std::fs::write(root.join("style.css"), "css").expect("written");
+        std::fs::write(root.join("style.css.gz"), gzip(b"other")).expect("written");
+        let bundle = Bundle::read(root).expect("a bundle");
+        assert_eq!(
+            get(&bundle, "/leak.txt", &[]).status(),
+            StatusCode::NOT_FOUND
+        );
+        for file in ["/app.js", "/style.css"] {
+            let served = get(&bundle, file, &[("accept-encoding", "gzip")]);
+            assert_eq!(served.status(), StatusCode::OK);
+            assert!(
+                served.headers().get(header::CONTENT_ENCODING).is_none(),
+                "{file}: its twin is not served"
+            );
+        }
     }
 
     #[test]

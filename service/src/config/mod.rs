@@ -196,6 +196,8 @@ pub struct WebSection {
 pub struct AdminSection {
     /// Address of the admin service; empty: off.
     pub listen: String,
+    /// PEM CA certificates of the operators' client certificates; empty: none asked.
+    pub client_ca: String,
 }
 
 /// `[metrics]`.
@@ -294,6 +296,7 @@ impl Default for Config {
             },
             admin: AdminSection {
                 listen: String::new(),
+                client_ca: String::new(),
             },
             metrics: MetricsSection {
                 listen: String::new(),
@@ -409,14 +412,21 @@ impl Config {
                 ));
             }
         }
+        if !self.admin.client_ca.is_empty() && tls.cert.is_empty() {
+            problems.push((
+                "admin.client_ca",
+                "client certificates need tls.cert and tls.key".to_owned(),
+            ));
+        }
         if let Some(admin) = self.admin_listen()
             && !admin.ip().is_loopback()
-            && tls.client_ca.is_empty()
+            && self.admin.client_ca.is_empty()
         {
             problems.push((
                 "admin.listen",
-                "a network address needs client certificates (tls.cert, tls.key and \
-                 tls.client_ca): whoever reaches the admin service may export every game"
+                "a network address needs operators' client certificates (admin.client_ca, \
+                 with tls.cert and tls.key; the players' tls.client_ca is not enough): \
+                 whoever reaches the admin service may export every game"
                     .to_owned(),
             ));
         }

@@ -88,9 +88,9 @@ settings! {
     "net.max_watches_per_peer", "max-watches-per-peer", "TRINCHERA_MAX_WATCHES_PER_PEER",
         "Most concurrent WatchGame streams of one address, over all its connections.";
     "net.preface_timeout_secs", "preface-timeout-secs", "TRINCHERA_PREFACE_TIMEOUT_SECS",
-        "Seconds a new connection may take to start speaking HTTP/2 (and TLS) before it is closed.";
+        "Seconds a new connection may take to start speaking (TLS handshake, HTTP/2 preface, first call) before it is closed.";
     "net.connection_idle_secs", "connection-idle-secs", "TRINCHERA_CONNECTION_IDLE_SECS",
-        "Seconds a connection may stay open with no call or stream before it is closed.";
+        "Seconds a connection may stay open with no call or stream before it is closed (at max_connections, the longest idle one is closed at once to let a new one in).";
     "net.trusted_proxy", "trusted-proxy", "TRINCHERA_TRUSTED_PROXY",
         "Proxies whose x-forwarded-for names the client (a list; commas in the variable).";
     "bots.think_ms", "bot-think-ms", "TRINCHERA_BOT_THINK_MS",
@@ -116,7 +116,9 @@ settings! {
     "web.root", "web-root", "TRINCHERA_WEB_ROOT",
         "Directory of a built browser client to serve with web.enabled (empty: the one built into this server).";
     "admin.listen", "admin-listen", "TRINCHERA_ADMIN_LISTEN",
-        "Address of the admin service (exports while serving): a loopback address, or any with tls.client_ca (empty: off).";
+        "Address of the admin service (exports while serving): a loopback address, or any with admin.client_ca (empty: off).";
+    "admin.client_ca", "admin-client-ca", "TRINCHERA_ADMIN_CLIENT_CA",
+        "PEM CA certificates of the operators: the admin service serves TLS (tls.cert, tls.key) and asks for a certificate they signed; needed on a network address. Players' certificates (tls.client_ca) never open it. Re-read on SIGHUP.";
     "metrics.listen", "metrics-listen", "TRINCHERA_METRICS_LISTEN",
         "Address to serve Prometheus metrics on, at /metrics (empty: off).";
     "log.format", "log-format", "TRINCHERA_LOG_FORMAT",

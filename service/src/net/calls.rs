@@ -194,7 +194,9 @@ mod tests {
             .expect("connects");
         let (stream, remote) = listener.accept().await.expect("accepts");
         let net = Net::new(NetConfig::default());
-        let conn = Conn::new(stream, remote, net.admit(remote.ip()).expect("a slot"));
+        let local = stream.local_addr().ok();
+        let slot = net.admit(remote.ip()).expect("a slot");
+        let conn = Conn::new(stream, local, remote, slot, tokio::time::Instant::now());
         let connection = conn.connect_info();
 
         let inner = tower::service_fn(move |request: http::Request<()>| async move {

@@ -1,14 +1,16 @@
 //! One accepted connection: its slot under the connection caps, its state shared with the
 //! calls it carries ([`Connection`], the tonic connect info), and the IO wrapper ([`Conn`])
-//! that closes it when the HTTP/2 preface does not come in time or when it stays idle.
+//! that closes it when it does not start speaking in time (TLS handshake, HTTP/2 preface,
+//! first call), when it stays idle, or when its place is needed for a new connection.
 
 use std::io;
 use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
+use futures_util::task::AtomicWaker;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::time::{Instant, Sleep};
@@ -45,21 +47,30 @@ pub enum Refusal {
     },
 }
 
+/// At the connection cap, one evicted connection may be closing for every this many
+/// connections of the cap (at least one): what the cap may be exceeded by for a moment.
+const MAX_CONNECTIONS_PER_EVICTION: usize = 32;
+
 /// A connection's place under the connection caps, given back when dropped.
 #[derive(Debug)]
 pub struct Slot {
     net: Arc<Net>,
     peer: IpAddr,
+    /// The connection's number among those open.
+    id: u64,
 }
 
 impl Net {
     /// A slot for a new connection from socket address `peer`, or which cap is full.
-    /// Trusted proxies are held to the total cap only.
+    /// Trusted proxies are held to the total cap only. At the total cap, the connection
+    /// that has gone longest without a call or stream is closed to make room, if there is
+    /// one: a new client is served rather than refused for the sake of an idle one.
     pub fn admit(self: &Arc<Net>, peer: IpAddr) -> Result<Slot, Refusal> {
         let peer = peer.to_canonical();
         let trusted = self.trusts(peer);
         let mut load = self.load();
-        if load.connections >= self.config.max_connections {
+        let closing = self.config.max_connections.div_ceil(MAX_CONNECTIONS_PER_EVICTION);
+        if load.connections >= self.config.max_connections && !load.evict_idlest(closing) {
             return Err(Refusal::Total(load.connections));
         }
         let held = load.peers.get(&peer).map_or(0, |peer| peer.connections);
@@ -68,10 +79,12 @@ impl Net {
         }
         load.connections += 1;
         load.peer(peer).connections += 1;
+        load.next_id += 1;
         crate::metrics::connections(1.0);
         Ok(Slot {
             net: Arc::clone(self),
             peer,
+            id: load.next_id,
         })
     }
 }
@@ -81,6 +94,8 @@ impl Drop for Slot {
         crate::metrics::connections(-1.0);
         let mut load = self.net.load();
         load.connections -= 1;
+        load.open.remove(&self.id);
+        load.evicted.remove(&self.id);
         load.peer(self.peer).connections -= 1;
         load.tidy(self.peer);
     }
@@ -93,12 +108,20 @@ pub struct Connection {
     net: Arc<Net>,
     remote: SocketAddr,
     local: Option<SocketAddr>,
+    /// When it was accepted.
+    opened: Instant,
     /// Calls and streams running on it.
     pub(super) calls: AtomicUsize,
+    /// Whether it ever carried a call.
+    served: AtomicBool,
     /// Since when no call has been running (meaningful while `calls` is 0).
     idle_since: Mutex<Instant>,
     /// WatchGame streams open on it; changed only under the [`Net`]'s lock.
     pub(super) watches: AtomicUsize,
+    /// Whether the server closes it to make room for a new one (see [`Net::admit`]).
+    evicted: AtomicBool,
+    /// Wakes the connection's reads when it is evicted.
+    waker: AtomicWaker,
 }
 
 impl Connection {
@@ -119,6 +142,7 @@ impl Connection {
 
     /// Notes a call starting on this connection.
     pub(super) fn call_started(&self) {
+        self.served.store(true, Ordering::SeqCst);
         self.calls.fetch_add(1, Ordering::SeqCst);
     }
 
@@ -136,50 +160,94 @@ impl Connection {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// When the connection counts as idle for too long, `None` while a call runs.
-    fn idle_deadline(&self) -> Option<Instant> {
+    /// Since when it has been idle: `None` while a call runs or once it is evicted.
+    pub(super) fn idle(&self) -> Option<Instant> {
         let idle_since = self.idle_since();
-        (self.calls.load(Ordering::SeqCst) == 0).then(|| *idle_since + self.net.config.idle_timeout)
+        (self.calls.load(Ordering::SeqCst) == 0 && !self.evicted.load(Ordering::SeqCst))
+            .then_some(*idle_since)
+    }
+
+    /// Closes it to make room for a new connection.
+    pub(super) fn evict(&self) {
+        self.evicted.store(true, Ordering::SeqCst);
+        self.waker.wake();
+    }
+
+    /// Why the connection must end at `now`, or the next time to ask again.
+    fn due(&self, now: Instant, preface_done: bool) -> Result<Instant, Closing> {
+        let config = &self.net.config;
+        if self.evicted.load(Ordering::SeqCst) {
+            return Err(Closing::Evicted);
+        }
+        let speaking_by = self.opened + config.preface_timeout;
+        let silent = !preface_done || !self.served.load(Ordering::SeqCst);
+        if silent && now >= speaking_by {
+            return Err(Closing::Silent);
+        }
+        let idle_since = self.idle_since();
+        let next = match self.calls.load(Ordering::SeqCst) {
+            0 if *idle_since + config.idle_timeout <= now => return Err(Closing::Idle),
+            0 => *idle_since + config.idle_timeout,
+            // A call runs: look again one idle timeout from now.
+            _ => now + config.idle_timeout,
+        };
+        Ok(if silent { next.min(speaking_by) } else { next })
     }
 }
 
 /// Why [`Conn`] ended its connection.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Closing {
-    /// The HTTP/2 preface did not come in time.
-    Preface,
+    /// It did not finish its TLS handshake, send the HTTP/2 preface and start its first
+    /// call within the preface timeout.
+    Silent,
     /// No call ran for the idle timeout.
     Idle,
+    /// It was idle when the server needed its place for a new connection.
+    Evicted,
 }
 
-/// An accepted TCP stream under watch: reads fail once the preface timeout passes without
-/// the full HTTP/2 preface, and end (EOF, which makes hyper close the connection) once no
-/// call has run for the idle timeout. Writes pass through.
-pub struct Conn {
-    stream: TcpStream,
+/// An accepted stream under watch (TCP, or TLS over it, counted after decryption): reads
+/// fail once the preface timeout passes without the full HTTP/2 preface, and end (EOF,
+/// which makes hyper close the connection) once it has carried no call within the preface
+/// timeout, no call for the idle timeout, or when it is evicted. Writes pass through.
+pub struct Conn<S = TcpStream> {
+    stream: S,
     connection: Arc<Connection>,
     _slot: Slot,
     /// Preface bytes not received yet.
     preface_left: usize,
-    /// The next check: the preface deadline, then idle deadlines.
+    /// The next check.
     deadline: Pin<Box<Sleep>>,
     closing: Option<Closing>,
 }
 
-impl Conn {
-    /// Watches `stream`, accepted from `remote` into `slot`.
-    pub fn new(stream: TcpStream, remote: SocketAddr, slot: Slot) -> Conn {
+impl<S> Conn<S> {
+    /// Watches `stream`, accepted at `opened` from `remote` on `local` into `slot`.
+    pub fn new(
+        stream: S,
+        local: Option<SocketAddr>,
+        remote: SocketAddr,
+        slot: Slot,
+        opened: Instant,
+    ) -> Conn<S> {
         let net = Arc::clone(&slot.net);
-        let now = Instant::now();
-        let deadline = Box::pin(tokio::time::sleep_until(now + net.config.preface_timeout));
+        let deadline = Box::pin(tokio::time::sleep_until(opened + net.config.preface_timeout));
         let connection = Arc::new(Connection {
-            local: stream.local_addr().ok(),
-            net,
+            local,
+            net: Arc::clone(&net),
             remote,
+            opened,
             calls: AtomicUsize::new(0),
-            idle_since: Mutex::new(now),
+            served: AtomicBool::new(false),
+            idle_since: Mutex::new(opened),
             watches: AtomicUsize::new(0),
+            evicted: AtomicBool::new(false),
+            waker: AtomicWaker::new(),
         });
+        net.load()
+            .open
+            .insert(slot.id, Arc::downgrade(&connection));
         Conn {
             stream,
             connection,
@@ -190,45 +258,45 @@ impl Conn {
         }
     }
 
-    /// Whether the connection must end now; otherwise sets the next deadline.
-    fn due(&mut self) -> Option<Closing> {
-        if self.preface_left > 0 {
-            return Some(Closing::Preface);
-        }
-        let now = Instant::now();
-        let next = match self.connection.idle_deadline() {
-            Some(deadline) if deadline <= now => return Some(Closing::Idle),
-            Some(deadline) => deadline,
-            // A call runs: look again one idle timeout from now.
-            None => now + self.connection.net.config.idle_timeout,
-        };
-        self.deadline.as_mut().reset(next);
-        None
-    }
-
-    /// Polls the deadline; once it says so, the connection is closing for good.
+    /// Polls the deadline and the eviction; once either says so, the connection is closing
+    /// for good.
     fn poll_closing(&mut self, cx: &mut Context<'_>) -> Option<Closing> {
-        while self.closing.is_none() && self.deadline.as_mut().poll(cx).is_ready() {
-            self.closing = self.due();
-            if let Some(closing) = self.closing {
-                let peer = self.connection.remote;
-                match closing {
-                    Closing::Preface => tracing::debug!(
-                        %peer,
-                        "closing a connection that sent no HTTP/2 preface in time (--preface-timeout-secs)"
-                    ),
-                    Closing::Idle => tracing::debug!(
-                        %peer,
-                        "closing a connection idle with no call (--connection-idle-secs)"
-                    ),
+        if self.closing.is_some() {
+            return self.closing;
+        }
+        self.connection.waker.register(cx.waker());
+        loop {
+            let evicted = self.connection.evicted.load(Ordering::SeqCst);
+            if !evicted && self.deadline.as_mut().poll(cx).is_pending() {
+                return None;
+            }
+            match self.connection.due(Instant::now(), self.preface_left == 0) {
+                Ok(next) => self.deadline.as_mut().reset(next),
+                Err(closing) => {
+                    self.closing = Some(closing);
+                    let peer = self.connection.remote;
+                    match closing {
+                        Closing::Silent => tracing::debug!(
+                            %peer,
+                            "closing a connection that did not speak in time (--preface-timeout-secs)"
+                        ),
+                        Closing::Idle => tracing::debug!(
+                            %peer,
+                            "closing a connection idle with no call (--connection-idle-secs)"
+                        ),
+                        Closing::Evicted => tracing::debug!(
+                            %peer,
+                            "closing the longest idle connection to make room (--max-connections)"
+                        ),
+                    }
+                    return self.closing;
                 }
             }
         }
-        self.closing
     }
 }
 
-impl Connected for Conn {
+impl<S> Connected for Conn<S> {
     type ConnectInfo = Arc<Connection>;
 
     fn connect_info(&self) -> Arc<Connection> {
@@ -236,7 +304,7 @@ impl Connected for Conn {
     }
 }
 
-impl AsyncRead for Conn {
+impl<S: AsyncRead + Unpin> AsyncRead for Conn<S> {
     fn poll_read(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -244,13 +312,13 @@ impl AsyncRead for Conn {
     ) -> Poll<io::Result<()>> {
         let this = self.get_mut();
         match this.poll_closing(cx) {
-            Some(Closing::Preface) => {
+            Some(Closing::Silent) if this.preface_left > 0 => {
                 return Poll::Ready(Err(io::Error::new(
                     io::ErrorKind::TimedOut,
                     "no HTTP/2 preface in time",
                 )));
             }
-            Some(Closing::Idle) => return Poll::Ready(Ok(())),
+            Some(_) => return Poll::Ready(Ok(())),
             None => {}
         }
         let before = buf.filled().len();
@@ -258,17 +326,12 @@ impl AsyncRead for Conn {
         if this.preface_left > 0 && matches!(polled, Poll::Ready(Ok(()))) {
             let read = buf.filled().len() - before;
             this.preface_left = this.preface_left.saturating_sub(read);
-            if this.preface_left == 0 {
-                // From now on the deadline is the idle one.
-                let idle = this.connection.net.config.idle_timeout;
-                this.deadline.as_mut().reset(Instant::now() + idle);
-            }
         }
         polled
     }
 }
 
-impl AsyncWrite for Conn {
+impl<S: AsyncWrite + Unpin> AsyncWrite for Conn<S> {
     fn poll_write(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -300,6 +363,8 @@ impl AsyncWrite for Conn {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
     use crate::net::NetConfig;
 
@@ -349,5 +414,67 @@ mod tests {
         assert!(net.admit(ip("10.0.0.9")).is_err());
         drop(slots);
         assert!(net.load().peers.is_empty(), "nothing left behind");
+    }
+
+    /// A connection of `net` with no stream behind it, accepted at `at`.
+    fn opened(net: &Arc<Net>, at: Instant) -> Conn<()> {
+        let remote = SocketAddr::from(([10, 0, 0, 1], 4000));
+        let slot = net.admit(remote.ip()).expect("a slot");
+        Conn::new((), None, remote, slot, at)
+    }
+
+    #[tokio::test]
+    async fn at_the_cap_the_longest_idle_connection_makes_room() {
+        let net = Net::new(NetConfig {
+            max_connections: 2,
+            ..NetConfig::default()
+        });
+        let start = Instant::now();
+        let older_conn = opened(&net, start);
+        let newer_conn = opened(&net, start + Duration::from_millis(5));
+        let [older, newer] = [&older_conn, &newer_conn].map(Conn::connect_info);
+        older.call_started();
+        let _third = net.admit(ip("10.0.0.2")).expect("room made");
+        assert!(newer.evicted.load(Ordering::SeqCst), "the idle one goes");
+        assert!(!older.evicted.load(Ordering::SeqCst), "not one with a call");
+        older.call_ended();
+        assert_eq!(
+            net.admit(ip("10.0.0.2")).expect_err("one eviction at a time at this cap"),
+            Refusal::Total(3)
+        );
+        drop(newer_conn);
+        let _fourth = net.admit(ip("10.0.0.2")).expect("room made again");
+        assert!(older.evicted.load(Ordering::SeqCst), "idle now");
+        drop(older_conn);
+        assert_eq!(
+            net.admit(ip("10.0.0.2")).expect_err("nobody idle is left"),
+            Refusal::Total(2)
+        );
+    }
+
+    #[tokio::test]
+    async fn a_connection_must_call_within_the_preface_timeout_then_stay_busy() {
+        let preface = Duration::from_secs(10);
+        let idle = Duration::from_secs(120);
+        let net = Net::new(NetConfig {
+            preface_timeout: preface,
+            idle_timeout: idle,
+            ..NetConfig::default()
+        });
+        let start = Instant::now();
+        let conn = opened(&net, start);
+        let connection = conn.connect_info();
+        assert_eq!(connection.due(start, false), Ok(start + preface));
+        assert_eq!(connection.due(start, true), Ok(start + preface));
+        assert_eq!(connection.due(start + preface, true), Err(Closing::Silent));
+        connection.call_started();
+        let later = start + preface * 2;
+        assert_eq!(connection.due(later, true), Ok(later + idle), "a call runs");
+        connection.call_ended();
+        let ended = *connection.idle_since();
+        assert_eq!(connection.due(ended, true), Ok(ended + idle));
+        assert_eq!(connection.due(ended + idle, true), Err(Closing::Idle));
+        connection.evict();
+        assert_eq!(connection.due(ended, true), Err(Closing::Evicted));
     }
 }

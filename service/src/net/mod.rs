@@ -10,9 +10,9 @@ pub mod incoming;
 pub mod tls;
 pub mod watches;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
 pub use self::calls::{CallsLayer, HoldUntilSent};
@@ -26,8 +26,10 @@ pub use self::watches::WatchPermit;
 /// names its setting.
 #[derive(Clone, Debug)]
 pub struct NetConfig {
-    /// Open connections in total; over it, a new connection is closed at once. The default
-    /// is three quarters of the soft `RLIMIT_NOFILE` (see [`default_max_connections`]).
+    /// Open connections in total; at it, the connection idle the longest (no call or
+    /// stream running) is closed to make room for a new one, or the new one is closed at
+    /// once when every connection is busy. The default is three quarters of the soft
+    /// `RLIMIT_NOFILE` (see [`default_max_connections`]).
     pub max_connections: usize,
     /// Open connections from one socket address; over it, a new connection is closed at
     /// once. Trusted proxies are exempt (they carry many clients).
@@ -36,7 +38,8 @@ pub struct NetConfig {
     pub max_watches_per_connection: usize,
     /// Concurrent WatchGame streams of one peer ([`peer_address`]), over all its connections.
     pub max_watches_per_peer: usize,
-    /// How long a new connection may take to send the 24-byte HTTP/2 client preface.
+    /// How long a new connection may take to start speaking: its TLS handshake, the 24-byte
+    /// HTTP/2 client preface and its first call.
     pub preface_timeout: Duration,
     /// How long a connection may stay open with no call or stream running.
     pub idle_timeout: Duration,
@@ -52,7 +55,7 @@ impl Default for NetConfig {
             max_watches_per_connection: 256,
             max_watches_per_peer: 1024,
             preface_timeout: Duration::from_secs(10),
-            idle_timeout: Duration::from_secs(600),
+            idle_timeout: Duration::from_secs(120),
             trusted_proxies: Vec::new(),
         }
     }
@@ -64,7 +67,28 @@ impl Default for NetConfig {
 /// HTTP/2 flow control (which clients queue silently).
 pub const UNARY_HEADROOM: usize = 64;
 
+/// Connections a side listener (the admin service, metrics) holds at most, and from one
+/// address: a scraper or an operator needs a few; the descriptors stay the game port's.
+const SIDE_CONNECTIONS: usize = 32;
+/// Connections a side listener holds at most from one address.
+const SIDE_CONNECTIONS_PER_PEER: usize = 8;
+/// How long a side listener's connection may stay without a call.
+const SIDE_IDLE: Duration = Duration::from_secs(30);
+
 impl NetConfig {
+    /// The limits of a side listener (the admin service, metrics): [`SIDE_CONNECTIONS`] in
+    /// all and [`SIDE_CONNECTIONS_PER_PEER`] from one address, closed after
+    /// [`SIDE_IDLE`] without a call, and this preface timeout.
+    pub fn side(&self) -> NetConfig {
+        NetConfig {
+            max_connections: SIDE_CONNECTIONS,
+            max_connections_per_peer: SIDE_CONNECTIONS_PER_PEER,
+            idle_timeout: SIDE_IDLE.min(self.idle_timeout),
+            trusted_proxies: Vec::new(),
+            ..self.clone()
+        }
+    }
+
     /// The HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS` for these limits: the watch cap plus
     /// [`UNARY_HEADROOM`].
     pub fn max_concurrent_streams(&self) -> u32 {
@@ -138,9 +162,37 @@ impl PeerLoad {
 struct Load {
     connections: usize,
     peers: HashMap<IpAddr, PeerLoad>,
+    /// The open connections, by slot number.
+    open: HashMap<u64, Weak<Connection>>,
+    /// The slots of connections evicted but not closed yet.
+    evicted: HashSet<u64>,
+    /// The last slot number given.
+    next_id: u64,
 }
 
 impl Load {
+    /// Closes the open connection idle the longest (no call or stream running), unless
+    /// `most` evicted connections are still closing; whether it did. Each eviction lets
+    /// one connection in over the cap until the evicted one is closed (a moment later), so
+    /// that bound keeps the descriptors in use within the cap's margin.
+    fn evict_idlest(&mut self, most: usize) -> bool {
+        if self.evicted.len() >= most {
+            return false;
+        }
+        let idlest = self
+            .open
+            .iter()
+            .filter_map(|(id, connection)| Some((*id, connection.upgrade()?)))
+            .filter_map(|(id, connection)| Some((connection.idle()?, id, connection)))
+            .min_by_key(|(since, ..)| *since);
+        let Some((_, id, connection)) = idlest else {
+            return false;
+        };
+        connection.evict();
+        self.evicted.insert(id);
+        true
+    }
+
     /// The entry of `peer`, dropped again by [`Load::tidy`] once empty.
     fn peer(&mut self, peer: IpAddr) -> &mut PeerLoad {
         self.peers.entry(peer).or_default()

@@ -200,19 +200,6 @@ fn game_lines(path: &Path) -> Vec<String> {
     lines[1..lines.len() - 1].to_vec()
 }
 
-/// The admin service's address, from the server's log.
-fn admin_address(server: &ChildServer) -> String {
-    server
-        .logs()
-        .lines()
-        .iter()
-        .filter(|line| line.contains("admin service"))
-        .find_map(|line| line.split("address=").nth(1))
-        .and_then(|rest| rest.split_whitespace().next())
-        .expect("the admin service logs its address")
-        .to_owned()
-}
-
 #[tokio::test]
 async fn an_imported_export_serves_every_view_history_and_listing_alike() {
     let temp = tempfile::tempdir().expect("temp dir");
@@ -256,7 +243,7 @@ async fn an_imported_export_serves_every_view_history_and_listing_alike() {
     });
 
     let online = temp.path().join("online.jsonl");
-    let admin = format!("http://{}", admin_address(&server));
+    let admin = format!("http://{}", server.side_address("admin service").await);
     let said = succeeds(&[
         "export",
         "--from",
@@ -391,6 +378,53 @@ async fn a_cut_export_is_refused_by_its_line_and_leaves_the_store_empty() {
         "nothing half imported"
     );
     copy.kill().await;
+}
+
+/// A hostile import through the binary (a game id near u64::MAX once made every later
+/// start and export panic): refused, and the data directory serves and exports as before.
+#[tokio::test]
+async fn a_hostile_import_leaves_the_data_directory_as_it_was() {
+    let temp = tempfile::tempdir().expect("temp dir");
+    let data = temp.path().join("data");
+    let server = ChildServer::start(&data).await;
+    let mut client = connect(server.addr).await;
+    person_against_person(&mut client, "tanques", None, 1, false).await;
+    server.kill().await;
+    let data_dir = data.to_str().expect("utf-8");
+    let export = |name: &str| {
+        let path = temp.path().join(name);
+        succeeds(&[
+            "export",
+            "--data-dir",
+            data_dir,
+            "-o",
+            path.to_str().expect("utf-8"),
+        ]);
+        game_lines(&path)
+    };
+    let before = export("before.jsonl");
+    let text = std::fs::read_to_string(temp.path().join("before.jsonl")).expect("written");
+    let header = text.lines().next().expect("a header");
+    let game = before[0].replacen("\"id\":1,", &format!("\"id\":{},", u64::MAX), 1);
+    let hostile = temp.path().join("hostile.jsonl");
+    std::fs::write(
+        &hostile,
+        format!("{header}\n{game}\n{{\"end\":{{\"games\":1}}}}\n"),
+    )
+    .expect("written");
+    let hostile = hostile.to_str().expect("utf-8");
+    let refused = server_command(&["import", "--merge", "--data-dir", data_dir, "-i", hostile]);
+    let words = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{words}");
+    assert!(
+        words.contains("line 2: game id 18446744073709551615 is out of range"),
+        "{words}"
+    );
+    assert_eq!(export("after.jsonl"), before, "the store is as it was");
+    let again = ChildServer::start(&data).await;
+    let mut client = connect(again.addr).await;
+    assert_eq!(listing(&mut client).await.len(), 1);
+    again.kill().await;
 }
 
 #[tokio::test]

@@ -17,7 +17,7 @@ use trinchera_service::NetConfig;
 
 use crate::harness::{
     ChildServer, Client, TestServer, assert_refused, connect, heavy, new_game, play_quiet_move,
-    random_setups, rng, scaled,
+    random_setups, rng, scaled, scrape,
 };
 
 /// How long anything here may take before it counts as a hang.
@@ -448,9 +448,16 @@ async fn a_silent_flood_at_a_low_fd_limit_is_capped_and_new_clients_get_in_again
     let server = ChildServer::start_with_fd_limit(dir.path(), fds, &args).await;
     logged(&server, &format!("max_connections={}", fds / 4 * 3)).await;
     let flood = silent_flood(server.addr, flood).await;
-    logged(&server, "closing new connections over the limit").await;
-    // The silent sockets are closed at the preface timeout; then clients get in.
+    // At the cap the longest idle sockets make room (a few closing at a time), or new ones
+    // are closed at once; the rest are closed at the preface timeout. New clients get in,
+    // and the descriptors never run out.
     served_again(server.addr).await;
+    let logs = server.logs().lines();
+    assert!(
+        !logs.iter().any(|line| line.contains("cannot accept")),
+        "{}",
+        logs.join("\n")
+    );
     drop(flood);
     server.kill().await;
 }
@@ -480,4 +487,88 @@ async fn accept_errors_at_the_fd_limit_back_off_and_the_server_recovers() {
     drop(flood);
     served_again(server.addr).await;
     server.kill().await;
+}
+
+/// The metrics and admin listeners hold few connections and close idle ones: a flood of
+/// silent connections to them, at a low descriptor limit, neither starves the players nor
+/// floods the log, and a scrape still gets in.
+#[tokio::test(flavor = "multi_thread")]
+async fn side_listeners_under_a_silent_flood_leave_the_players_served() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (fds, flood) = if heavy() { (1024, 4000) } else { (256, 400) };
+    let args = [
+        "--metrics-listen",
+        "127.0.0.1:0",
+        "--admin-listen",
+        "127.0.0.1:0",
+    ];
+    let server = ChildServer::start_with_fd_limit(dir.path(), fds, &args).await;
+    let metrics = server.side_address("Prometheus metrics").await;
+    let admin = server.side_address("admin service").await;
+    // From many addresses (127.0.0.2 and on), so that the total cap is met, not only the
+    // per-address one.
+    let mut at_sides = Vec::new();
+    for (n, side) in std::iter::repeat_n(metrics, flood)
+        .chain(std::iter::repeat_n(admin, flood / 4))
+        .enumerate()
+    {
+        let local = IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2 + (n % 100) as u8));
+        at_sides.push(tcp_from(side, local).await);
+    }
+    let mut player = connect(server.addr).await;
+    let players = new_game(&mut player, "frente").await;
+    random_setups(&mut player, &players).await;
+    play_quiet_move(&mut player, &players, &mut rng(3)).await;
+    // At its cap the metrics listener closes the longest idle connection for the scrape.
+    let text = tokio::time::timeout(PROMPT, scrape(metrics))
+        .await
+        .expect("a scrape gets in");
+    let logs = || server.logs().lines().join("\n");
+    assert!(text.contains("trinchera_build_info"), "{text}\n{}", logs());
+    let warnings = server
+        .logs()
+        .lines()
+        .iter()
+        .filter(|line| line.contains("WARN"))
+        .count();
+    assert!(warnings <= 2, "{}", logs());
+    drop(at_sides);
+    server.kill().await;
+}
+
+/// At the connection cap, the connection idle the longest makes room for a new client at
+/// once; a connection with a stream open is never the one closed.
+#[tokio::test(flavor = "multi_thread")]
+async fn at_the_connection_cap_the_longest_idle_connection_makes_room() {
+    let cap = 6;
+    let server = TestServer::start_net(NetConfig {
+        max_connections: cap,
+        ..NetConfig::default()
+    })
+    .await;
+    let mut watcher = server.client().await;
+    let players = new_game(&mut watcher, "frente").await;
+    let mut watching = watch(&mut watcher, &players[0].game).await;
+    let mut idle = Vec::new();
+    for _ in 1..cap {
+        let tcp = TcpStream::connect(server.addr).await.expect("connects");
+        let (mut client, connection) = h2::client::handshake(tcp).await.expect("handshake");
+        let ended = tokio::spawn(connection);
+        list_rulesets_raw(&mut client, server.addr).await;
+        idle.push((client, ended));
+    }
+    let mut newcomer = tokio::time::timeout(PROMPT, server.client())
+        .await
+        .expect("a new client gets in at the cap");
+    serves(&mut newcomer).await;
+    let (_client, oldest) = idle.remove(0);
+    tokio::time::timeout(PROMPT, oldest)
+        .await
+        .expect("the longest idle connection is closed")
+        .expect("its task ran")
+        .ok();
+    random_setups(&mut newcomer, &players).await;
+    play_quiet_move(&mut newcomer, &players, &mut rng(4)).await;
+    next_event(&mut watching).await;
+    server.stop().await;
 }

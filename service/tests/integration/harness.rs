@@ -379,6 +379,32 @@ impl ChildServer {
         }
     }
 
+    /// The address of the side listener `what` ("admin service", "Prometheus metrics"),
+    /// once the server has logged it.
+    pub async fn side_address(&self, what: &str) -> SocketAddr {
+        let heading = format!("{what} listening");
+        for _ in 0..200 {
+            let found = self
+                .logs
+                .lines()
+                .iter()
+                .filter(|line| line.contains(&heading))
+                .find_map(|line| {
+                    line.split("address=")
+                        .nth(1)?
+                        .split_whitespace()
+                        .next()?
+                        .parse()
+                        .ok()
+                });
+            if let Some(address) = found {
+                return address;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("the server never said where its {what} listens");
+    }
+
     /// What the server logged so far.
     pub fn logs(&self) -> &Logs {
         &self.logs
@@ -770,4 +796,18 @@ pub fn assert_refused<T: std::fmt::Debug>(result: Result<T, Status>, code: Code,
         .expect("an ErrorInfo in the details");
     assert_eq!(info.reason, reason, "{status:?}");
     assert!(!status.message().is_empty());
+}
+
+/// The Prometheus text at `http://addr/metrics`.
+pub async fn scrape(addr: SocketAddr) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut tcp = tokio::net::TcpStream::connect(addr)
+        .await
+        .expect("connects");
+    tcp.write_all(b"GET /metrics HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+        .await
+        .expect("asks");
+    let mut text = String::new();
+    tcp.read_to_string(&mut text).await.expect("reads");
+    text
 }

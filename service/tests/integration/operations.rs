@@ -11,12 +11,14 @@ use rcgen::{
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tonic::transport::{Certificate, Channel, ClientTlsConfig, Identity};
+use trinchera_proto::admin::v1::ExportGamesRequest;
+use trinchera_proto::admin::v1::admin_service_client::AdminServiceClient;
 use trinchera_proto::v1 as pb;
 use trinchera_proto::v1::game_service_client::GameServiceClient;
 
 use crate::harness::{
-    ChildServer, Client, authed, connect, new_game, play_random_move, random_setups, rng,
-    try_play_random_move,
+    ChildServer, Client, authed, connect, new_game, play_random_move, random_setups, rng, scaled,
+    scrape, try_play_random_move,
 };
 
 /// A certificate authority for a test, writing the PEM files of what it signs into a
@@ -310,17 +312,140 @@ async fn client_certificates_are_asked_for_when_a_client_ca_is_set() {
     server.kill().await;
 }
 
-/// The Prometheus text at `http://addr/metrics`.
-async fn scrape(addr: std::net::SocketAddr) -> String {
-    let mut tcp = tokio::net::TcpStream::connect(addr)
+/// The admin service at `addr` over TLS, trusting `ca`, presenting `identity`.
+async fn admin_client(
+    addr: std::net::SocketAddr,
+    ca: &TestCa,
+    identity: (String, String),
+) -> Result<AdminServiceClient<Channel>, tonic::transport::Error> {
+    let tls = ClientTlsConfig::new()
+        .ca_certificate(ca.trusted())
+        .domain_name("localhost")
+        .identity(Identity::from_pem(identity.0, identity.1));
+    let channel = Channel::from_shared(format!("https://localhost:{}", addr.port()))
+        .expect("uri")
+        .tls_config(tls)?
+        .connect()
+        .await?;
+    Ok(AdminServiceClient::new(channel))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_players_certificate_does_not_open_the_admin_service() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let servers = TestCa::new(dir.path(), "servers");
+    let players = TestCa::new(dir.path(), "players");
+    let operators = TestCa::new(dir.path(), "operators");
+    let (cert, key) = (dir.path().join("server.pem"), dir.path().join("server.key"));
+    servers.server_files(&cert, &key);
+    let (players_ca, operators_ca) = (players.ca(), operators.ca());
+    let tls = [
+        "--tls-cert",
+        cert.to_str().expect("utf-8"),
+        "--tls-key",
+        key.to_str().expect("utf-8"),
+        "--tls-client-ca",
+        players_ca.to_str().expect("utf-8"),
+    ];
+    // The players' CA is not enough for an admin service on a network address.
+    let exposed = [
+        &tls[..],
+        &["--check-config", "--admin-listen", "0.0.0.0:50052"],
+    ]
+    .concat();
+    let (code, words) = server_command(&exposed);
+    assert_eq!(code, Some(2), "{words}");
+    assert!(words.contains("admin.client_ca"), "{words}");
+    let admin_ca = ["--admin-client-ca", operators_ca.to_str().expect("utf-8")];
+    let server = ChildServer::start_with(
+        &dir.path().join("data"),
+        &[&tls[..], &admin_ca, &["--admin-listen", "127.0.0.1:0"]].concat(),
+    )
+    .await;
+    let admin = server.side_address("admin service").await;
+    let mut player = tls_client(&server, &servers, Some(players.sign(&["ana"])))
         .await
-        .expect("connects");
-    tcp.write_all(b"GET /metrics HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+        .expect("a player's certificate opens the game port");
+    play(&mut player, 1).await;
+    let refused = match admin_client(admin, &servers, players.sign(&["ana"])).await {
+        Err(error) => Err(format!("{error:?}")),
+        Ok(mut client) => client
+            .export_games(ExportGamesRequest {})
+            .await
+            .map(drop)
+            .map_err(|status| format!("{status:?}")),
+    };
+    assert!(refused.is_err(), "a player's certificate exports nothing");
+    let mut operator = admin_client(admin, &servers, operators.sign(&["ops"]))
         .await
-        .expect("asks");
-    let mut text = String::new();
-    tcp.read_to_string(&mut text).await.expect("reads");
-    text
+        .expect("an operator's certificate opens the admin service");
+    let mut export = operator
+        .export_games(ExportGamesRequest {})
+        .await
+        .expect("exports")
+        .into_inner();
+    let mut lines = 0;
+    while let Some(response) = export.message().await.expect("reads") {
+        lines += response.lines.len();
+    }
+    assert_eq!(lines, 3, "header, the game, end");
+    server.kill().await;
+}
+
+/// Connections that finish their TLS handshake and then say nothing are closed at the
+/// preface timeout, like plaintext ones, while a player is served.
+#[tokio::test(flavor = "multi_thread")]
+async fn silent_tls_connections_are_closed_after_the_preface_timeout() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let servers = TestCa::new(dir.path(), "servers");
+    let (cert, key) = (dir.path().join("server.pem"), dir.path().join("server.key"));
+    servers.server_files(&cert, &key);
+    let server = ChildServer::start_with(
+        &dir.path().join("data"),
+        &[
+            "--tls-cert",
+            cert.to_str().expect("utf-8"),
+            "--tls-key",
+            key.to_str().expect("utf-8"),
+            "--preface-timeout-secs",
+            "1",
+        ],
+    )
+    .await;
+    let mut roots = rustls::RootCertStore::empty();
+    use rustls::pki_types::pem::PemObject as _;
+    let ca = rustls::pki_types::CertificateDer::from_pem_slice(servers.issuer.pem().as_bytes())
+        .expect("the CA's certificate");
+    roots.add(ca).expect("trusted");
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let mut config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .expect("versions")
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    config.alpn_protocols = vec![b"h2".to_vec()];
+    let connector = tokio_rustls::TlsConnector::from(std::sync::Arc::new(config));
+    let name = rustls::pki_types::ServerName::try_from("localhost").expect("a name");
+    let mut silent = Vec::new();
+    for _ in 0..scaled(50, 500) {
+        let tcp = tokio::net::TcpStream::connect(server.addr)
+            .await
+            .expect("connects");
+        let stream = connector
+            .connect(name.clone(), tcp)
+            .await
+            .expect("the handshake completes");
+        silent.push(stream);
+    }
+    let mut player = tls_client(&server, &servers, None).await.expect("connects");
+    play(&mut player, 1).await;
+    for stream in &mut silent {
+        // The server's HTTP/2 settings come first; then the connection ends.
+        let mut sink = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut sink));
+        let _ = read.await.expect("the server closes a silent connection");
+    }
+    server.kill().await;
 }
 
 /// A free loopback port.
@@ -347,18 +472,18 @@ fn sample(text: &str, name: &str, labels: &[(&str, &str)]) -> f64 {
 #[tokio::test(flavor = "multi_thread")]
 async fn metrics_count_moves_calls_and_refusals() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let metrics: std::net::SocketAddr = ([127, 0, 0, 1], free_port()).into();
     let server = ChildServer::start_with(
         dir.path(),
         &[
             "--metrics-listen",
-            &metrics.to_string(),
+            "127.0.0.1:0",
             "--no-rate-limits=false",
             "--actions-per-second=1",
             "--actions-burst=2",
         ],
     )
     .await;
+    let metrics = server.side_address("Prometheus metrics").await;
     let mut client = connect(server.addr).await;
     let players = new_game(&mut client, "asalto").await;
     // Two setups, then acting calls past the burst of two are refused.
@@ -419,9 +544,8 @@ async fn metrics_count_moves_calls_and_refusals() {
 #[tokio::test(flavor = "multi_thread")]
 async fn metrics_count_committed_moves_by_ruleset() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let metrics: std::net::SocketAddr = ([127, 0, 0, 1], free_port()).into();
-    let server =
-        ChildServer::start_with(dir.path(), &["--metrics-listen", &metrics.to_string()]).await;
+    let server = ChildServer::start_with(dir.path(), &["--metrics-listen", "127.0.0.1:0"]).await;
+    let metrics = server.side_address("Prometheus metrics").await;
     let mut client = connect(server.addr).await;
     play(&mut client, 5).await;
     let text = scrape(metrics).await;
@@ -949,8 +1073,20 @@ async fn the_browser_client_is_served_beside_grpc() {
     let site = dir.path().join("site");
     std::fs::create_dir(&site).expect("made");
     std::fs::write(site.join("index.html"), "<html>Trinchera</html>").expect("written");
-    std::fs::write(site.join("trinchera-gui_bg.wasm"), b"\0asm-not-really").expect("written");
-    std::fs::write(site.join("trinchera-gui_bg.wasm.gz"), b"gzipped").expect("written");
+    let wasm = b"\0asm-not-really";
+    std::fs::write(site.join("trinchera-gui_bg.wasm"), wasm).expect("written");
+    let gzipped = {
+        use std::io::Write as _;
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        encoder.write_all(wasm).expect("compresses");
+        encoder.finish().expect("compresses")
+    };
+    std::fs::write(site.join("trinchera-gui_bg.wasm.gz"), &gzipped).expect("written");
+    // A link to a file outside the bundle's directory is not served.
+    let outside = dir.path().join("secret.txt");
+    std::fs::write(&outside, "not for the web").expect("written");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&outside, site.join("leak.txt")).expect("linked");
     let root = site.to_str().expect("utf-8");
     let server =
         ChildServer::start_with(&dir.path().join("data"), &["--web", "--web-root", root]).await;
@@ -962,18 +1098,24 @@ async fn the_browser_client_is_served_beside_grpc() {
     assert!(page.starts_with("HTTP/1.1 200"), "{page}");
     assert!(page.contains("content-type: text/html"), "{page}");
     assert!(page.ends_with("<html>Trinchera</html>"), "{page}");
-    let wasm = text(
-        &http1(
-            server.addr,
-            &get("/trinchera-gui_bg.wasm", "Accept-Encoding: gzip, br\r\n"),
-            b"",
-            |_| false,
-        )
-        .await,
+    assert!(
+        page.contains("content-security-policy: frame-ancestors 'none'")
+            && page.contains("x-frame-options: DENY"),
+        "no other site may frame the page: {page}"
     );
+    let leak = text(&http1(server.addr, &get("/leak.txt", ""), b"", |_| false).await);
+    assert!(leak.starts_with("HTTP/1.1 404"), "{leak}");
+    let wasm = http1(
+        server.addr,
+        &get("/trinchera-gui_bg.wasm", "Accept-Encoding: gzip, br\r\n"),
+        b"",
+        |_| false,
+    )
+    .await;
+    assert!(wasm.ends_with(&gzipped), "{}", text(&wasm));
+    let wasm = text(&wasm);
     assert!(wasm.contains("content-type: application/wasm"), "{wasm}");
     assert!(wasm.contains("content-encoding: gzip"), "{wasm}");
-    assert!(wasm.ends_with("gzipped"), "{wasm}");
     let etag = wasm
         .lines()
         .find_map(|line| line.strip_prefix("etag: "))
@@ -984,7 +1126,7 @@ async fn the_browser_client_is_served_beside_grpc() {
             server.addr,
             &get(
                 "/trinchera-gui_bg.wasm",
-                &format!("If-None-Match: {etag}\r\n"),
+                &format!("Accept-Encoding: gzip\r\nIf-None-Match: {etag}\r\n"),
             ),
             b"",
             |_| false,

@@ -15,7 +15,7 @@ use clap::Parser;
 use tracing_subscriber::EnvFilter;
 use trinchera_service::config::{Config, FlagValues, Loaded, LogFormat};
 use trinchera_service::store::{Location, Migrated, PostgresStore, refresh_snapshot};
-use trinchera_service::{Games, ServeOptions, Stopped, VERSION};
+use trinchera_service::{Games, MetricsOptions, ServeOptions, Stopped, VERSION};
 
 /// mimalloc: the server allocates and frees many small buffers per call (views, HTTP/2
 /// frames); measured faster than the system allocator, see README "Benchmarks".
@@ -215,7 +215,7 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(config.server.listen)
         .await
         .with_context(|| format!("listening on {}", config.server.listen))?;
-    let options = ServeOptions::from_config(&config).context("setting up the server")?;
+    let mut options = ServeOptions::from_config(&config).context("setting up the server")?;
     if let Some(site) = &options.site {
         let (files, bytes, gzipped) = site.size();
         tracing::info!(
@@ -227,9 +227,8 @@ async fn serve(config: Config) -> anyhow::Result<()> {
         );
     }
     if let Some(listen) = config.metrics_listen() {
-        trinchera_service::metrics::install(listen)
-            .with_context(|| format!("serving metrics on {listen}"))?;
-        tracing::info!(%listen, "Prometheus metrics at /metrics");
+        let exporter = trinchera_service::metrics::install().context("recording metrics")?;
+        options.metrics = Some(MetricsOptions { listen, exporter });
     }
     tracing::info!(
         address = %listener.local_addr()?,
