@@ -3,7 +3,7 @@
 # (index.html, the .wasm and its JS glue, each with a gzipped twin), which a server built
 # afterwards embeds and `trinchera-server --web` serves (or --web-root DIST serves).
 #
-#   client-gui/web/build.sh            # then: cargo run --release -p trinchera-service --bin trinchera-server -- --web
+#   client-gui/web/build.sh            # then: cargo run --release -p trinchera-server -- --web
 #
 # Needs what cargo brings: the wasm32-unknown-unknown target (added with rustup if missing)
 # and wasm-bindgen-cli at the version of Cargo.lock's wasm-bindgen (installed with cargo

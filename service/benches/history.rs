@@ -9,9 +9,9 @@ use divan::Bencher;
 use prost::Message;
 use trinchera_rules::Viewer;
 use trinchera_service::grpc::convert;
-use trinchera_service::ids::GameId;
-use trinchera_service::records::EventRecord;
 use trinchera_service::state::{GameState, PositionPage};
+use trinchera_store::GameId;
+use trinchera_store::records::EventRecord;
 
 mod common;
 

@@ -23,8 +23,8 @@ use futures_util::StreamExt as _;
 use tokio::sync::{Notify, mpsc};
 
 use crate::games::Games;
-use crate::ids::GameId;
-use crate::records::{self, EventRecord};
+use trinchera_store::GameId;
+use trinchera_store::records::{self, EventRecord};
 
 /// The subjects of every game's events.
 const SUBJECTS: &str = "trinchera.v1.games.*";

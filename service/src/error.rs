@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
-use crate::store::StoreError;
+use trinchera_store::StoreError;
 
 /// The `google.rpc.ErrorInfo` domain of every error reason.
 pub const ERROR_DOMAIN: &str = "trinchera";

@@ -199,7 +199,7 @@ mod tests {
     use trinchera_rules::{Action, Cell, EndReason, Outcome, Played, Seed, Setup};
 
     use super::*;
-    use crate::ids::{GameId, TokenHash};
+    use trinchera_store::{GameId, TokenHash};
     use crate::state::{Act, Creation, Creator, Moment};
     use crate::timing::TimeControl;
 

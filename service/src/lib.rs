@@ -34,16 +34,12 @@ internal! {
     mod ids;
     mod names;
     mod net;
-    mod records;
     mod state;
     mod timing;
 }
 pub mod backup;
-pub mod config;
 mod local;
 pub mod metrics;
-pub mod runtime;
-pub mod store;
 pub mod web;
 
 use std::future::Future;
@@ -60,13 +56,6 @@ pub use games::throttle::{RateLimit, RateLimits};
 pub use games::{BotPace, Games, Limits, NameLimit};
 pub use local::LocalServer;
 pub use net::{NetConfig, Tls, TlsError, TlsFiles};
-
-/// What `trinchera-server --version` says besides the name: the build, the API it serves and
-/// the storage layout it writes.
-pub const VERSION: &str = concat!(
-    env!("CARGO_PKG_VERSION"),
-    " (API trinchera.v1, storage layout 3)"
-);
 
 /// Largest request the server decodes (setups are the biggest: about 4 KiB).
 pub const MAX_REQUEST_BYTES: usize = 64 * 1024;
@@ -97,7 +86,7 @@ pub enum ServeError {
     SideListen(&'static str, SocketAddr, #[source] std::io::Error),
     /// The final flush failed.
     #[error("storage: {0}")]
-    Store(#[from] store::StoreError),
+    Store(#[from] trinchera_store::StoreError),
     /// The bus to the other servers could not be set up.
     #[error(transparent)]
     Bus(#[from] bus::BusError),
@@ -144,17 +133,6 @@ pub struct MetricsOptions {
     pub listen: SocketAddr,
     /// The installed recorder ([`metrics::install`]).
     pub exporter: metrics::Exporter,
-}
-
-/// Why the options a configuration asks for cannot be set up.
-#[derive(Debug, thiserror::Error)]
-pub enum OptionsError {
-    /// The TLS files.
-    #[error(transparent)]
-    Tls(#[from] net::TlsError),
-    /// The browser client.
-    #[error(transparent)]
-    Web(#[from] web::WebError),
 }
 
 /// gRPC-web on the server's port: browsers reach every RPC, streams included.
@@ -215,49 +193,6 @@ impl ServeOptions {
             bus: None,
             site: None,
         }
-    }
-
-    /// The options `config` asks for; TLS files and the browser client are read now. The
-    /// metrics are left off: the caller installs their recorder ([`metrics::install`]).
-    pub fn from_config(config: &config::Config) -> Result<ServeOptions, OptionsError> {
-        let path = |text: &str| (!text.is_empty()).then(|| std::path::PathBuf::from(text));
-        let identity = |client_ca: &str| -> Result<_, net::TlsError> {
-            match (path(&config.tls.cert), path(&config.tls.key)) {
-                (Some(cert), Some(key)) => Ok(Some(Arc::new(net::Tls::load(net::TlsFiles {
-                    cert,
-                    key,
-                    client_ca: path(client_ca),
-                })?))),
-                _ => Ok(None),
-            }
-        };
-        let tls = identity(&config.tls.client_ca)?;
-        let admin = match config.admin_listen() {
-            Some(listen) => Some(AdminOptions {
-                listen,
-                tls: match config.admin.client_ca.is_empty() {
-                    true => None,
-                    false => identity(&config.admin.client_ca)?,
-                },
-            }),
-            None => None,
-        };
-        Ok(ServeOptions {
-            net: config.net(),
-            tls,
-            drain: config.drain(),
-            // The browser client speaks gRPC-web.
-            web: (config.web.grpc_web || config.web.enabled).then(|| GrpcWeb {
-                cors_origins: config.web.cors_origin.clone(),
-            }),
-            admin,
-            metrics: None,
-            bus: config.bus_url().map(str::to_owned),
-            site: match config.web.enabled {
-                true => Some(web::Bundle::load(&config.web.root)?),
-                false => None,
-            },
-        })
     }
 }
 
@@ -579,15 +514,6 @@ async fn sweep(games: Arc<Games>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_version_names_the_storage_layout_this_build_writes() {
-        assert!(
-            VERSION.contains(&format!("storage layout {}", store::LAYOUT)),
-            "{VERSION}"
-        );
-        assert!(VERSION.contains("API trinchera.v1"), "{VERSION}");
-    }
 
     #[test]
     fn plaintext_is_warned_about_on_network_addresses_only() {

@@ -3,7 +3,6 @@
 
 use std::io;
 use std::net::SocketAddr;
-use std::path::Path;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -11,8 +10,8 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 
 use crate::games::throttle::RateLimits;
-use crate::store::{SledOptions, SledStore, Store};
 use crate::{BotPace, Games, Limits, NetConfig, ServeOptions};
+use trinchera_store::Store;
 
 impl Limits {
     /// Limits for a server that only tests talk to: no rate limits, and bots that think
@@ -39,14 +38,7 @@ pub struct LocalServer {
 }
 
 impl LocalServer {
-    /// Starts a server with its data in a sled store in `dir`, listening on `address` (port
-    /// 0: a free one), and returns once it accepts connections.
-    pub fn start(dir: &Path, address: SocketAddr, limits: Limits) -> io::Result<LocalServer> {
-        let store = SledStore::open(dir, SledOptions::default()).map_err(io::Error::other)?;
-        LocalServer::start_with_store(Arc::new(store), address, limits)
-    }
-
-    /// Starts a server over `store` (any backend: a [`MemoryStore`](crate::store::MemoryStore)
+    /// Starts a server over `store` (any backend: a [`MemoryStore`](trinchera_store::MemoryStore)
     /// for a server that keeps nothing), listening on `address`, and returns once it
     /// accepts connections.
     pub fn start_with_store(

@@ -18,12 +18,7 @@ pub const REQUESTS: &str = "trinchera_requests_total";
 pub const REQUEST_SECONDS: &str = "trinchera_request_duration_seconds";
 /// Moves committed, by ruleset.
 pub const MOVES: &str = "trinchera_moves_committed_total";
-/// Appends made durable by one group commit of the embedded store (always one on
-/// PostgreSQL, where each append is a transaction).
-pub const COMMIT_BATCH: &str = "trinchera_store_commit_batch_size";
-/// Time of one group commit: checking its appends against the logs and writing its commit
-/// log frame (PostgreSQL: of one append's transaction).
-pub const COMMIT_SECONDS: &str = "trinchera_store_commit_duration_seconds";
+pub use trinchera_store::metrics::{COMMIT_BATCH, COMMIT_SECONDS};
 /// Size of the embedded store on disk.
 pub const STORE_BYTES: &str = "trinchera_store_size_bytes";
 /// Unfinished games.
@@ -80,8 +75,9 @@ impl std::fmt::Debug for Exporter {
 /// each sample until then).
 const UPKEEP: Duration = Duration::from_secs(5);
 
-/// Records every metric from now on, for the [`Exporter`] to show. Once per process.
-pub fn install() -> Result<Exporter, BuildError> {
+/// Records every metric from now on, for the [`Exporter`] to show, with the build's
+/// information (the storage layout the server writes among it). Once per process.
+pub fn install(storage_layout: u8) -> Result<Exporter, BuildError> {
     let handle = PrometheusBuilder::new()
         .set_buckets_for_metric(Matcher::Suffix("_seconds".into()), SECONDS)?
         .set_buckets_for_metric(Matcher::Full(COMMIT_BATCH.into()), BATCHES)?
@@ -90,7 +86,7 @@ pub fn install() -> Result<Exporter, BuildError> {
         BUILD_INFO,
         "version" => env!("CARGO_PKG_VERSION"),
         "api" => "trinchera.v1",
-        "storage_layout" => crate::store::LAYOUT.to_string(),
+        "storage_layout" => storage_layout.to_string(),
     )
     .set(1.0);
     Ok(Exporter(handle))
@@ -134,12 +130,6 @@ pub fn request(rpc: &'static str, code: tonic::Code, seconds: f64) {
 /// A move committed in a game of `ruleset`.
 pub fn move_committed(ruleset: &'static str) {
     counter!(MOVES, "ruleset" => ruleset).increment(1);
-}
-
-/// A group commit of `appends` appends that took `seconds`.
-pub fn group_commit(appends: usize, seconds: f64) {
-    histogram!(COMMIT_BATCH).record(appends as f64);
-    histogram!(COMMIT_SECONDS).record(seconds);
 }
 
 /// What the server holds now: unfinished games, games in memory, games with bots, the

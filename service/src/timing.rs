@@ -9,6 +9,7 @@
 //! loaded after a restart has its running turn moved later by the [`Downtime`] since the
 //! turn began ([`Clocks::credit`]), so all other arithmetic is plain wall time.
 
+use trinchera_store::{Downtime, Speed};
 use std::fmt;
 use std::time::Duration;
 
@@ -50,50 +51,6 @@ pub enum TimeControl {
         /// Time for each turn.
         per_move: Duration,
     },
-}
-
-/// A speed class, for listings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Speed {
-    /// No clock.
-    Untimed,
-    /// Live, expected under 3 minutes a seat.
-    Bullet,
-    /// Live, under 8 minutes.
-    Blitz,
-    /// Live, under 25 minutes.
-    Rapid,
-    /// Live, longer.
-    Classical,
-    /// A deadline per turn.
-    Correspondence,
-}
-
-impl Speed {
-    /// Every class, in the order of `trinchera.v1.Speed` (from 1).
-    pub const ALL: [Speed; 6] = [
-        Speed::Untimed,
-        Speed::Bullet,
-        Speed::Blitz,
-        Speed::Rapid,
-        Speed::Classical,
-        Speed::Correspondence,
-    ];
-
-    /// The `trinchera.v1.Speed` number, also kept in summaries.
-    pub fn number(self) -> i32 {
-        Speed::ALL
-            .iter()
-            .position(|&s| s == self)
-            .map_or(0, |i| i as i32 + 1)
-    }
-
-    /// The class of a `trinchera.v1.Speed` number.
-    pub fn from_number(number: i32) -> Option<Speed> {
-        usize::try_from(number - 1)
-            .ok()
-            .and_then(|i| Speed::ALL.get(i).copied())
-    }
 }
 
 /// Turns a live game is expected to last per seat, to class its speed (as online boards
@@ -148,36 +105,6 @@ impl fmt::Display for TimeControl {
                 write!(f, "{} days a move", per_move.as_secs() / 86_400)
             }
         }
-    }
-}
-
-/// Intervals during which the server was down, `[from, to)` in ms since the Unix epoch,
-/// oldest first. Time inside them is not counted against anybody.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Downtime(pub Vec<(u64, u64)>);
-
-/// Downtime intervals kept (older ones can no longer overlap a running turn).
-pub const MAX_DOWNTIMES: usize = 1000;
-
-impl Downtime {
-    /// Notes a start at `now` after the server's last sign of life, `alive`: the time
-    /// between is downtime. Keeps the last [`MAX_DOWNTIMES`] intervals.
-    pub fn note_start(&mut self, alive: Option<u64>, now: u64) {
-        if let Some(alive) = alive
-            && alive < now
-        {
-            self.0.push((alive, now));
-            let excess = self.0.len().saturating_sub(MAX_DOWNTIMES);
-            self.0.drain(..excess);
-        }
-    }
-
-    /// Milliseconds the server was down after `from`.
-    pub fn after(&self, from: u64) -> u64 {
-        self.0
-            .iter()
-            .map(|&(start, end)| end.saturating_sub(start.max(from)))
-            .sum()
     }
 }
 

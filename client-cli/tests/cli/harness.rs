@@ -23,7 +23,8 @@ impl Server {
     pub fn start() -> Server {
         let data = tempfile::tempdir().expect("temp dir");
         let address = "127.0.0.1:0".parse().expect("address");
-        let server = LocalServer::start(data.path(), address, Limits::for_tests()).expect("server");
+        let server = LocalServer::start_with_store(sled(data.path()), address, Limits::for_tests())
+            .expect("server");
         Server {
             url: server.url(),
             _server: server,
@@ -377,7 +378,7 @@ impl TlsServer {
             tls: Some(std::sync::Arc::new(tls)),
             ..trinchera_service::ServeOptions::plain(Default::default())
         };
-        let store = trinchera_service::store::MemoryStore::new();
+        let store = trinchera_store::MemoryStore::new();
         let address = "127.0.0.1:0".parse().expect("address");
         let server = LocalServer::start_serving(
             std::sync::Arc::new(store),
@@ -393,4 +394,10 @@ impl TlsServer {
             _files: files,
         }
     }
+}
+
+/// The server's store: sled in `dir`, as the server binary keeps its games by default.
+fn sled(dir: &std::path::Path) -> std::sync::Arc<dyn trinchera_store::Store> {
+    let store = trinchera_store_sled::SledStore::open(dir, Default::default()).expect("a store");
+    std::sync::Arc::new(store)
 }

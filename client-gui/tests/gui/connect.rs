@@ -88,7 +88,7 @@ fn an_https_server_is_reached_when_its_certificate_is_trusted() {
         ..trinchera_service::ServeOptions::plain(Default::default())
     };
     let server = trinchera_service::LocalServer::start_serving(
-        std::sync::Arc::new(trinchera_service::store::MemoryStore::new()),
+        std::sync::Arc::new(trinchera_store::MemoryStore::new()),
         "127.0.0.1:0".parse().expect("address"),
         trinchera_service::Limits::for_tests(),
         options,

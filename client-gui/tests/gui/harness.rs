@@ -33,7 +33,8 @@ impl Server {
     /// Starts a server on `address`.
     pub fn start_on(address: SocketAddr) -> Server {
         let data = tempfile::tempdir().expect("temp dir");
-        let server = LocalServer::start(data.path(), address, Limits::for_tests()).expect("server");
+        let server = LocalServer::start_with_store(sled(data.path()), address, Limits::for_tests())
+            .expect("server");
         Server {
             url: server.url(),
             address: server.address(),
@@ -55,8 +56,12 @@ impl Server {
 
     /// Starts the stopped server again on the same address and data.
     pub fn resume(&mut self) {
-        let server = LocalServer::start(self.data.path(), self.address, Limits::for_tests())
-            .expect("server");
+        let server = LocalServer::start_with_store(
+            sled(self.data.path()),
+            self.address,
+            Limits::for_tests(),
+        )
+        .expect("server");
         self.running = Some(server);
     }
 }
@@ -366,4 +371,10 @@ impl Window {
     pub fn game(&self) -> &trinchera_gui::game::GameScreen {
         self.app().game.as_ref().expect("a game is open")
     }
+}
+
+/// The server's store: sled in `dir`, as the server binary keeps its games by default.
+fn sled(dir: &std::path::Path) -> std::sync::Arc<dyn trinchera_store::Store> {
+    let store = trinchera_store_sled::SledStore::open(dir, Default::default()).expect("a store");
+    std::sync::Arc::new(store)
 }

@@ -4,10 +4,10 @@ use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 use trinchera_rules::{Seat, Seed, Setup, Viewer};
-use trinchera_service::ids::{GameId, TokenHash};
-use trinchera_service::records::EventRecord;
 use trinchera_service::state::{Act, Creation, Creator, GameState, Moment};
 use trinchera_service::timing::TimeControl;
+use trinchera_store::records::EventRecord;
+use trinchera_store::{GameId, TokenHash};
 
 /// Every hosted ruleset, in the benches' order.
 #[allow(dead_code, reason = "not every bench runs per ruleset")]

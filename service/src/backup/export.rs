@@ -4,8 +4,8 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use super::{End, GameLine, Header, Line};
-use crate::ids::GameId;
-use crate::store::{ListQuery, Store, StoreError};
+use trinchera_store::GameId;
+use trinchera_store::{ListQuery, Store, StoreError};
 
 /// Games listed per store query.
 const PAGE: usize = 100;
@@ -66,7 +66,7 @@ impl Exporter {
                     };
                     return Ok(Some(Line::Header(Header {
                         format: super::FORMAT,
-                        server: crate::VERSION.to_owned(),
+                        server: env!("CARGO_PKG_VERSION").to_owned(),
                         exported_ms: self.now_ms,
                         alive_ms: if self.running {
                             Some(self.now_ms)

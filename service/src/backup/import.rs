@@ -7,6 +7,8 @@
 
 use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, BufReader, Read as _, Seek as _, Write as _};
+use trinchera_store::Downtime;
+use trinchera_store::GamePhase;
 
 use trinchera_rules::Quoted;
 
@@ -14,12 +16,11 @@ use super::progress::{self, Progress};
 use super::{FORMAT, GameLine, Header, Line};
 use crate::bots::BotLevel;
 use crate::games::{Limits, NameLimit};
-use crate::ids::{GameId, TokenHash};
 use crate::names;
-use crate::records::{Entry, EventRecord, Joined, SummaryRecord};
-use crate::state::{GamePhase, GameState, bot_player_name};
-use crate::store::{Lifetime, ListQuery, Restored, Store, StoreError};
-use crate::timing::Downtime;
+use crate::state::{GameState, bot_player_name};
+use trinchera_store::records::{Entry, EventRecord, Joined, SummaryRecord};
+use trinchera_store::{GameId, TokenHash};
+use trinchera_store::{Lifetime, ListQuery, Restored, Store, StoreError};
 
 /// Games written at once (the store commits concurrent writes together).
 const WRITES_AT_ONCE: usize = 64;

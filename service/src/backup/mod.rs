@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 pub use self::export::Exporter;
 pub use self::import::{ImportError, ImportReport, MAX_LINE_BYTES, Mode, Names, import};
 pub use self::progress::{Progress, size};
-use crate::records::EventRecord;
+use trinchera_store::records::EventRecord;
 
 /// The version of the export format this build writes and the newest it reads.
 pub const FORMAT: u32 = 1;

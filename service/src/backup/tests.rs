@@ -3,15 +3,17 @@
 //! writes nothing; --merge skips what the store has.
 
 use std::sync::Arc;
+use trinchera_store::Downtime;
 
 use trinchera_rules::Seat;
 
 use super::{Exporter, GameLine, ImportError, ImportReport, Line, Mode, Names, Progress, import};
 use crate::games::{Answer, Games, Intent, Limits, MoveInput, NewGame, SetupRequest, Who};
-use crate::ids::{GameId, TokenHash};
-use crate::records::{Entry, Joined};
-use crate::store::{ListQuery, MemoryStore, SledOptions, SledStore, Store};
-use crate::timing::{Downtime, TimeControl};
+use crate::timing::TimeControl;
+use trinchera_store::records::{Entry, Joined};
+use trinchera_store::{GameId, TokenHash};
+use trinchera_store::{ListQuery, MemoryStore, Store};
+use trinchera_store_sled::{SledOptions, SledStore};
 
 /// A store with three games: one waiting, one being played, one resigned.
 async fn played() -> MemoryStore {
@@ -156,10 +158,10 @@ async fn a_round_trip_keeps_every_log_summary_token_and_down_time() {
             "game {id}"
         );
     }
-    let token_of_game = |log: Vec<crate::records::EventRecord>| {
+    let token_of_game = |log: Vec<trinchera_store::records::EventRecord>| {
         log.iter()
             .find_map(|record| match &record.entry {
-                Some(crate::records::Entry::Joined(joined)) => Some(TokenHash(
+                Some(trinchera_store::records::Entry::Joined(joined)) => Some(TokenHash(
                     joined.token_hash.as_slice().try_into().expect("32 bytes"),
                 )),
                 _ => None,
@@ -182,7 +184,7 @@ async fn a_round_trip_keeps_every_log_summary_token_and_down_time() {
         source.log(game).await.expect("reads"),
         source.summary(game).await.expect("reads"),
     );
-    let creation = crate::store::Append {
+    let creation = trinchera_store::Append {
         version: 1,
         record: &log[0],
         summary: summary.as_ref(),

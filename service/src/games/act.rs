@@ -7,6 +7,8 @@
 //! (another writer was first) reloads the game and tries again, or answers `ABORTED` when
 //! the caller named the version it expected.
 
+use trinchera_store::{GameId, TokenHash};
+use trinchera_store::GamePhase;
 use std::net::IpAddr;
 use std::time::Duration;
 
@@ -16,12 +18,9 @@ use super::cache::{Held, Slot};
 use super::reservations::Unfinished as Counts;
 use super::{Games, MoveInput, NewGame, SetupRequest};
 use crate::error::{ApiError, Reason};
-use crate::ids::{self, GameId, Token, TokenHash};
-use crate::state::{
-    Act, Creation, Creator, EventKind, GameEvent, GamePhase, GameState, Moment, Snapshot,
-    bot_player_name,
-};
-use crate::store::{Append, StoreError, Unfinished};
+use crate::ids::{self, Token};
+use crate::state::{Act, Creation, Creator, EventKind, GameEvent, GameState, Moment, Snapshot, bot_player_name};
+use trinchera_store::{Append, StoreError, Unfinished};
 
 /// Who asks for an act.
 #[derive(Clone, Copy, Debug)]
@@ -201,7 +200,7 @@ impl Games {
         &self,
         slot: &Slot,
         held: &Held,
-        record: crate::records::EventRecord,
+        record: trinchera_store::records::EventRecord,
         event: &GameEvent,
     ) {
         let state = held.state();

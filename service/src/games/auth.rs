@@ -4,7 +4,7 @@ use trinchera_rules::{Seat, Viewer};
 
 use super::Games;
 use crate::error::ApiError;
-use crate::ids::TokenHash;
+use trinchera_store::TokenHash;
 use crate::state::GameState;
 
 impl Games {

@@ -10,6 +10,7 @@
 //! before it thinks, and every server renews its leases and takes over those whose server
 //! died ([`Games::keep_leases`]).
 
+use trinchera_store::GameId;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -17,9 +18,9 @@ use super::thinking::Urgency;
 use super::{Answer, Games, Intent, MoveInput, SetupRequest, Who};
 use crate::bots::{self, Decision};
 use crate::error::ApiError;
-use crate::ids::{self, GameId};
+use crate::ids::{self};
 use crate::state::GameState;
-use crate::store::{BotLease, StoreError, Unfinished};
+use trinchera_store::{BotLease, StoreError, Unfinished};
 
 impl Games {
     /// Makes sure the bot of game `id`, if it is to act, gets a task.

@@ -14,8 +14,8 @@ use tokio::sync::OwnedMutexGuard;
 use super::Games;
 use crate::error::ApiError;
 use crate::hub::Hub;
-use crate::ids::GameId;
-use crate::records::EventRecord;
+use trinchera_store::GameId;
+use trinchera_store::records::EventRecord;
 use crate::state::{Act, Change, GameEvent, GameState, Moment, ReplayError};
 
 /// A game in memory. Its field is private: the game changes only by an act applied

@@ -2,6 +2,8 @@
 //! that settles each as it passes (a durable event that watchers see at once), and the same
 //! settlement before any act on a game whose deadline has passed.
 
+use trinchera_store::GameId;
+use trinchera_store::GamePhase;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -13,9 +15,9 @@ use super::act::made_setup;
 use super::cache::{Held, Slot};
 use super::{Answer, Games, Intent, Who};
 use crate::error::{ApiError, Reason};
-use crate::ids::{self, GameId};
-use crate::state::{Act, GamePhase, GameState, Moment};
-use crate::store::{StoreError, Unfinished};
+use crate::ids::{self};
+use crate::state::{Act, GameState, Moment};
+use trinchera_store::{StoreError, Unfinished};
 use crate::timing::Lapse;
 
 /// Every game's next deadline, soonest first.

@@ -8,10 +8,10 @@ use std::sync::Arc;
 
 use super::Games;
 use super::cache::{Held, Slot};
-use crate::ids::GameId;
-use crate::records::EventRecord;
-use crate::state::GamePhase;
-use crate::store::StoreError;
+use trinchera_store::GameId;
+use trinchera_store::records::EventRecord;
+use trinchera_store::GamePhase;
+use trinchera_store::StoreError;
 
 impl Games {
     /// Another server committed `record`, version `version` of game `id`.

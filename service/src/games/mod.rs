@@ -23,6 +23,7 @@ mod tests;
 mod thinking;
 pub mod throttle;
 
+use trinchera_store::Downtime;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
@@ -39,11 +40,11 @@ use self::thinking::Thinking;
 use self::throttle::{RateLimits, Throttle};
 use crate::error::ApiError;
 use crate::hub::Published;
-use crate::ids::GameId;
-use crate::records::EventRecord;
+use trinchera_store::GameId;
+use trinchera_store::records::EventRecord;
 use crate::state::{GameEvent, ReplaySteps, Reveal, Snapshot};
-use crate::store::{Store, StoreError, Unfinished};
-use crate::timing::{Downtime, SystemTime, TimeSource};
+use trinchera_store::{Store, StoreError, Unfinished};
+use crate::timing::{SystemTime, TimeSource};
 
 /// Limits that protect the server; each refusal names the limit.
 #[derive(Clone, Debug)]

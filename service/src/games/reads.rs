@@ -1,6 +1,7 @@
 //! The read path: views, histories, replays, watches and listings. Nothing here changes a
 //! game.
 
+use trinchera_store::GamePhase;
 use std::net::IpAddr;
 
 use trinchera_rules::Viewer;
@@ -9,10 +10,10 @@ use super::quota::QuotaPermit;
 use super::{Games, ReplayOpening, ReplaySession, Watch, WatchItem};
 use crate::error::{ApiError, Reason};
 use crate::hub::left_out;
-use crate::ids::GameId;
-use crate::records::SummaryRecord;
-use crate::state::{GamePhase, GameState, History, PositionPage, ReplaySteps, Snapshot};
-use crate::store::ListQuery;
+use trinchera_store::GameId;
+use trinchera_store::records::SummaryRecord;
+use crate::state::{GameState, History, PositionPage, ReplaySteps, Snapshot};
+use trinchera_store::ListQuery;
 
 impl Games {
     /// What the caller sees of game `id` now.

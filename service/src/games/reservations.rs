@@ -8,7 +8,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use super::Limits;
 use crate::error::ApiError;
-use crate::ids::GameId;
+use trinchera_store::GameId;
 
 /// A place among the unfinished games, taken before a game is created: kept by
 /// [`Reservations::created`], given back by [`Reservations::cancel`].

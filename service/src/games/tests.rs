@@ -1,6 +1,7 @@
 //! The game manager's time rules with a fake server clock: clocks, increments, forfeits,
 //! correspondence deadlines, late setups and first moves, downtime, abandonment claims.
 
+use trinchera_store::GamePhase;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -9,9 +10,9 @@ use trinchera_rules::{EndReason, Seat, Viewer};
 
 use super::{Answer, Games, Intent, Limits, MoveInput, NewGame, SetupRequest, Who};
 use crate::error::{ApiError, Reason};
-use crate::ids::GameId;
-use crate::state::{GamePhase, Snapshot};
-use crate::store::{MemoryStore, Store};
+use trinchera_store::GameId;
+use crate::state::Snapshot;
+use trinchera_store::{MemoryStore, Store};
 use crate::timing::{TimeControl, TimeSource};
 
 /// A server clock that moves only when told.

@@ -11,7 +11,7 @@ use governor::clock::{Clock, DefaultClock};
 use governor::{Quota, RateLimiter};
 
 use crate::error::ApiError;
-use crate::ids::TokenHash;
+use trinchera_store::TokenHash;
 
 /// One token bucket: `count` calls per `period` on average, bursts of up to `burst`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,7 +8,7 @@ use trinchera_rules::Quoted;
 use crate::bots::BotLevel;
 use crate::error::{ApiError, Reason};
 use crate::games::{Limits, NameLimit};
-use crate::ids::GameId;
+use trinchera_store::GameId;
 use crate::names;
 
 /// Parses a game id strictly: the decimal digits the server writes, nothing else (no sign,

@@ -1,6 +1,8 @@
 //! Conversions between the wire types of `trinchera.v1` and the domain: checked on the way
 //! in, total on the way out.
 
+use trinchera_store::Speed;
+use trinchera_store::GamePhase;
 use trinchera_proto::v1 as pb;
 use trinchera_rules::{
     Action, BattleResult, BoardShape, Cell, Description, Effect, EndReason, Facing, LinkKind,
@@ -11,10 +13,10 @@ use super::changes::Changes;
 use crate::bots::BotLevel;
 use crate::error::{ApiError, Reason};
 use crate::games::ReplayOpening;
-use crate::ids::GameId;
-use crate::records::SummaryRecord;
-use crate::state::{EventKind, GameEvent, GamePhase, History, Reveal, Snapshot, Table, control_of};
-use crate::timing::{Lapse, Speed, TimeControl};
+use trinchera_store::GameId;
+use trinchera_store::records::SummaryRecord;
+use crate::state::{EventKind, GameEvent, History, Reveal, Snapshot, Table, control_of};
+use crate::timing::{Lapse, TimeControl};
 
 fn seat_number(seat: Seat) -> i32 {
     seat.index() as i32

@@ -5,80 +5,77 @@ use trinchera_rules::{Quoted, catalog};
 
 use super::convert;
 use crate::error::{ApiError, Reason};
-use crate::store::ListQuery;
+use trinchera_store::ListQuery;
 
 /// Largest ListGames page (the contract's bound).
 pub const MAX_PAGE: usize = 100;
 /// ListGames page when none is asked for.
 pub const DEFAULT_PAGE: usize = 20;
 
-impl TryFrom<&pb::ListGamesRequest> for ListQuery {
-    type Error = ApiError;
-
-    fn try_from(request: &pb::ListGamesRequest) -> Result<ListQuery, ApiError> {
-        let limit = match usize::try_from(request.page_size) {
-            Ok(0) => DEFAULT_PAGE,
-            Ok(size) if size <= MAX_PAGE => size,
-            _ => {
-                return Err(ApiError::invalid(
-                    Reason::BadRequest,
-                    format!("page_size must be between 1 and {MAX_PAGE}"),
-                ));
-            }
-        };
-        let before = match request.page_token.as_str() {
-            "" => None,
-            token => Some(token.parse().map_err(|()| {
-                ApiError::invalid(Reason::BadRequest, "page_token is not one this server gave")
-            })?),
-        };
-        let phase = match pb::Phase::try_from(request.phase) {
-            Ok(pb::Phase::Unspecified) => None,
-            Ok(phase) => Some(convert::phase_from(phase)),
-            Err(_) => {
-                return Err(ApiError::invalid(
-                    Reason::BadRequest,
-                    format!("unknown phase {}", request.phase),
-                ));
-            }
-        };
-        let ruleset = match request.ruleset.as_str() {
-            "" => None,
-            id => Some(
-                catalog::RULESETS
-                    .iter()
-                    .position(|r| (r.description)().id == id)
-                    .ok_or_else(|| {
-                        ApiError::invalid(
-                            Reason::UnknownRuleset,
-                            format!(
-                                "there is no ruleset {}; the server hosts: {}",
-                                Quoted(id),
-                                catalog::ids().join(", ")
-                            ),
-                        )
-                    })?,
-            ),
-        };
-        Ok(ListQuery {
-            phase,
-            ruleset,
-            speed: convert::speed_from(request.speed)?,
-            before,
-            limit,
-        })
-    }
+/// `request` read into a [`ListQuery`], every field checked.
+pub fn query(request: &pb::ListGamesRequest) -> Result<ListQuery, ApiError> {
+    let limit = match usize::try_from(request.page_size) {
+        Ok(0) => DEFAULT_PAGE,
+        Ok(size) if size <= MAX_PAGE => size,
+        _ => {
+            return Err(ApiError::invalid(
+                Reason::BadRequest,
+                format!("page_size must be between 1 and {MAX_PAGE}"),
+            ));
+        }
+    };
+    let before = match request.page_token.as_str() {
+        "" => None,
+        token => Some(token.parse().map_err(|()| {
+            ApiError::invalid(Reason::BadRequest, "page_token is not one this server gave")
+        })?),
+    };
+    let phase = match pb::Phase::try_from(request.phase) {
+        Ok(pb::Phase::Unspecified) => None,
+        Ok(phase) => Some(convert::phase_from(phase)),
+        Err(_) => {
+            return Err(ApiError::invalid(
+                Reason::BadRequest,
+                format!("unknown phase {}", request.phase),
+            ));
+        }
+    };
+    let ruleset = match request.ruleset.as_str() {
+        "" => None,
+        id => Some(
+            catalog::RULESETS
+                .iter()
+                .position(|r| (r.description)().id == id)
+                .ok_or_else(|| {
+                    ApiError::invalid(
+                        Reason::UnknownRuleset,
+                        format!(
+                            "there is no ruleset {}; the server hosts: {}",
+                            Quoted(id),
+                            catalog::ids().join(", ")
+                        ),
+                    )
+                })?,
+        ),
+    };
+    Ok(ListQuery {
+        phase,
+        ruleset,
+        speed: convert::speed_from(request.speed)?,
+        before,
+        limit,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ids::GameId;
-    use crate::state::GamePhase;
+    use trinchera_store::GameId;
+    use trinchera_store::GamePhase;
 
     #[test]
     fn requests_become_queries_or_clear_refusals() {
-        let query = ListQuery::try_from(&pb::ListGamesRequest {
+        let asked = query(&pb::ListGamesRequest {
             phase: pb::Phase::Waiting as i32,
             ruleset: "asalto".into(),
             page_size: 0,
@@ -87,7 +84,7 @@ mod tests {
         })
         .expect("valid");
         assert_eq!(
-            query,
+            asked,
             ListQuery {
                 phase: Some(GamePhase::Waiting),
                 ruleset: Some(3),
@@ -114,7 +111,7 @@ mod tests {
                 ..Default::default()
             },
         ] {
-            let refused = ListQuery::try_from(&bad).expect_err("refused");
+            let refused = query(&bad).expect_err("refused");
             assert!(matches!(refused, ApiError::InvalidArgument { .. }), "{refused}");
         }
     }

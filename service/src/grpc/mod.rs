@@ -22,7 +22,7 @@ use trinchera_rules::{Seat, catalog};
 use crate::error::{ApiError, Reason};
 use crate::games::{Answer, Games, Intent, MoveInput, NewGame, SetupRequest, Who};
 use crate::net::{HoldUntilSent, WatchPermit};
-use crate::store::ListQuery;
+use trinchera_store::ListQuery;
 use crate::state::PositionPage;
 
 /// The gRPC service over a set of games.
@@ -302,7 +302,7 @@ impl GameService for Api {
     ) -> Result<Response<pb::ListGamesResponse>, Status> {
         let body = request.get_ref();
         handle(Call::of("ListGames", &request, ""), async {
-            let query = ListQuery::try_from(body)?;
+            let query = listing::query(body)?;
             let games = self
                 .games
                 .list(&ListQuery {

@@ -2,6 +2,7 @@
 //! own views as the connection asks for messages, with no gaps or duplicates, and a fresh
 //! snapshot for a watcher that fell behind.
 
+use trinchera_store::GamePhase;
 use std::pin::Pin;
 use std::sync::Arc;
 
@@ -16,8 +17,8 @@ use super::convert;
 use crate::error::ApiError;
 use crate::games::{Games, Watch, WatchItem};
 use crate::hub::Published;
-use crate::ids::GameId;
-use crate::state::{GameEvent, GamePhase, Snapshot};
+use trinchera_store::GameId;
+use crate::state::{GameEvent, Snapshot};
 
 /// The response stream of WatchGame.
 pub type WatchStream = Pin<Box<dyn Stream<Item = Result<pb::WatchGameResponse, Status>> + Send>>;

@@ -4,16 +4,17 @@
 //! ([`Act::from_record`]) and applies it the same way, so a reloaded game is identical to the
 //! one that was played.
 
+use trinchera_store::GamePhase;
 use std::sync::Arc;
 
 use trinchera_rules::{Action, BySeat, Outcome, PlayError, Quoted, Seat, Seed, Setup, catalog};
 
 use super::people::{Committed, SeatCard, Secrets, Table};
-use super::{Change, EventKind, GamePhase, GameState, Moment, ReplayError};
+use super::{Change, EventKind, GameState, Moment, ReplayError};
 use crate::bots::BotLevel;
 use crate::error::{ApiError, Reason};
-use crate::ids::{GameId, TokenHash};
-use crate::records::{
+use trinchera_store::{GameId, TokenHash};
+use trinchera_store::records::{
     Created, Ended, Entry, EventRecord, Joined, Resigned, SetupRecord, TimeControlRecord,
 };
 use crate::timing::{Clocks, TimeControl};

@@ -11,6 +11,7 @@ mod people;
 mod replay;
 mod snapshot;
 
+use trinchera_store::{Downtime, GamePhase};
 use std::sync::Arc;
 
 use trinchera_rules::{Action, Description, Game, Outcome, Phase, Played, Seat, Viewer};
@@ -21,50 +22,10 @@ pub use self::replay::{History, PositionPage, Replay, ReplayError, ReplaySteps, 
 pub use self::snapshot::Snapshot;
 use self::people::Secrets;
 use crate::bots::{BotLevel, SeatKnowledge};
-use crate::ids::{GameId, TokenHash};
-use crate::records::{EventRecord, SummaryRecord};
-use crate::store::Append;
-use crate::timing::{Clocks, Downtime};
-
-/// Where a game stands, as the service sees it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GamePhase {
-    /// A seat is free.
-    Waiting,
-    /// Waiting for setups.
-    Setup,
-    /// Being played.
-    Playing,
-    /// Over.
-    Finished,
-}
-
-impl GamePhase {
-    /// Every phase, in order.
-    pub const ALL: [GamePhase; 4] = [
-        GamePhase::Waiting,
-        GamePhase::Setup,
-        GamePhase::Playing,
-        GamePhase::Finished,
-    ];
-
-    /// The `trinchera.v1.Phase` number, also stored in summaries.
-    pub const fn number(self) -> i32 {
-        match self {
-            GamePhase::Waiting => 1,
-            GamePhase::Setup => 2,
-            GamePhase::Playing => 3,
-            GamePhase::Finished => 4,
-        }
-    }
-
-    /// The phase of a `trinchera.v1.Phase` number.
-    pub fn from_number(number: i32) -> Option<GamePhase> {
-        GamePhase::ALL
-            .into_iter()
-            .find(|phase| phase.number() == number)
-    }
-}
+use trinchera_store::{GameId, TokenHash};
+use trinchera_store::records::{EventRecord, SummaryRecord};
+use trinchera_store::Append;
+use crate::timing::Clocks;
 
 /// What an event was.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,10 +7,9 @@ use sha2::{Digest, Sha256};
 use trinchera_rules::{BySeat, Seat, Seed};
 
 use crate::bots::BotLevel;
-use crate::ids::TokenHash;
+use trinchera_store::TokenHash;
 
-/// How every bot's name starts; people may not take a name of this form.
-pub const BOT_NAME_PREFIX: &str = "Bot (";
+pub use trinchera_store::records::BOT_NAME_PREFIX;
 
 /// The name a bot of `level` plays under.
 pub fn bot_player_name(level: BotLevel) -> String {

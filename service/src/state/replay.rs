@@ -2,11 +2,12 @@
 //! viewer may see them ([`ReplaySteps`]), a whole history with a page of positions
 //! ([`GameState::history`]), and the fairness reveal after the end.
 
+use trinchera_store::GamePhase;
 use trinchera_rules::{Placement, Seat, Seed, Sight, Viewer};
 
-use super::{Act, Creation, GameEvent, GamePhase, GameState, Moment, Snapshot};
-use crate::ids::GameId;
-use crate::records::EventRecord;
+use super::{Act, Creation, GameEvent, GameState, Moment, Snapshot};
+use trinchera_store::GameId;
+use trinchera_store::records::EventRecord;
 
 /// A log that cannot be replayed: corrupt or written by an incompatible build.
 #[derive(Debug, thiserror::Error)]

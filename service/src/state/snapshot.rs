@@ -2,12 +2,13 @@
 //! `GameView`. The rules project the position for the viewer; the people come as the public
 //! [`Table`] only.
 
+use trinchera_store::GamePhase;
 use std::sync::Arc;
 
 use trinchera_rules::{Description, LegalAction, Outcome, Sight, View, Viewer};
 
-use super::{GameEvent, GamePhase, GameState, Table};
-use crate::ids::GameId;
+use super::{GameEvent, GameState, Table};
+use trinchera_store::GameId;
 use crate::timing::Clocks;
 
 /// Everything one viewer may see of a game at one version.

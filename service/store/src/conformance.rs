@@ -1,0 +1,562 @@
+//! One suite every backend passes: appends and reloads (across restarts), conflicting
+//! appends, id allocation, listing pages and filters, the queries of unfinished and
+//! unstarted games, tokens, downtime, restored games and bot leases.
+//!
+//! A backend's crate runs it with [`conformance_tests!`](crate::conformance_tests) in its
+//! tests, given a function that runs one test on a fresh [`Backend`]:
+//!
+//! ```text
+//! async fn on_memory<F: Future<Output = ()>>(test: impl FnOnce(Memory) -> F) {
+//!     test(Memory::new()).await;
+//! }
+//! trinchera_store::conformance_tests!(on_memory);
+//! ```
+
+use std::sync::Arc;
+
+use crate::ids::{GameId, TokenHash};
+use crate::records::{Entry, EventRecord, SummaryRecord};
+use crate::{
+    Append, BotLease, Downtime, GamePhase, Lifetime, ListQuery, MemoryStore, Restored, Speed,
+    Store, StoreError, Unfinished,
+};
+
+/// A backend under test: its store, and the store a restart would find.
+pub trait Backend: Send {
+    /// The store now.
+    fn store(&self) -> Arc<dyn Store>;
+    /// Closes the store and opens it again, as a restarted server does.
+    fn restart(&mut self) -> impl Future<Output = ()> + Send;
+}
+
+/// The in-memory model, as a [`Backend`].
+pub struct Memory(Arc<MemoryStore>);
+
+impl Memory {
+    /// An empty store.
+    pub fn new() -> Memory {
+        Memory(Arc::new(MemoryStore::new()))
+    }
+}
+
+impl Default for Memory {
+    fn default() -> Self {
+        Memory::new()
+    }
+}
+
+impl Backend for Memory {
+    fn store(&self) -> Arc<dyn Store> {
+        Arc::clone(&self.0) as Arc<dyn Store>
+    }
+
+    async fn restart(&mut self) {
+        self.0 = Arc::new(self.0.reopen());
+    }
+}
+
+/// Declares one `#[tokio::test]` per test of the suite, each running the test through
+/// `$run`, an async function that hands it a fresh backend (and cleans up after it), with
+/// the attributes given first (e.g. `#[ignore = "why"]`) on every test.
+#[macro_export]
+macro_rules! conformance_tests {
+    ($(#[$attr:meta])* $run:path) => {
+        $crate::conformance_tests!(@each [$(#[$attr])*] $run; appends_survive_restarts, appends_out_of_turn_conflict_and_write_nothing, racing_appends_of_one_version_let_exactly_one_through, ids_are_new_and_increase_across_restarts, listings_page_newest_first_and_filter, queries_find_unfinished_and_unstarted_games, downtime_is_the_gap_before_a_start, restored_games_keep_their_ids_and_are_written_once, a_restored_lifetime_is_what_the_next_start_counts_from, log_after_gives_what_a_copy_missed, bot_leases_go_to_one_server_at_a_time);
+    };
+    (@each $attrs:tt $run:path; $($name:ident),*) => {
+        $($crate::conformance_tests!(@one $attrs $run; $name);)*
+    };
+    (@one [$($attr:tt)*] $run:path; $name:ident) => {
+        $($attr)*
+        #[tokio::test(flavor = "multi_thread")]
+        async fn $name() {
+            $run($crate::conformance::$name).await;
+        }
+    };
+}
+
+fn record(notation: &str) -> EventRecord {
+    EventRecord {
+        seat: Some(0),
+        entry: Some(Entry::Move(notation.into())),
+        ..EventRecord::default()
+    }
+}
+
+fn summary(ruleset: &str, phase: GamePhase) -> SummaryRecord {
+    SummaryRecord {
+        ruleset: ruleset.into(),
+        phase: phase.number(),
+        speed: Speed::Untimed.number(),
+        ..SummaryRecord::default()
+    }
+}
+
+/// Creates a game of `ruleset` in `phase` with the creator's `token`.
+async fn create(store: &dyn Store, summary: &SummaryRecord, token: Option<TokenHash>) -> GameId {
+    store
+        .create(Append {
+            version: 1,
+            record: &record("created"),
+            summary: Some(summary),
+            token,
+            lease: None,
+        })
+        .await
+        .expect("creates")
+}
+
+async fn append(store: &dyn Store, game: GameId, version: u64) -> Result<(), StoreError> {
+    append_leasing(store, game, version, None).await
+}
+
+/// [`append`], doing `lease` to the game's bot lease.
+async fn append_leasing(
+    store: &dyn Store,
+    game: GameId,
+    version: u64,
+    lease: Option<BotLease>,
+) -> Result<(), StoreError> {
+    store
+        .append(
+            game,
+            Append {
+                version,
+                record: &record(&format!("m{version}")),
+                summary: None,
+                token: None,
+                lease,
+            },
+        )
+        .await
+}
+
+fn notations(log: &[EventRecord]) -> Vec<String> {
+    log.iter()
+        .map(|e| match &e.entry {
+            Some(Entry::Move(n)) => n.clone(),
+            _ => String::new(),
+        })
+        .collect()
+}
+
+/// Appends survive restarts.
+pub async fn appends_survive_restarts(mut backend: impl Backend) {
+    let store = backend.store();
+    let token = TokenHash::of("secret");
+    let game = create(
+        store.as_ref(),
+        &summary("frente", GamePhase::Waiting),
+        Some(token),
+    )
+    .await;
+    // Past a sled chunk (32 entries) and into the next.
+    for version in 2..=40 {
+        append(store.as_ref(), game, version)
+            .await
+            .expect("appends");
+    }
+    let joined = SummaryRecord {
+        players: vec!["Ana".into(), "Beto".into()],
+        ..summary("frente", GamePhase::Setup)
+    };
+    let other = TokenHash::of("other");
+    store
+        .append(
+            game,
+            Append {
+                version: 41,
+                record: &record("joined"),
+                summary: Some(&joined),
+                token: Some(other),
+                lease: None,
+            },
+        )
+        .await
+        .expect("appends");
+    drop(store);
+    backend.restart().await;
+    let store = backend.store();
+    let log = store.log(game).await.expect("log");
+    assert_eq!(log.len(), 41);
+    assert_eq!(notations(&log)[1..4], ["m2", "m3", "m4"]);
+    assert_eq!(store.summary(game).await.expect("summary"), Some(joined));
+    for token in [token, other] {
+        assert_eq!(store.token_owner(&token).await.expect("owner"), Some(game));
+    }
+    assert_eq!(
+        store.token_owner(&TokenHash::of("x")).await.expect("owner"),
+        None
+    );
+    assert!(store.exists(game).await.expect("exists"));
+    let missing = GameId(game.0 + 100);
+    assert!(!store.exists(missing).await.expect("exists"));
+    assert!(store.log(missing).await.expect("log").is_empty());
+    assert_eq!(store.summary(missing).await.expect("summary"), None);
+    append(store.as_ref(), game, 42)
+        .await
+        .expect("appends after the restart");
+}
+
+/// Appends out of turn conflict and write nothing.
+pub async fn appends_out_of_turn_conflict_and_write_nothing(backend: impl Backend) {
+    let store = backend.store();
+    let game = create(store.as_ref(), &summary("asalto", GamePhase::Waiting), None).await;
+    append(store.as_ref(), game, 2).await.expect("appends");
+    for version in [0, 1, 2, 4, 33] {
+        let refused = append(store.as_ref(), game, version).await;
+        assert!(
+            matches!(refused, Err(StoreError::Conflict { version: v, .. }) if v == version),
+            "version {version}: {refused:?}"
+        );
+    }
+    let nowhere = append(store.as_ref(), GameId(game.0 + 50), 2).await;
+    assert!(
+        matches!(nowhere, Err(StoreError::Conflict { .. })),
+        "{nowhere:?}"
+    );
+    assert_eq!(
+        notations(&store.log(game).await.expect("log")),
+        ["created", "m2"]
+    );
+}
+
+/// Racing appends of one version let exactly one through.
+pub async fn racing_appends_of_one_version_let_exactly_one_through(backend: impl Backend) {
+    let store = backend.store();
+    let game = create(store.as_ref(), &summary("frente", GamePhase::Playing), None).await;
+    for version in 2..=20 {
+        let racers: Vec<_> = (0..4)
+            .map(|_| {
+                let store = Arc::clone(&store);
+                tokio::spawn(async move { append(store.as_ref(), game, version).await })
+            })
+            .collect();
+        let mut through = 0;
+        for racer in racers {
+            match racer.await.expect("task") {
+                Ok(()) => through += 1,
+                Err(StoreError::Conflict { .. }) => {}
+                Err(other) => panic!("{other}"),
+            }
+        }
+        assert_eq!(through, 1, "version {version}");
+    }
+    assert_eq!(store.log(game).await.expect("log").len(), 20);
+}
+
+/// Ids are new and increase across restarts.
+pub async fn ids_are_new_and_increase_across_restarts(mut backend: impl Backend) {
+    let store = backend.store();
+    let first = create(store.as_ref(), &summary("frente", GamePhase::Waiting), None).await;
+    let second = create(store.as_ref(), &summary("frente", GamePhase::Waiting), None).await;
+    assert!(second > first && first.0 > 0);
+    drop(store);
+    backend.restart().await;
+    let store = backend.store();
+    let third = create(store.as_ref(), &summary("frente", GamePhase::Waiting), None).await;
+    assert!(third > second, "{third:?} after {second:?}");
+}
+
+/// Listings page newest first and filter.
+pub async fn listings_page_newest_first_and_filter(backend: impl Backend) {
+    let store = backend.store();
+    let mut made = Vec::new();
+    for (ruleset, phase) in [
+        ("frente", GamePhase::Finished),
+        ("asalto", GamePhase::Waiting),
+        ("frente", GamePhase::Waiting),
+        ("tanques", GamePhase::Playing),
+        ("frente", GamePhase::Waiting),
+    ] {
+        made.push(create(store.as_ref(), &summary(ruleset, phase), None).await);
+    }
+    let list = |query: ListQuery| {
+        let store = Arc::clone(&store);
+        async move {
+            let page = store.list(&query).await.expect("lists");
+            page.into_iter().map(|(game, _)| game).collect::<Vec<_>>()
+        }
+    };
+    let all = ListQuery {
+        limit: 10,
+        ..ListQuery::default()
+    };
+    assert_eq!(
+        list(all).await,
+        made.iter().rev().copied().collect::<Vec<_>>()
+    );
+    let waiting = ListQuery {
+        phase: Some(GamePhase::Waiting),
+        ..all
+    };
+    assert_eq!(list(waiting).await, [made[4], made[2], made[1]]);
+    let page = ListQuery {
+        limit: 2,
+        ..waiting
+    };
+    assert_eq!(list(page).await, [made[4], made[2]]);
+    let next = ListQuery {
+        before: Some(made[2]),
+        ..page
+    };
+    assert_eq!(list(next).await, [made[1]]);
+    let frente = ListQuery {
+        ruleset: Some(0),
+        ..all
+    };
+    assert_eq!(list(frente).await, [made[4], made[2], made[0]]);
+    let bullet = ListQuery {
+        speed: Some(Speed::Bullet),
+        ..all
+    };
+    assert!(list(bullet).await.is_empty());
+}
+
+/// Queries find unfinished and unstarted games.
+pub async fn queries_find_unfinished_and_unstarted_games(backend: impl Backend) {
+    let store = backend.store();
+    let bots = |levels: &[&str]| levels.iter().map(|l| (*l).to_owned()).collect();
+    let person = create(store.as_ref(), &summary("frente", GamePhase::Playing), None).await;
+    let with_bot = SummaryRecord {
+        bots: bots(&["", "hard"]),
+        since_ms: 50,
+        ..summary("frente", GamePhase::Setup)
+    };
+    let against_bot = create(store.as_ref(), &with_bot, None).await;
+    let exhibition = SummaryRecord {
+        bots: bots(&["easy", "hard"]),
+        speed: Speed::Blitz.number(),
+        ..summary("tanques", GamePhase::Playing)
+    };
+    let exhibition = create(store.as_ref(), &exhibition, None).await;
+    let waiting = SummaryRecord {
+        since_ms: 10,
+        ..summary("asalto", GamePhase::Waiting)
+    };
+    let waiting = create(store.as_ref(), &waiting, None).await;
+    let over = create(
+        store.as_ref(),
+        &summary("frente", GamePhase::Finished),
+        None,
+    )
+    .await;
+    let unfinished = |which| {
+        let store = Arc::clone(&store);
+        async move { store.unfinished(which).await.expect("query") }
+    };
+    assert_eq!(
+        unfinished(Unfinished::All).await,
+        [person, against_bot, exhibition, waiting]
+    );
+    assert_eq!(
+        unfinished(Unfinished::WithBots).await,
+        [against_bot, exhibition]
+    );
+    assert_eq!(unfinished(Unfinished::Exhibitions).await, [exhibition]);
+    assert_eq!(unfinished(Unfinished::Timed).await, [exhibition]);
+    for (which, count) in [(Unfinished::All, 4), (Unfinished::Exhibitions, 1)] {
+        assert_eq!(store.count_unfinished(which).await.expect("count"), count);
+    }
+    let unstarted = store.unstarted().await.expect("query");
+    let found: Vec<(GameId, GamePhase, u64)> = unstarted
+        .iter()
+        .map(|u| (u.game, u.phase, u.since_ms))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (waiting, GamePhase::Waiting, 10),
+            (against_bot, GamePhase::Setup, 50)
+        ]
+    );
+    // A game that ends leaves every query.
+    store
+        .append(
+            exhibition,
+            Append {
+                version: 2,
+                record: &record("end"),
+                summary: Some(&summary("tanques", GamePhase::Finished)),
+                token: None,
+                lease: None,
+            },
+        )
+        .await
+        .expect("appends");
+    assert_eq!(
+        store
+            .count_unfinished(Unfinished::Exhibitions)
+            .await
+            .expect("count"),
+        0
+    );
+    assert!(!unfinished(Unfinished::All).await.contains(&over));
+}
+
+/// Downtime is the gap before a start.
+pub async fn downtime_is_the_gap_before_a_start(mut backend: impl Backend) {
+    let store = backend.store();
+    assert!(
+        store
+            .record_downtime(1_000)
+            .await
+            .expect("first start")
+            .0
+            .is_empty()
+    );
+    store.mark_alive(5_000).await.expect("alive");
+    // sled notes the time with its next group: an append makes one.
+    create(store.as_ref(), &summary("frente", GamePhase::Waiting), None).await;
+    drop(store);
+    backend.restart().await;
+    let store = backend.store();
+    let downtime = store.record_downtime(9_000).await.expect("restart");
+    assert_eq!(downtime.0, [(5_000, 9_000)]);
+    assert_eq!(downtime.after(7_000), 2_000);
+}
+
+/// Restored games keep their ids and are written once.
+pub async fn restored_games_keep_their_ids_and_are_written_once(mut backend: impl Backend) {
+    let store = backend.store();
+    let log: Vec<EventRecord> = (1..=70).map(|v| record(&format!("m{v}"))).collect();
+    let playing = summary("clasico", GamePhase::Playing);
+    let tokens = [TokenHash::of("first"), TokenHash::of("second")];
+    let restored = Restored {
+        log: &log,
+        summary: &playing,
+        tokens: &tokens,
+    };
+    for out_of_range in [GameId(0), GameId(GameId::MAX.0 + 1), GameId(u64::MAX)] {
+        let refused = store.restore(out_of_range, restored).await;
+        assert!(
+            matches!(refused, Err(StoreError::IdOutOfRange(id)) if id == out_of_range),
+            "{refused:?}"
+        );
+    }
+    assert!(store.restore(GameId(40), restored).await.expect("restores"));
+    let other = Restored {
+        log: &log[..1],
+        summary: &summary("frente", GamePhase::Waiting),
+        tokens: &[],
+    };
+    assert!(!store.restore(GameId(40), other).await.expect("answers"));
+    drop(store);
+    backend.restart().await;
+    let store = backend.store();
+    assert_eq!(store.log(GameId(40)).await.expect("log"), log);
+    assert_eq!(
+        store.summary(GameId(40)).await.expect("summary"),
+        Some(playing)
+    );
+    for token in &tokens {
+        assert_eq!(
+            store.token_owner(token).await.expect("owner"),
+            Some(GameId(40))
+        );
+    }
+    assert_eq!(
+        store.unfinished(Unfinished::All).await.expect("unfinished"),
+        [GameId(40)]
+    );
+    append(store.as_ref(), GameId(40), 71)
+        .await
+        .expect("appends after");
+    let created = create(store.as_ref(), &summary("frente", GamePhase::Waiting), None).await;
+    assert!(created > GameId(40), "{created:?}");
+}
+
+/// A restored lifetime is what the next start counts from.
+pub async fn a_restored_lifetime_is_what_the_next_start_counts_from(mut backend: impl Backend) {
+    let store = backend.store();
+    let lifetime = Lifetime {
+        alive_ms: Some(50_000),
+        downtime: Downtime(vec![(10_000, 20_000)]),
+    };
+    store.restore_lifetime(&lifetime).await.expect("restores");
+    assert_eq!(store.lifetime().await.expect("reads"), lifetime);
+    drop(store);
+    backend.restart().await;
+    let store = backend.store();
+    let downtime = store.record_downtime(80_000).await.expect("starts");
+    assert_eq!(downtime.0, [(10_000, 20_000), (50_000, 80_000)]);
+}
+
+/// Log after gives what a copy missed.
+pub async fn log_after_gives_what_a_copy_missed(backend: impl Backend) {
+    let store = backend.store();
+    let game = create(store.as_ref(), &summary("frente", GamePhase::Playing), None).await;
+    for version in 2..=5 {
+        append(store.as_ref(), game, version)
+            .await
+            .expect("appends");
+    }
+    let after = |version| {
+        let store = Arc::clone(&store);
+        async move { notations(&store.log_after(game, version).await.expect("reads")) }
+    };
+    assert_eq!(after(3).await, ["m4", "m5"]);
+    assert_eq!(after(0).await.len(), 5);
+    assert!(after(5).await.is_empty());
+    assert!(after(99).await.is_empty());
+    let missing = store.log_after(GameId(9_999), 0).await.expect("reads");
+    assert!(missing.is_empty());
+}
+
+/// Bot leases go to one server at a time.
+pub async fn bot_leases_go_to_one_server_at_a_time(backend: impl Backend) {
+    let store = backend.store();
+    let store = store.as_ref();
+    let game = create(store, &summary("frente", GamePhase::Playing), None).await;
+    let (a, b) = (11, 22);
+    // The append that hands the turn to a bot leases it to its writer.
+    let take = BotLease::Take {
+        holder: a,
+        until_ms: 10_000,
+    };
+    append_leasing(store, game, 2, Some(take))
+        .await
+        .expect("appends");
+    let taken = |holder, now, until| store.take_lease(game, holder, now, until);
+    assert!(!taken(b, 5_000, 20_000).await.expect("asks"), "a holds it");
+    assert!(taken(a, 5_000, 20_000).await.expect("asks"), "a renews it");
+    let expired = |now| store.expired_leases(now, 10);
+    assert!(expired(15_000).await.expect("asks").is_empty());
+    store
+        .renew_leases(a, &[game], 30_000)
+        .await
+        .expect("renews");
+    assert!(expired(25_000).await.expect("asks").is_empty());
+    assert_eq!(expired(31_000).await.expect("asks"), [game]);
+    assert!(
+        taken(b, 31_000, 40_000).await.expect("asks"),
+        "run out: b takes it over"
+    );
+    assert!(
+        !taken(a, 32_000, 50_000).await.expect("asks"),
+        "now b holds it"
+    );
+    store.give_up_leases(b).await.expect("gives up");
+    assert_eq!(expired(33_000).await.expect("asks"), [game]);
+    // The append that gives the turn back to a person ends the lease.
+    append_leasing(store, game, 3, Some(BotLease::End))
+        .await
+        .expect("appends");
+    assert!(expired(1 << 50).await.expect("asks").is_empty());
+    let none = store
+        .take_lease(GameId(9_999), a, 0, 1)
+        .await
+        .expect("asks");
+    assert!(!none, "a game that does not exist is never leased");
+}
+
+#[cfg(test)]
+mod memory {
+    use super::Memory;
+
+    async fn on_memory<F: Future<Output = ()>>(test: impl FnOnce(Memory) -> F) {
+        test(Memory::new()).await;
+    }
+
+    crate::conformance_tests!(on_memory);
+}
