@@ -142,14 +142,18 @@ fn check(game: GameLine, names: &Names) -> Result<Checked, String> {
     for record in &log {
         let joined = match &record.entry {
             Some(Entry::Created(created)) => {
-                names.game(&created.name).map_err(|e| format!("game {id}: {e}"))?;
+                names
+                    .game(&created.name)
+                    .map_err(|e| format!("game {id}: {e}"))?;
                 created.creator.as_ref()
             }
             Some(Entry::Joined(joined)) => Some(joined),
             _ => None,
         };
         let Some(joined) = joined else { continue };
-        names.player(joined).map_err(|e| format!("game {id}: {e}"))?;
+        names
+            .player(joined)
+            .map_err(|e| format!("game {id}: {e}"))?;
         if let Ok(hash) = joined.token_hash.as_slice().try_into().map(TokenHash) {
             if tokens.contains(&hash) {
                 return Err(format!("game {id} gives both seats one token"));
@@ -295,7 +299,10 @@ async fn check_all(
     let mut text = String::new();
     loop {
         text.clear();
-        let read = match (&mut input).take(MAX_LINE_BYTES as u64 + 1).read_line(&mut text) {
+        let read = match (&mut input)
+            .take(MAX_LINE_BYTES as u64 + 1)
+            .read_line(&mut text)
+        {
             Ok(read) => read,
             Err(error) if error.kind() == std::io::ErrorKind::InvalidData => {
                 return Err(at(number + 1, "not UTF-8 text".into()));

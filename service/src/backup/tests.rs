@@ -6,9 +6,7 @@ use std::sync::Arc;
 
 use trinchera_rules::Seat;
 
-use super::{
-    Exporter, GameLine, ImportError, ImportReport, Line, Mode, Names, Progress, import,
-};
+use super::{Exporter, GameLine, ImportError, ImportReport, Line, Mode, Names, Progress, import};
 use crate::games::{Answer, Games, Intent, Limits, MoveInput, NewGame, SetupRequest, Who};
 use crate::ids::{GameId, TokenHash};
 use crate::records::{Entry, Joined};
@@ -113,7 +111,14 @@ async fn import_text(
     mode: Mode,
 ) -> Result<ImportReport, ImportError> {
     let names = Names::of(&Limits::default());
-    import(store, text.as_bytes(), mode, names, &mut Progress::shown(false)).await
+    import(
+        store,
+        text.as_bytes(),
+        mode,
+        names,
+        &mut Progress::shown(false),
+    )
+    .await
 }
 
 async fn games_of(store: &MemoryStore) -> Vec<GameId> {
@@ -337,9 +342,8 @@ async fn hostile_imports_are_refused_and_leave_a_sled_store_as_it_was() {
     let played = lines[2];
     let fine = one_game(lines[0], played, 10, |_| {});
     let out_of_range = |id| one_game(lines[0], played, id, |_| {});
-    let renamed = |name: String| {
-        one_game(lines[0], played, 11, move |game| *game_name(game) = name)
-    };
+    let renamed =
+        |name: String| one_game(lines[0], played, 11, move |game| *game_name(game) = name);
     let player = |name: &'static str| {
         one_game(lines[0], played, 12, move |game| {
             joins(game)[1].name = name.into();
@@ -354,15 +358,33 @@ async fn hostile_imports_are_refused_and_leave_a_sled_store_as_it_was() {
     });
     let huge_line = renamed("x".repeat(super::MAX_LINE_BYTES));
     for (input, expected) in [
-        (out_of_range(u64::MAX), "line 2: game id 18446744073709551615 is out of range"),
-        (out_of_range(i64::MAX as u64), "is out of range: ids run from 1 to 1099511627776"),
+        (
+            out_of_range(u64::MAX),
+            "line 2: game id 18446744073709551615 is out of range",
+        ),
+        (
+            out_of_range(i64::MAX as u64),
+            "is out of range: ids run from 1 to 1099511627776",
+        ),
         (out_of_range(GameId::MAX.0 + 1), "is out of range"),
         (out_of_range(0), "line 2: game id 0 is out of range"),
-        (renamed("n".repeat(10_000_000)), "the game name may be at most 64 characters"),
-        (renamed("Ana\u{7}".into()), "control, invisible or direction-changing"),
+        (
+            renamed("n".repeat(10_000_000)),
+            "the game name may be at most 64 characters",
+        ),
+        (
+            renamed("Ana\u{7}".into()),
+            "control, invisible or direction-changing",
+        ),
         (renamed(" Ana".into()), "is not as the server stores names"),
-        (player("Ana\u{202E}lli"), "the player name may not contain control"),
-        (player("Bot (hard)"), "that is how the server's bots are named"),
+        (
+            player("Ana\u{202E}lli"),
+            "the player name may not contain control",
+        ),
+        (
+            player("Bot (hard)"),
+            "that is how the server's bots are named",
+        ),
         (shared_token, "line 2: game 13 gives both seats one token"),
         (fake_bot, "a bot of level easy plays as \"Bot (easy)\""),
         (huge_line, "line 2: longer than an import reads (16.8 MB)"),

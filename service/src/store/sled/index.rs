@@ -101,7 +101,10 @@ impl Index {
 
     /// The highest id of a game, 0 if there is none.
     pub(super) fn last(&self) -> u64 {
-        self.read().games.last_key_value().map_or(0, |(game, _)| game.0)
+        self.read()
+            .games
+            .last_key_value()
+            .map_or(0, |(game, _)| game.0)
     }
 
     /// The ids of the page `query` asks for, newest first.
