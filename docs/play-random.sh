@@ -35,7 +35,7 @@ while :; do
   t --as "$seat" move --expect-version "$version" "$game" "$pick" > /dev/null
   moves=$((moves + 1))
   if [ -n "${MAX_MOVES:-}" ] && [ "$moves" -ge "$MAX_MOVES" ]; then
-    t --as "$seat" resign "$game" > /dev/null
+    t --as "$seat" resign --yes "$game" > /dev/null
   fi
 done
 

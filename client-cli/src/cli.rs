@@ -88,6 +88,11 @@ pub enum Command {
         #[command(subcommand)]
         show: Option<RulesetsCommand>,
     },
+    /// Describe a ruleset with its board drawn: `rulesets show ID` in fewer words.
+    Rules {
+        /// The ruleset id, e.g. frente.
+        id: String,
+    },
     /// Create a game and take a seat in it; prints the game id to give your opponent.
     New(NewArgs),
     /// Take the free seat of a game waiting for a player.
@@ -158,10 +163,14 @@ pub enum Command {
         #[arg(long)]
         expect_version: Option<u64>,
     },
-    /// Give up: the other seat wins.
+    /// Give up: the other seat wins. Asks first on a terminal (`y` or `yes` resigns).
     Resign {
         /// The game id.
         game: String,
+        /// Resign without asking: needed where there is nobody to ask (standard input not
+        /// a terminal, as in scripts, or --json).
+        #[arg(long, short = 'y')]
+        yes: bool,
     },
     /// Follow a game live until it ends: redraws on a terminal, one line per event
     /// otherwise (one JSON object per line with --json).

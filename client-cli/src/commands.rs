@@ -1,19 +1,20 @@
 //! One function per command (except `play`, in its own module).
 
-use std::io::Read;
+use std::io::{IsTerminal, Read, Write};
 use std::path::Path;
 
 use trinchera_proto::v1 as pb;
 
 use crate::cli::{NewArgs, PhaseArg, SetupHow};
 use crate::context::Ctx;
-use crate::error::CliError;
-use crate::render::Paint;
+use crate::error::{CliError, Unjoinable};
+use crate::render::{self, Paint};
 use crate::table;
 use crate::words;
-use trinchera_client::setup_file::Zone;
+use trinchera_client::setup_file::{Submit, Zone};
+use trinchera_client::status;
 use trinchera_client::verify::{self, Evidence};
-use trinchera_client::{ClientError, Lang, Names};
+use trinchera_client::{ClientError, Geometry, Lang, Names};
 use trinchera_client::{actions, json};
 
 /// Stores the token of a seat just taken.
@@ -133,11 +134,8 @@ fn seated_message(ctx: &Ctx, ruleset: &pb::Ruleset, view: &pb::GameView, verb: &
         ctx.style.paint(&names.seat(seat), Paint::Seat(seat)),
     );
     if let Some(bot) = view.players.iter().find(|p| !p.bot.is_empty()) {
-        println!(
-            "The server plays {} ({} bot).",
-            names.seat(bot.seat),
-            bot.bot
-        );
+        let seat = words::seat_holder(Lang::En, &names, &view.players, bot.seat);
+        println!("The server plays {seat}.");
     }
     println!("{}", next_steps(ruleset, view));
 }
@@ -155,7 +153,14 @@ pub async fn join_game(
             game_id: game.to_owned(),
             player_name: name.unwrap_or_default().to_owned(),
         })
-        .await?;
+        .await;
+    let joined = match joined {
+        Ok(joined) => joined,
+        Err(refusal @ ClientError::Refused { .. }) => {
+            return Err(unjoinable(ctx, game, refusal).await);
+        }
+        Err(error) => return Err(error.into()),
+    };
     let ruleset = joined
         .view
         .as_ref()
@@ -172,6 +177,35 @@ pub async fn join_game(
         ctx.remember(view);
     }
     Ok(joined)
+}
+
+/// The server's `refusal` to seat the player in `game`, told as what to do instead when
+/// the game is over or has no free seat (as a spectator sees it).
+async fn unjoinable(ctx: &Ctx, game: &str, refusal: ClientError) -> CliError {
+    let view = match ctx.server().await {
+        Ok(server) => server.view(game, None).await.ok(),
+        Err(_) => None,
+    };
+    let Some(view) = view else {
+        return refusal.into();
+    };
+    let game = game.to_owned();
+    let mine = ctx
+        .store
+        .game(&ctx.url, &game)
+        .ok()
+        .flatten()
+        .is_some_and(|record| !record.tokens.is_empty());
+    let why = if view.phase() == pb::Phase::Finished {
+        Unjoinable::Over { game }
+    } else if view.players.iter().any(|p| !p.joined) {
+        return refusal.into();
+    } else if mine {
+        Unjoinable::Yours { game }
+    } else {
+        Unjoinable::Full { game }
+    };
+    CliError::Unjoinable { why, refusal }
 }
 
 /// `join`, printed.
@@ -227,36 +261,20 @@ pub async fn games(
         return Ok(());
     }
     let mine = ctx.store.games(&ctx.url)?;
-    let rows: Vec<[String; 5]> = all
+    let rulesets = server.rulesets().await?.rulesets;
+    let rows: Vec<[String; 7]> = all
         .games
         .iter()
         .map(|game| {
-            let players: Vec<String> = game
-                .players
-                .iter()
-                .map(|p| {
-                    if p.joined {
-                        p.name.clone()
-                    } else {
-                        "(free)".to_owned()
-                    }
-                })
-                .collect();
             let yours = mine
                 .get(&game.game_id)
                 .filter(|record| !record.tokens.is_empty())
                 .map(|record| {
                     let seats: Vec<String> = record.tokens.keys().map(i32::to_string).collect();
-                    format!("  [yours: seat {}]", seats.join(" and "))
+                    format!("[yours: seat {}]", seats.join(" and "))
                 })
                 .unwrap_or_default();
-            [
-                game.game_id.clone(),
-                game.ruleset.clone(),
-                words::phase(Lang::En, game.phase()).to_owned(),
-                players.join(" vs "),
-                format!("{}{yours}", game.name),
-            ]
+            listed_game(game, &rulesets, yours)
         })
         .collect();
     for row in table::padded(&rows) {
@@ -266,6 +284,35 @@ pub async fn games(
         println!("(more: raise --limit)");
     }
     Ok(())
+}
+
+/// A row of `games`: id, ruleset, phase, who plays, the game's name, `yours` (the seats
+/// held here), and the result of a finished game.
+fn listed_game(game: &pb::GameSummary, rulesets: &[pb::Ruleset], yours: String) -> [String; 7] {
+    let unknown = pb::Ruleset::default();
+    let ruleset = rulesets
+        .iter()
+        .find(|ruleset| ruleset.id == game.ruleset)
+        .unwrap_or(&unknown);
+    let names = Names::new(ruleset);
+    let players: Vec<String> = [0, 1]
+        .map(|seat| status::seat_of(Lang::En, &names, &game.players, seat))
+        .into();
+    let result = game
+        .result
+        .as_ref()
+        .filter(|_| game.phase() == pb::Phase::Finished)
+        .map(|result| words::result(Lang::En, &names, result))
+        .unwrap_or_default();
+    [
+        game.game_id.clone(),
+        game.ruleset.clone(),
+        words::phase(Lang::En, game.phase()).to_owned(),
+        players.join(" vs "),
+        game.name.clone(),
+        yours,
+        result,
+    ]
 }
 
 /// The game as the caller sees it, with its ruleset; commitments recorded.
@@ -302,12 +349,13 @@ pub enum SetupPlan {
     Template(String),
 }
 
-/// The plan of `how` for the caller's seat.
+/// The plan of `how` for the caller's seat; a template says to submit it as `submit` does.
 pub fn setup_plan(
     game: &str,
     ruleset: &pb::Ruleset,
     seat: i32,
     how: &SetupHow,
+    submit: Submit<'_>,
 ) -> Result<SetupPlan, CliError> {
     let names = Names::new(ruleset);
     let zone = Zone::of(&names, seat).ok_or_else(|| {
@@ -336,7 +384,7 @@ pub fn setup_plan(
         }));
     }
     Ok(SetupPlan::Template(
-        zone.write(&zone.shuffled(template_seed()), Some(game)),
+        zone.write_submitted(&zone.shuffled(template_seed()), submit),
     ))
 }
 
@@ -355,7 +403,7 @@ pub async fn setup(ctx: &Ctx, game: &str, how: &SetupHow) -> Result<(), CliError
     let seat = view
         .viewer_seat
         .ok_or_else(|| CliError::Usage("the token does not hold a seat of this game".into()))?;
-    let request = match setup_plan(game, &ruleset, seat, how)? {
+    let request = match setup_plan(game, &ruleset, seat, how, Submit::Command(Some(game)))? {
         SetupPlan::Submit(request) => request,
         SetupPlan::Template(text) if ctx.json => {
             return ctx.print_json(&serde_json::json!({ "template": text }));
@@ -393,9 +441,15 @@ pub async fn show(ctx: &Ctx, game: &str) -> Result<(), CliError> {
 }
 
 /// The legal moves grouped by the piece or tank that makes them (entries by entry hex,
-/// attacks by target) in board order, each maneuver with the hex it ends on and the way it then faces;
-/// with `only`, just the moves of the piece on that cell.
-pub fn moves_text(names: &Names<'_>, view: &pb::GameView, only: Option<pb::Cell>) -> String {
+/// attacks by target) in the order of the board as drawn (`flipped`: from seat 1's side),
+/// each maneuver with the hex it ends on and the way it then faces; with `only`, just the
+/// moves of the piece on that cell.
+pub fn moves_text(
+    names: &Names<'_>,
+    view: &pb::GameView,
+    only: Option<pb::Cell>,
+    flipped: bool,
+) -> String {
     let mut groups: Vec<(Option<pb::Cell>, Vec<String>)> = Vec::new();
     for legal in &view.legal_moves {
         let action = legal.r#move.as_ref().and_then(|m| m.action.as_ref());
@@ -423,9 +477,20 @@ pub fn moves_text(names: &Names<'_>, view: &pb::GameView, only: Option<pb::Cell>
             None => groups.push((origin, vec![text])),
         }
     }
-    // Board order: by row, then column, as the labels read (a1 b1 … a2); moves of no
+    // The drawing's order: its top row first, each row from the left as drawn; moves of no
     // piece (`end`) last.
-    groups.sort_by_key(|(origin, _)| (origin.is_none(), origin.map(|cell| (cell.y, cell.x))));
+    let geometry = names
+        .ruleset
+        .board
+        .as_ref()
+        .map(|board| Geometry::new(board, flipped));
+    groups.sort_by_key(|(origin, _)| {
+        let spot = origin.zip(geometry).map(|(cell, geometry)| {
+            let spot = geometry.spot(cell.x, cell.y);
+            (spot.row, spot.column)
+        });
+        (origin.is_none(), spot)
+    });
     if groups.is_empty() {
         return match only {
             Some(cell) => format!("No legal move starts on {}.\n", names.label(Some(&cell))),
@@ -491,7 +556,8 @@ pub async fn moves(ctx: &Ctx, game: &str, cell: Option<&str>) -> Result<(), CliE
         view.legal_moves.len(),
         view.version
     );
-    print!("{}", moves_text(&names, &view, only));
+    let flipped = render::flipped(ctx.no_flip, Some(&view));
+    print!("{}", moves_text(&names, &view, only, flipped));
     Ok(())
 }
 
@@ -558,9 +624,44 @@ pub async fn make_move(
     Ok(())
 }
 
+/// How a question to confirm shows its answers.
+pub const CONFIRM_CHOICES: &str = "(y/n)";
+
+/// Whether `answer` to a question to confirm is yes: `y` or `yes`, in any case.
+pub fn confirmed(answer: &str) -> bool {
+    matches!(answer.trim().to_lowercase().as_str(), "y" | "yes")
+}
+
+/// Whether the player confirms resigning `game`: with `--yes`, or by answering yes at a
+/// terminal. Scripts (standard input not a terminal, or `--json`) have nobody to ask, so
+/// without `--yes` they get a usage error rather than a resignation they did not mean.
+fn resign_confirmed(ctx: &Ctx, game: &str, yes: bool) -> Result<bool, CliError> {
+    if yes {
+        return Ok(true);
+    }
+    if ctx.json || !std::io::stdin().is_terminal() {
+        return Err(CliError::Usage(format!(
+            "resign asks first, and there is nobody to ask (standard input is not a terminal, \
+             or --json): `trinchera resign {game} --yes` resigns without asking"
+        )));
+    }
+    // On stderr, as prompts go, so that stdout stays the command's output.
+    eprint!("Really resign game {game}? The other side wins. {CONFIRM_CHOICES}: ");
+    let _ = std::io::stderr().flush();
+    let mut answer = String::new();
+    std::io::stdin()
+        .read_line(&mut answer)
+        .map_err(|e| CliError::file("cannot read", "standard input", e))?;
+    Ok(confirmed(&answer))
+}
+
 /// `resign`.
-pub async fn resign(ctx: &Ctx, game: &str) -> Result<(), CliError> {
+pub async fn resign(ctx: &Ctx, game: &str, yes: bool) -> Result<(), CliError> {
     let token = ctx.token(game).await?;
+    if !resign_confirmed(ctx, game, yes)? {
+        println!("Not resigned: the game goes on.");
+        return Ok(());
+    }
     let reply = ctx.server().await?.resign(game, &token).await?;
     if ctx.json {
         return ctx.print_message(&reply);
@@ -569,8 +670,8 @@ pub async fn resign(ctx: &Ctx, game: &str) -> Result<(), CliError> {
     let ruleset = ctx.server().await?.ruleset(&view.ruleset).await?;
     let names = Names::new(&ruleset);
     println!("You resigned.");
-    if let Some(end) = &view.result {
-        println!("{}", words::result(Lang::En, &names, end));
+    if let Some(end) = words::final_result(Lang::En, &names, &view) {
+        println!("{end}");
     }
     Ok(())
 }
@@ -646,10 +747,9 @@ fn print_watched(
                 Some(words::phase(Lang::En, view.phase()).to_owned()),
                 view.to_move
                     .map(|seat| format!("to move: {}", names.seat(seat))),
-                view.result
-                    .as_ref()
-                    .filter(|_| view.phase() == pb::Phase::Finished)
-                    .map(|r| words::result(Lang::En, &names, r)),
+                Some(view)
+                    .filter(|view| view.phase() == pb::Phase::Finished)
+                    .and_then(|view| words::final_result(Lang::En, &names, view)),
             ]
             .into_iter()
             .flatten()

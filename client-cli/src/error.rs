@@ -33,6 +33,15 @@ pub enum CliError {
     /// client library's failure, told with the CLI's hints.
     #[error("{}", client_words(.0))]
     Client(#[from] ClientError),
+    /// The server refused to seat the player in a game that cannot be joined: its refusal
+    /// (status and reason, for the exit code and `--json`), told as what to do instead.
+    #[error("{why}")]
+    Unjoinable {
+        /// Why, with where to go instead.
+        why: Unjoinable,
+        /// The server's refusal.
+        refusal: ClientError,
+    },
     /// `verify` found problems; the report has already been printed.
     #[error("the game was NOT fair")]
     Unfair,
@@ -42,6 +51,39 @@ pub enum CliError {
     /// Anything else that went wrong locally, in words.
     #[error("{0}")]
     Local(String),
+}
+
+/// Why a game cannot be joined, each with the command that does what the player may have
+/// meant instead.
+#[derive(Debug, thiserror::Error)]
+pub enum Unjoinable {
+    /// This machine holds a seat of the game already.
+    #[error(
+        "you already have a seat in game {game}: `trinchera play --resume {game}` goes on \
+         with it"
+    )]
+    Yours {
+        /// The game id.
+        game: String,
+    },
+    /// The game is over.
+    #[error(
+        "game {game} is over: `trinchera show {game}` shows how it ended, `trinchera games \
+         --phase waiting` lists the games waiting for a player"
+    )]
+    Over {
+        /// The game id.
+        game: String,
+    },
+    /// Both seats are someone else's.
+    #[error(
+        "both seats of game {game} are taken: `trinchera watch {game}` follows it, \
+         `trinchera games --phase waiting` lists the games waiting for a player"
+    )]
+    Full {
+        /// The game id.
+        game: String,
+    },
 }
 
 /// A client failure in words, with the hint a person at a terminal needs.
@@ -78,9 +120,11 @@ impl CliError {
     /// The refusal's status and reason, if the server refused.
     pub fn refusal(&self) -> Option<(tonic::Code, Option<&str>)> {
         match self {
-            CliError::Client(ClientError::Refused { status, reason, .. }) => {
-                Some((*status, reason.as_deref()))
-            }
+            CliError::Client(ClientError::Refused { status, reason, .. })
+            | CliError::Unjoinable {
+                refusal: ClientError::Refused { status, reason, .. },
+                ..
+            } => Some((*status, reason.as_deref())),
             _ => None,
         }
     }
@@ -88,7 +132,10 @@ impl CliError {
     fn class(&self) -> Class {
         match self {
             CliError::Usage(_) => Class::Usage,
-            CliError::Client(client) => match client {
+            CliError::Client(client)
+            | CliError::Unjoinable {
+                refusal: client, ..
+            } => match client {
                 ClientError::BadAddress { .. }
                 | ClientError::NoRuleset { .. }
                 | ClientError::BadToken => Class::Usage,

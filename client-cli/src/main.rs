@@ -54,7 +54,7 @@ fn quiet_on_broken_pipe() {
 
 /// Reports arguments that do not parse: clap's text on stderr (help and version on stdout,
 /// exit 0), and with `--json` also the promised `{"error": …}` document on stdout.
-fn usage_error(error: &clap::Error) -> ExitCode {
+fn usage_error(error: clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
     if matches!(
         error.kind(),
@@ -63,6 +63,7 @@ fn usage_error(error: &clap::Error) -> ExitCode {
         let _ = error.print();
         return ExitCode::SUCCESS;
     }
+    let error = usage_as_typed(error);
     let rendered = error.render().to_string();
     let first = rendered.lines().next().unwrap_or_default();
     let usage = CliError::Usage(first.trim_start_matches("error: ").to_owned());
@@ -73,11 +74,30 @@ fn usage_error(error: &clap::Error) -> ExitCode {
     usage.exit_code()
 }
 
+/// The parse `error` with the usage line of what was typed. Clap counts a global option
+/// set in the environment (`TRINCHERA_SERVER`, `TRINCHERA_TOKEN`, `TRINCHERA_TLS_CA`) as
+/// given, and shows it in an error's usage line as if the command needed it (`play
+/// --server <SERVER> <RULESET|…>`); the same arguments parsed without the environment say
+/// the same error with the usage line as typed. Help, which shows the environment's
+/// values, is left alone.
+fn usage_as_typed(error: clap::Error) -> clap::Error {
+    if !error.use_stderr() {
+        return error;
+    }
+    let typed = Cli::command()
+        .mut_args(|arg| arg.env(None))
+        .try_get_matches_from(std::env::args_os());
+    match typed {
+        Err(plain) if plain.kind() == error.kind() => plain,
+        _ => error,
+    }
+}
+
 fn main() -> ExitCode {
     quiet_on_broken_pipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(error) => return usage_error(&error),
+        Err(error) => return usage_error(error),
     };
     let json = cli.json;
     // Only the benchmark needs more than one thread to drive a server.
@@ -134,7 +154,8 @@ async fn run(cli: Cli) -> Result<(), CliError> {
         Command::Rulesets { show: None } => rulesets::rulesets(&ctx).await,
         Command::Rulesets {
             show: Some(RulesetsCommand::Show { id }),
-        } => rulesets::ruleset_show(&ctx, id).await,
+        }
+        | Command::Rules { id } => rulesets::ruleset_show(&ctx, id).await,
         Command::New(args) => commands::new(&ctx, args).await,
         Command::Join { game, name } => commands::join(&ctx, game, name.as_deref()).await,
         Command::Games {
@@ -150,7 +171,7 @@ async fn run(cli: Cli) -> Result<(), CliError> {
             notation,
             expect_version,
         } => commands::make_move(&ctx, game, notation, *expect_version).await,
-        Command::Resign { game } => commands::resign(&ctx, game).await,
+        Command::Resign { game, yes } => commands::resign(&ctx, game, *yes).await,
         Command::Watch { game, after } => commands::watch(&ctx, game, *after).await,
         Command::History { game } => commands::history(&ctx, game).await,
         Command::Verify { game, history } => {

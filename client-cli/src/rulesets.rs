@@ -108,16 +108,7 @@ pub async fn ruleset_show(ctx: &Ctx, id: &str) -> Result<(), CliError> {
         );
     }
     for zone in &ruleset.setup_zones {
-        println!(
-            "\n{} sets up on {} cells{}.",
-            names.seat(zone.seat),
-            zone.cells.len(),
-            if zone.hidden {
-                ", in secret"
-            } else {
-                ", in the open"
-            }
-        );
+        println!("\n{}", zone_sentence(&names, zone));
     }
     if ruleset.setup_zones.is_empty() {
         println!("\nNo setup: play starts when both seats are taken.");
@@ -128,6 +119,23 @@ pub async fn ruleset_show(ctx: &Ctx, id: &str) -> Result<(), CliError> {
     }
     println!("\nNotation: {}", ruleset.notation_help);
     Ok(())
+}
+
+/// A setup zone in words, without a verb to agree with a plural seat name: "Setup of
+/// Oficiales: 2 pieces on any of the 9 cells marked 1, in the open."
+fn zone_sentence(names: &Names<'_>, zone: &pb::SetupZone) -> String {
+    let pieces: i32 = zone.pieces.iter().map(|count| count.count).sum();
+    let how = if zone.hidden {
+        "in secret"
+    } else {
+        "in the open"
+    };
+    format!(
+        "Setup of {}: {pieces} pieces on any of the {} cells marked {}, {how}.",
+        names.seat(zone.seat),
+        zone.cells.len(),
+        zone.seat
+    )
 }
 
 /// Tanques' combat table: the die rolls that destroy the target, by number of attackers.

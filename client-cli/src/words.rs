@@ -2,7 +2,7 @@
 
 use trinchera_client::status::{self, lost, seat_line, turn};
 use trinchera_client::words::{clock_face, time_control};
-pub use trinchera_client::words::{event, phase, result};
+pub use trinchera_client::words::{event, final_result, phase, result, seat_holder};
 use trinchera_client::{Lang, Names, clock};
 use trinchera_proto::v1 as pb;
 

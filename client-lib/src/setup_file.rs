@@ -21,6 +21,15 @@ use trinchera_proto::v1 as pb;
 use crate::lang::Lang;
 use crate::names::Names;
 
+/// Where a written layout is to be submitted, for the line of its comment that says how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Submit<'a> {
+    /// With `trinchera setup GAME --file THIS_FILE`, of this game when known.
+    Command(Option<&'a str>),
+    /// At the setup prompt of `trinchera play`, which takes `file THIS_FILE`.
+    Prompt,
+}
+
 /// What is wrong with a setup file, and on which line.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LayoutError {
@@ -215,20 +224,33 @@ impl<'a> Zone<'a> {
         self.from_grid(&grid)
     }
 
-    /// A commented layout of this zone with the pieces of `placements` (others empty);
-    /// `game` names the game in the "submit with" line when known.
+    /// A commented layout of this zone with the pieces of `placements` (others empty), to
+    /// submit with `trinchera setup`; `game` names the game in that line when known.
     pub fn write(&self, placements: &[pb::Placement], game: Option<&str>) -> String {
+        self.write_submitted(placements, Submit::Command(game))
+    }
+
+    /// [`Zone::write`], its comment saying to submit the file as `submit` says.
+    pub fn write_submitted(&self, placements: &[pb::Placement], submit: Submit<'_>) -> String {
         let names = self.names;
         let seat = self.zone.seat;
+        let submit = match submit {
+            Submit::Command(game) => {
+                format!(
+                    "trinchera setup {} --file THIS_FILE",
+                    game.unwrap_or("GAME")
+                )
+            }
+            Submit::Prompt => "file THIS_FILE at the setup prompt".to_owned(),
+        };
         let mut text = format!(
             "# Setup of {} (seat {seat}) for {}, seen from the side of {}.\n\
              # One line per row of the zone, the farthest row first: the row number, then one\n\
              # piece code per cell from your left ('.' leaves a cell empty). Lines starting\n\
-             # with '#' are comments. Submit with: trinchera setup {} --file THIS_FILE\n",
+             # with '#' are comments. Submit with: {submit}\n",
             names.seat(seat),
             names.ruleset.id,
             names.seat(seat),
-            game.unwrap_or("GAME"),
         );
         let counts: Vec<String> = self
             .zone
@@ -470,6 +492,12 @@ mod tests {
             let text = zone.write(&placements, Some("7"));
             assert!(text.contains("B Bomba ×2, S Soldado ×3"), "{text}");
             assert!(text.contains("trinchera setup 7 --file"), "{text}");
+            let prompted = zone.write_submitted(&placements, Submit::Prompt);
+            assert!(
+                prompted.contains("Submit with: file THIS_FILE"),
+                "{prompted}"
+            );
+            assert!(!prompted.contains("trinchera setup"), "{prompted}");
             let read = zone.read(&text).expect("reads");
             assert_eq!(sorted(read), sorted(placements));
         }

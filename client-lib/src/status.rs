@@ -5,30 +5,26 @@ use trinchera_proto::v1 as pb;
 
 use crate::lang::Lang;
 use crate::names::Names;
-use crate::ruleset_texts::bot_name;
 use crate::tr;
-use crate::words::{player, result, tank_phase};
+use crate::words::{Holder, final_result, seat_holder, tank_phase};
 
 /// Turns a castle's occupant may end there: it is removed at the end of the third
 /// (`CastleCount.turns`).
 pub const CASTLE_TURNS: i32 = 3;
 
-/// A seat and who holds it: "Ana (Rojo) · bot (easy)", or "Azul: free seat".
+/// A seat of the game of `view` and who holds it: "Ana (Rojo)", "Azul (easy bot)", or
+/// "Azul: free seat".
 pub fn seat_line(lang: Lang, names: &Names<'_>, view: &pb::GameView, seat: i32) -> String {
-    match view.players.iter().find(|p| p.seat == seat) {
-        Some(p) if p.joined => {
-            let mut text = player(names, Some(view), seat);
-            if !p.bot.is_empty() {
-                let level = bot_name(lang, &p.bot);
-                text.push_str(&format!(" · bot ({level})"));
-            }
-            text
-        }
-        _ => {
-            let seat = names.seat(seat);
-            tr!(lang, "{seat}: free seat", "{seat}: asiento libre")
-        }
+    seat_of(lang, names, &view.players, seat)
+}
+
+/// [`seat_line`] for a game's `players` (a view's or a game summary's).
+pub fn seat_of(lang: Lang, names: &Names<'_>, players: &[pb::Player], seat: i32) -> String {
+    if Holder::of(players, seat) == Holder::Free {
+        let seat = names.seat(seat);
+        return tr!(lang, "{seat}: free seat", "{seat}: asiento libre");
     }
+    seat_holder(lang, names, players, seat)
 }
 
 /// Whether the viewer of `view` still has a setup to make.
@@ -73,10 +69,8 @@ pub fn turn(lang: Lang, names: &Names<'_>, view: &pb::GameView) -> String {
             }
             None => tr!(lang, "Playing", "En juego"),
         },
-        pb::Phase::Finished => view.result.as_ref().map_or_else(
-            || tr!(lang, "Game over", "Fin de la partida"),
-            |r| result(lang, names, r),
-        ),
+        pb::Phase::Finished => final_result(lang, names, view)
+            .unwrap_or_else(|| tr!(lang, "Game over", "Fin de la partida")),
         pb::Phase::Unspecified => String::new(),
     }
 }
@@ -87,6 +81,11 @@ pub fn in_reserve(view: &pb::GameView, seat: i32) -> usize {
         .iter()
         .filter(|p| p.owner == seat && p.cell.is_none())
         .count()
+}
+
+/// The tanks `seat` has left (tanques): on the board and in reserve.
+pub fn tanks_left(view: &pb::GameView, seat: i32) -> usize {
+    view.pieces.iter().filter(|p| p.owner == seat).count()
 }
 
 /// The urban hexes `seat` controls (tanques).

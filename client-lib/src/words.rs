@@ -6,6 +6,8 @@ use trinchera_proto::v1 as pb;
 use crate::clock::low_ms;
 use crate::lang::Lang;
 use crate::names::Names;
+use crate::ruleset_texts::bot_name;
+use crate::status::{tanks_left, urban_held};
 use crate::tr;
 
 /// The name of a phase, e.g. "playing".
@@ -45,9 +47,21 @@ fn reason(lang: Lang, reason: &str) -> String {
     lang.pick(en, es).to_owned()
 }
 
-/// A result as a sentence: "Rojo wins: the flag was captured."
+/// A result as a sentence: "Winner: Rojo — the flag was captured."
 pub fn result(lang: Lang, names: &Names<'_>, result: &pb::Result) -> String {
-    let why = reason(lang, &result.reason);
+    result_because(lang, names, result, &reason(lang, &result.reason))
+}
+
+/// The result of the finished game of `view` as a sentence, with the score a tanques end
+/// was decided by: "Winner: Rojo — most urban hexes held, 4 to 2."; `None` before the end.
+pub fn final_result(lang: Lang, names: &Names<'_>, view: &pb::GameView) -> Option<String> {
+    let end = view.result.as_ref()?;
+    let why = tanks_score(lang, view, end).unwrap_or_else(|| reason(lang, &end.reason));
+    Some(result_because(lang, names, end, &why))
+}
+
+/// A result as a sentence, `why` being its reason in words.
+fn result_because(lang: Lang, names: &Names<'_>, result: &pb::Result, why: &str) -> String {
     match result.winner {
         Some(winner) if !result.draw => {
             let seat = names.seat(winner);
@@ -67,16 +81,88 @@ pub fn result(lang: Lang, names: &Names<'_>, result: &pb::Result) -> String {
     }
 }
 
-/// A display name for a seat of a game: "Ana (Rojo)".
-pub fn player(names: &Names<'_>, view: Option<&pb::GameView>, seat: i32) -> String {
-    let name = view
-        .and_then(|v| v.players.iter().find(|p| p.seat == seat))
-        .map(|p| p.name.as_str())
-        .unwrap_or_default();
-    if name.is_empty() {
-        names.seat(seat)
-    } else {
-        format!("{name} ({})", names.seat(seat))
+/// Why a tanques game ended, with the counts that decided it (urban hexes held, then tanks
+/// left: rules.md), the winner's first: "most urban hexes held, 4 to 2"; `None` for other
+/// ends.
+fn tanks_score(lang: Lang, view: &pb::GameView, end: &pb::Result) -> Option<String> {
+    let first = end.winner.filter(|_| !end.draw).unwrap_or(0);
+    let (urban, urban_other) = (urban_held(view, first), urban_held(view, 1 - first));
+    let (tanks, tanks_other) = (tanks_left(view, first), tanks_left(view, 1 - first));
+    Some(match end.reason.as_str() {
+        "MOST_URBAN" => tr!(
+            lang,
+            "most urban hexes held, {urban} to {urban_other}",
+            "más hexágonos urbanos en su poder, {urban} a {urban_other}"
+        ),
+        // The server reports a draw (both counts equal) with the last tie-break tried.
+        "MORE_TANKS" if end.draw => tr!(
+            lang,
+            "urban hexes {urban} to {urban_other}, tanks left {tanks} to {tanks_other}",
+            "hexágonos urbanos {urban} a {urban_other}, tanques en pie {tanks} a {tanks_other}"
+        ),
+        "MORE_TANKS" => tr!(
+            lang,
+            "more tanks left, {tanks} to {tanks_other} (urban hexes {urban} to {urban_other})",
+            "más tanques en pie, {tanks} a {tanks_other} (hexágonos urbanos {urban} a \
+             {urban_other})"
+        ),
+        _ => return None,
+    })
+}
+
+/// Who holds a seat of a game, from what the server says of it in a `pb::Player`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Holder<'a> {
+    /// Nobody has taken the seat.
+    Free,
+    /// A person who chose no name: the server calls them "Player N" (N = seat + 1), which
+    /// says nothing the seat's own name does not.
+    Unnamed,
+    /// A person, by the name they chose.
+    Person(&'a str),
+    /// The server's bot, at this level (`pb::Player.bot`, e.g. "easy").
+    Bot(&'a str),
+}
+
+impl<'a> Holder<'a> {
+    /// Who holds `seat` among `players` (a view's or a game summary's).
+    pub fn of(players: &'a [pb::Player], seat: i32) -> Holder<'a> {
+        let Some(player) = players.iter().find(|p| p.seat == seat && p.joined) else {
+            return Holder::Free;
+        };
+        let name = player.name.as_str();
+        if !player.bot.is_empty() {
+            return Holder::Bot(&player.bot);
+        }
+        // Game summaries leave `bot` empty; the server names its bots "Bot (LEVEL)" and
+        // refuses names of that form to people.
+        if let Some(level) = name.strip_prefix("Bot (").and_then(|r| r.strip_suffix(')')) {
+            return Holder::Bot(level);
+        }
+        if name.is_empty() || name == format!("Player {}", seat + 1) {
+            return Holder::Unnamed;
+        }
+        Holder::Person(name)
+    }
+}
+
+/// A seat and who holds it, each said once; the one way both clients say a seat, in
+/// sentences and lists alike: "Ana (Rojo)" for a person by the name they chose; "Rojo"
+/// for a free seat or a person who gave no name (not "Player 1 (Rojo)"); "Azul (easy bot)"
+/// for the server's bot, its level in the reader's language ("Azul (bot fácil)").
+pub fn seat_holder(lang: Lang, names: &Names<'_>, players: &[pb::Player], seat: i32) -> String {
+    let seat_name = names.seat(seat);
+    match Holder::of(players, seat) {
+        Holder::Free | Holder::Unnamed => seat_name,
+        Holder::Person(name) => format!("{name} ({seat_name})"),
+        Holder::Bot(level) => {
+            let level = bot_name(lang, level);
+            tr!(
+                lang,
+                "{seat_name} ({level} bot)",
+                "{seat_name} (bot {level})"
+            )
+        }
     }
 }
 
@@ -87,9 +173,10 @@ pub fn event(
     view: Option<&pb::GameView>,
     event: &pb::Event,
 ) -> String {
+    let players = view.map_or(&[][..], |view| &view.players[..]);
     let who = event.seat.map_or_else(
         || lang.pick("Somebody", "Alguien").to_owned(),
-        |seat| player(names, view, seat),
+        |seat| seat_holder(lang, names, players, seat),
     );
     let notation = &event.notation;
     let mut text = match event.r#type() {
@@ -137,11 +224,14 @@ pub fn event(
     text
 }
 
-/// A piece of a seat in words: "Capitán (Rojo)".
+/// A piece of a seat in words: "Capitán (Rojo)"; "Rebelde" alone when only that seat has
+/// the kind (its name says the seat already).
 fn piece(names: &Names<'_>, kind: &str, seat: Option<i32>) -> String {
+    let name = names.kind_name(kind);
+    let owner = names.kind(kind).and_then(|kind| kind.seat);
     match seat {
-        Some(seat) => format!("{} ({})", names.kind_name(kind), names.seat(seat)),
-        None => names.kind_name(kind),
+        Some(seat) if owner != Some(seat) => format!("{name} ({})", names.seat(seat)),
+        _ => name,
     }
 }
 
@@ -285,7 +375,10 @@ fn effect(
             }
         }
         Effect::Result(end) => {
-            let result = result(lang, names, end);
+            // The view after the event is the final one, with the counts that decided.
+            let result = view
+                .and_then(|view| final_result(lang, names, view))
+                .unwrap_or_else(|| result(lang, names, end));
             tr!(lang, "Game over. {result}", "Fin de la partida. {result}")
         }
     }
@@ -549,6 +642,143 @@ mod tests {
         assert!(
             super::event(Lang::En, &names, None, &event)
                 .ends_with("The piece on e5 was destroyed.")
+        );
+    }
+
+    /// A player of `seat` as the server describes one.
+    fn seated(seat: i32, name: &str, bot: &str) -> pb::Player {
+        pb::Player {
+            seat,
+            name: name.into(),
+            joined: true,
+            bot: bot.into(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_seat_and_its_holder_are_each_said_once() {
+        let ruleset = army();
+        let names = Names::new(&ruleset);
+        let players = [seated(0, "Player 1", ""), seated(1, "Bot (easy)", "easy")];
+        let say = |lang, players: &[pb::Player], seat| seat_holder(lang, &names, players, seat);
+        assert_eq!(say(Lang::En, &players, 0), "Rojo");
+        assert_eq!(say(Lang::En, &players, 1), "Azul (easy bot)");
+        assert_eq!(say(Lang::Es, &players, 1), "Azul (bot fácil)");
+        // A person's name is said as given, even one like another seat's default.
+        let players = [seated(0, "Ana", ""), seated(1, "Player 1", "")];
+        assert_eq!(say(Lang::Es, &players, 0), "Ana (Rojo)");
+        assert_eq!(say(Lang::En, &players, 1), "Player 1 (Azul)");
+        // A game summary's players carry no bot level: the bot's name tells it.
+        let listed = [seated(0, "Ana", ""), seated(1, "Bot (hard)", "")];
+        assert_eq!(Holder::of(&listed, 1), Holder::Bot("hard"));
+        assert_eq!(say(Lang::Es, &listed, 1), "Azul (bot difícil)");
+        let free = [seated(0, "Ana", ""), pb::Player::default()];
+        assert_eq!(Holder::of(&free, 1), Holder::Free);
+        assert_eq!(say(Lang::En, &free, 1), "Azul");
+        assert_eq!(Holder::of(&[], 0), Holder::Free);
+    }
+
+    #[test]
+    fn a_piece_of_a_kind_only_one_seat_has_is_not_told_its_seat_again() {
+        let mut ruleset = army();
+        ruleset.seats[0].name = "Rebeldes".into();
+        ruleset.piece_kinds.push(pb::PieceKind {
+            id: "rebelde".into(),
+            name: "Rebelde".into(),
+            seat: Some(0),
+            ..Default::default()
+        });
+        let names = Names::new(&ruleset);
+        let view = pb::GameView {
+            captured: vec![pb::Piece {
+                id: 3,
+                owner: 0,
+                kind: "rebelde".into(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let jumped = pb::effect::Effect::Removal(pb::Removal {
+            piece_id: 3,
+            at: Some(pb::Cell { x: 4, y: 4 }),
+            cause: pb::RemovalCause::Jumped as i32,
+        });
+        assert_eq!(
+            effect(Lang::En, &names, Some(&view), &jumped, Some(1), &[]),
+            "Rebelde on e5 was jumped and taken."
+        );
+        // A kind both seats have still names its seat.
+        assert_eq!(piece(&names, "capitan", Some(1)), "Capitán (Azul)");
+    }
+
+    /// A finished tanques view: `urban` hexes held and `tanks` left per seat, and its result.
+    fn tanks_end(urban: [usize; 2], tanks: [usize; 2], result: pb::Result) -> pb::GameView {
+        let control = (0..2)
+            .flat_map(|seat| (0..urban[seat as usize]).map(move |_| seat))
+            .map(|seat| pb::UrbanControl {
+                cell: None,
+                seat: Some(seat),
+            })
+            .collect();
+        let pieces = (0..2)
+            .flat_map(|owner| (0..tanks[owner as usize]).map(move |_| owner))
+            .map(|owner| pb::Piece {
+                owner,
+                ..Default::default()
+            })
+            .collect();
+        pb::GameView {
+            phase: pb::Phase::Finished as i32,
+            pieces,
+            status: Some(pb::game_view::Status::Tanks(pb::TanksStatus {
+                control,
+                ..Default::default()
+            })),
+            result: Some(result),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_tanques_end_says_the_score_it_was_decided_by() {
+        let ruleset = army();
+        let names = Names::new(&ruleset);
+        let win = |winner, reason: &str| pb::Result {
+            winner: Some(winner),
+            draw: false,
+            reason: reason.into(),
+        };
+        let said = |lang, view: &pb::GameView| final_result(lang, &names, view).expect("over");
+        let urban = tanks_end([4, 2], [3, 9], win(0, "MOST_URBAN"));
+        assert_eq!(
+            said(Lang::En, &urban),
+            "Winner: Rojo — most urban hexes held, 4 to 2."
+        );
+        let tanks = tanks_end([2, 2], [5, 7], win(1, "MORE_TANKS"));
+        assert_eq!(
+            said(Lang::En, &tanks),
+            "Winner: Azul — more tanks left, 7 to 5 (urban hexes 2 to 2)."
+        );
+        assert_eq!(
+            said(Lang::Es, &tanks),
+            "Victoria de Azul: más tanques en pie, 7 a 5 (hexágonos urbanos 2 a 2)."
+        );
+        let draw = pb::Result {
+            winner: None,
+            draw: true,
+            reason: "MORE_TANKS".into(),
+        };
+        assert_eq!(
+            said(Lang::En, &tanks_end([1, 1], [6, 6], draw)),
+            "Draw: urban hexes 1 to 1, tanks left 6 to 6."
+        );
+        // Other ends say their reason only.
+        let resigned = tanks_end([4, 2], [3, 9], win(1, "RESIGNED"));
+        assert_eq!(said(Lang::En, &resigned), "Winner: Azul — resignation.");
+        assert_eq!(
+            final_result(Lang::En, &names, &pb::GameView::default()),
+            None
         );
     }
 }

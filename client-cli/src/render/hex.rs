@@ -1,13 +1,13 @@
 //! Hex boards (pointy-top, axial coordinates): each row shifted by half a hex from the next,
 //! the row number at both ends of each row. Letters count from the left end of each row as
-//! seat 0 sees it (rules.md), so they are no columns: each empty hex shows its own letter,
-//! and a hex reads off the board as its letter and its row's number (`e4`).
+//! seat 0 sees it (rules.md), so they are no columns: each empty hex shows its whole name
+//! (`e4`), and a tank's hex reads off its neighbours' names.
 
 use trinchera_proto::v1 as pb;
 
-use super::{Canvas, Cells, Drawing, Paint};
+use super::{Canvas, Cells, Drawing, HEX_MIDDLE, Paint};
 
-/// Columns per half hex: a hex is four characters and two spaces wide.
+/// Columns per half hex: a hex is five characters and a space wide.
 const HALF: i32 = 3;
 /// Columns before the leftmost hex (its row number).
 const MARGIN: i32 = 4;
@@ -38,7 +38,9 @@ pub(super) fn draw(drawing: &Drawing<'_>, board: &pb::Board, cells: &Cells) -> C
             &format!("{label:>3}"),
             Paint::Dim,
         );
-        canvas.put((last + 5) as usize, line as usize, &label, Paint::Dim);
+        // After the hex's two marks and its middle, and a space.
+        let after = last as usize + HEX_MIDDLE + 3;
+        canvas.put(after, line as usize, &label, Paint::Dim);
     }
     canvas
 }
@@ -90,7 +92,7 @@ mod tests {
     fn rows_are_offset_and_tanks_show_their_facing() {
         let ruleset = small_hexagon();
         let names = Names::new(&ruleset);
-        let view = pb::GameView {
+        let mut view = pb::GameView {
             viewer_seat: Some(0),
             pieces: vec![pb::Piece {
                 cell: Some(pb::Cell { x: 1, y: 0 }),
@@ -110,12 +112,17 @@ mod tests {
             ..Default::default()
         };
         let text = plain(&names, &view);
-        // Each empty hex shows its letter; the entry hex a1 its seat too.
+        // Each empty hex shows its name; b2, held by the side in lower case, says so.
         let expected = concat!(
-            "     3  a     b   3\n",
-            "  2  a    [b1]   t←  2\n",
-            "     1  a0    b   1\n",
+            "     3  a3    b3   3\n",
+            "  2  a2   [b2○]  t←   2\n",
+            "     1  a1    b1   1\n",
         );
         assert!(text.starts_with(expected), "{text}");
+        assert!(text.contains("● held by you, ○ by seat 1"), "{text}");
+        // Seat 1 sees its own hex marked as the upper-case side's, and its name unturned.
+        view.viewer_seat = Some(1);
+        let text = plain(&names, &view);
+        assert!(text.contains("  2  T→   [b2●]  a2   2\n"), "{text}");
     }
 }

@@ -1,15 +1,17 @@
 //! Drawing boards as text, from the ruleset description alone: one module per board shape,
 //! sharing what a cell looks like (this module) and the colours.
 //!
-//! Every cell is four characters: a left mark, the glyph, a second mark and a right mark.
-//! The outer marks show terrain (`[ ]` castle, urban hex or fortress point, `( )` trench or
-//! swamp, `~~~~` lake); the glyph is a piece code, `?` for a piece whose kind the viewer may
-//! not know, `.` for an empty cell (on hex boards its letter within its row; a seat digit
-//! in a ruleset drawing's setup zone). The second mark is a tank's facing arrow, `*` on a
+//! Every cell is a left mark, a middle of two characters (three on hex boards) and a right
+//! mark. The outer marks show terrain (`[ ]` castle, urban hex or fortress point, `( )`
+//! trench or swamp, `~~~~` lake). The middle starts with a glyph: a piece code, `?` for a
+//! piece whose kind the viewer may not know, `.` for an empty cell (a seat digit in a
+//! ruleset drawing's setup zone). Its second character is a tank's facing arrow, `*` on a
 //! player's own piece whose kind the opponent knows, `•` on an enemy piece of unknown kind
 //! that has moved (so it is not one that never moves, such as a bomb or the flag), the
-//! owner's seat digit on a spectator's `?`, or the seat digit of an empty entry hex or an
-//! urban hex's controller.
+//! owner's seat digit on a spectator's `?`, or the seat digit of an empty entry cell. On hex
+//! boards, whose letters are no columns, an empty hex shows its whole name instead (`c6`,
+//! `a11`), in the colour of the seat that enters there or controls it, and an urban hex
+//! held by a side shows `●` (the upper-case side's) or `○` after its name or tank.
 //!
 //! Case tells the sides apart: the viewer's own pieces are in upper case and the opponent's
 //! in lower case; a spectator sees seat 0 in upper case. Boards are drawn from the viewer's
@@ -107,15 +109,25 @@ impl Drawing<'_> {
         self.view.and_then(|view| view.viewer_seat)
     }
 
+    /// The seat whose pieces are in upper case: the viewer's, else seat 0.
+    fn upper_seat(&self) -> i32 {
+        self.viewer().unwrap_or(0)
+    }
+
     /// Whether the board is turned by 180°.
     fn flipped(&self) -> bool {
-        !self.no_flip && self.viewer() == Some(1)
+        flipped(self.no_flip, self.view)
     }
 
     /// Where the cells of `board` go, from the viewer's side.
     fn geometry(&self, board: &pb::Board) -> Geometry {
         Geometry::new(board, self.flipped())
     }
+}
+
+/// Whether `view`'s board is drawn turned by 180°: for seat 1, unless `no_flip`.
+pub fn flipped(no_flip: bool, view: Option<&pb::GameView>) -> bool {
+    !no_flip && view.and_then(|view| view.viewer_seat) == Some(1)
 }
 
 /// Draws the board of `drawing` with a legend line.
@@ -142,10 +154,16 @@ fn legend(drawing: &Drawing<'_>) -> String {
     let names = drawing.names;
     let mut parts = Vec::new();
     match (drawing.view, drawing.viewer()) {
-        (None, _) if !names.ruleset.setup_zones.is_empty() => {
-            parts.push("digits: setup zones of seats 0 and 1".to_owned());
+        (None, _) => {
+            // Only the zones there are: asalto's rebels set up nowhere.
+            parts.extend(names.ruleset.setup_zones.iter().map(|zone| {
+                format!(
+                    "{}: setup zone of {}",
+                    seat_digit(zone.seat),
+                    names.seat(zone.seat)
+                )
+            }));
         }
-        (None, _) => {}
         (Some(_), Some(seat)) => {
             parts.push(format!(
                 "UPPER: yours ({}), lower: {}",
@@ -177,16 +195,16 @@ fn legend(drawing: &Drawing<'_>) -> String {
         .flat_map(|b| b.cells.iter().map(|c| c.terrain()))
         .collect();
     for (terrain, text) in [
-        (pb::Terrain::Lake, "~~: lake"),
-        (pb::Terrain::Castle, "[ ]: castle"),
-        (pb::Terrain::Trench, "( ): trench"),
-        (pb::Terrain::Urban, "[ ]: urban (digit: controller)"),
-        (pb::Terrain::Swamp, "( ): swamp"),
-        (pb::Terrain::Entry, "0/1: entry hexes of seat 0/1"),
-        (pb::Terrain::Fortress, "[ ]: fortress"),
+        (pb::Terrain::Lake, "~~: lake".to_owned()),
+        (pb::Terrain::Castle, "[ ]: castle".to_owned()),
+        (pb::Terrain::Trench, "( ): trench".to_owned()),
+        (pb::Terrain::Urban, urban_legend(drawing)),
+        (pb::Terrain::Swamp, "( ): swamp".to_owned()),
+        (pb::Terrain::Entry, entry_legend(names)),
+        (pb::Terrain::Fortress, "[ ]: fortress".to_owned()),
     ] {
         if terrains.contains(&terrain) {
-            parts.push(text.to_owned());
+            parts.push(text);
         }
     }
     let marked = names
@@ -213,6 +231,48 @@ fn legend(drawing: &Drawing<'_>) -> String {
     parts.join(" · ")
 }
 
+/// The urban hexes' part of the legend: their marks of control, from the viewer's side.
+fn urban_legend(drawing: &Drawing<'_>) -> String {
+    if drawing.view.is_none() {
+        return "[ ]: urban hex".to_owned();
+    }
+    let names = drawing.names;
+    let upper = drawing.upper_seat();
+    let held = |seat| {
+        if drawing.viewer() == Some(seat) {
+            "you".to_owned()
+        } else {
+            names.seat(seat)
+        }
+    };
+    format!(
+        "[ ]: urban hex, {HELD_BY_UPPER} held by {}, {HELD_BY_LOWER} by {}",
+        held(upper),
+        held(1 - upper)
+    )
+}
+
+/// The entry cells' part of the legend: each seat's rows ("entry rows: 1 Rojo, 11 Azul").
+fn entry_legend(names: &Names<'_>) -> String {
+    let cells = names.ruleset.board.iter().flat_map(|board| &board.cells);
+    let mut rows: Vec<(i32, String)> = Vec::new();
+    for info in cells.filter(|info| info.terrain() == pb::Terrain::Entry) {
+        let (Some(seat), Some(cell)) = (info.entry_seat, &info.cell) else {
+            continue;
+        };
+        let row = (seat, names.row_label(cell.y));
+        if !rows.contains(&row) {
+            rows.push(row);
+        }
+    }
+    rows.sort();
+    let rows: Vec<String> = rows
+        .iter()
+        .map(|(seat, row)| format!("{row} {}", names.seat(*seat)))
+        .collect();
+    format!("entry rows: {}", rows.join(", "))
+}
+
 /// The cells of the board with what stands on them.
 #[derive(Debug)]
 struct Cells {
@@ -220,11 +280,11 @@ struct Cells {
     text: HashMap<(i32, i32), CellText>,
 }
 
-/// A drawn cell: the terrain marks around a two-character middle.
+/// A drawn cell: the terrain marks around a middle of two characters (three on hex boards).
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct CellText {
     left: char,
-    middle: [char; 2],
+    middle: Vec<char>,
     right: char,
     middle_paint: Paint,
     terrain_paint: Paint,
@@ -266,14 +326,12 @@ impl Cells {
                 continue;
             };
             let key = (cell.x, cell.y);
-            // Hex rows have no columns: an empty hex shows its letter within its row.
-            let letter = (board.shape() == pb::BoardShape::Hex)
-                .then(|| cell_info.label.chars().next())
-                .flatten();
+            // Hex rows have no columns: an empty hex shows its whole name.
+            let name = (board.shape() == pb::BoardShape::Hex).then_some(cell_info.label.as_str());
             let extra = EmptyMark {
                 zone: zones.get(&key).copied(),
                 control: control.get(&key).copied(),
-                letter,
+                name,
             };
             text.insert(
                 key,
@@ -297,17 +355,24 @@ impl Cells {
 
 /// What an empty cell may show besides its terrain.
 #[derive(Clone, Copy, Debug, Default)]
-struct EmptyMark {
+struct EmptyMark<'a> {
     /// The seat whose setup zone holds it (ruleset drawings).
     zone: Option<i32>,
     /// The seat that controls it (urban hexes).
     control: Option<i32>,
-    /// Its letter within its row, shown instead of a dot (hex boards).
-    letter: Option<char>,
+    /// Its name, shown instead of a dot (hex boards).
+    name: Option<&'a str>,
 }
 
 /// The mark of an enemy piece of unknown kind that has moved.
 const MOVED: char = '•';
+
+/// The marks of an urban hex held by the side in upper case, and by the other.
+const HELD_BY_UPPER: char = '●';
+const HELD_BY_LOWER: char = '○';
+
+/// The width of a hex's middle: the longest name (`a11`).
+pub(super) const HEX_MIDDLE: usize = 3;
 
 /// The arrow of a facing as seen on screen.
 fn facing_arrow(geometry: &Geometry, facing: pb::Facing) -> char {
@@ -336,7 +401,7 @@ fn cell_text(
         pb::Terrain::Lake => {
             return CellText {
                 left: '~',
-                middle: ['~', '~'],
+                middle: vec!['~', '~'],
                 right: '~',
                 middle_paint: Paint::Water,
                 terrain_paint: Paint::Water,
@@ -346,13 +411,16 @@ fn cell_text(
             (' ', ' ', Paint::Plain)
         }
     };
-    let (middle, middle_paint) = match piece {
+    let (mut middle, middle_paint) = match piece {
         Some(piece) => (
-            piece_chars(drawing, geometry, piece),
+            piece_chars(drawing, geometry, piece).to_vec(),
             Paint::Seat(piece.owner),
         ),
         None => empty_chars(info, extra),
     };
+    if extra.name.is_some() {
+        middle = hex_middle(drawing, middle, extra.control);
+    }
     CellText {
         left,
         middle,
@@ -365,7 +433,7 @@ fn cell_text(
 /// The glyph and mark of a piece.
 fn piece_chars(drawing: &Drawing<'_>, geometry: &Geometry, piece: &pb::Piece) -> [char; 2] {
     let viewer = drawing.viewer();
-    let upper_seat = viewer.unwrap_or(0);
+    let upper_seat = drawing.upper_seat();
     let code = drawing
         .names
         .kind(&piece.kind)
@@ -389,24 +457,38 @@ fn piece_chars(drawing: &Drawing<'_>, geometry: &Geometry, piece: &pb::Piece) ->
     [glyph, mark]
 }
 
-/// The glyph and mark of an empty cell.
-fn empty_chars(info: &pb::CellInfo, extra: EmptyMark) -> ([char; 2], Paint) {
+/// The middle of an empty cell, and its paint.
+fn empty_chars(info: &pb::CellInfo, extra: EmptyMark) -> (Vec<char>, Paint) {
     if let Some(seat) = extra.zone {
-        return ([seat_digit(seat), ' '], Paint::Seat(seat));
+        return (vec![seat_digit(seat), ' '], Paint::Seat(seat));
     }
-    let dot = extra.letter.unwrap_or('.');
-    if info.terrain() == pb::Terrain::Entry
-        && let Some(seat) = info.entry_seat
-    {
-        return match extra.letter {
-            Some(letter) => ([letter, seat_digit(seat)], Paint::Seat(seat)),
-            None => ([seat_digit(seat), ' '], Paint::Seat(seat)),
+    let entry = info
+        .entry_seat
+        .filter(|_| info.terrain() == pb::Terrain::Entry);
+    let Some(name) = extra.name else {
+        return match entry {
+            Some(seat) => (vec![seat_digit(seat), ' '], Paint::Seat(seat)),
+            None => (vec!['.', ' '], Paint::Dim),
         };
+    };
+    let paint = entry.or(extra.control).map_or(Paint::Dim, Paint::Seat);
+    (name.chars().collect(), paint)
+}
+
+/// The middle of a hex: what stands there or its name, then the mark of the side that
+/// holds it where there is room (the colour of an empty hex tells the holder regardless).
+fn hex_middle(drawing: &Drawing<'_>, mut middle: Vec<char>, control: Option<i32>) -> Vec<char> {
+    if let Some(seat) = control
+        && middle.len() < HEX_MIDDLE
+    {
+        middle.push(if seat == drawing.upper_seat() {
+            HELD_BY_UPPER
+        } else {
+            HELD_BY_LOWER
+        });
     }
-    match extra.control {
-        Some(seat) => ([dot, seat_digit(seat)], Paint::Seat(seat)),
-        None => ([dot, ' '], Paint::Dim),
-    }
+    middle.resize(HEX_MIDDLE, ' ');
+    middle
 }
 
 /// A grid of painted characters that shapes draw on.
@@ -447,7 +529,8 @@ impl Canvas {
         self.put(x, y, &cell.left.to_string(), cell.terrain_paint);
         let middle: String = cell.middle.iter().collect();
         self.put(x + 1, y, &middle, cell.middle_paint);
-        self.put(x + 3, y, &cell.right.to_string(), cell.terrain_paint);
+        let right = x + 1 + cell.middle.len();
+        self.put(right, y, &cell.right.to_string(), cell.terrain_paint);
     }
 
     /// The text, coloured by `style`, without trailing spaces.

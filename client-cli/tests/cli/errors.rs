@@ -264,3 +264,62 @@ fn an_https_server_is_reached_with_its_ca_and_refused_without_it() {
     );
     assert!(String::from_utf8_lossy(&listed.stdout).contains("tanques"));
 }
+
+#[test]
+fn a_game_that_cannot_be_joined_says_where_to_go_instead() {
+    let server = Server::start();
+    let game = Game::start(&server, "frente");
+    let [rojo, _] = &game.players;
+    let id = &game.id;
+    let cases = [
+        (
+            User::leak(&server),
+            format!("both seats of game {id} are taken: `trinchera watch {id}` follows it"),
+        ),
+        (
+            rojo,
+            format!("you already have a seat in game {id}: `trinchera play --resume {id}`"),
+        ),
+    ];
+    for (user, expected) in &cases {
+        for args in [vec!["join", id], vec!["play", "--join", id]] {
+            let run = user.run(&args);
+            assert_eq!(run.code, 3, "{args:?}: {run:?}");
+            assert!(run.stderr.contains(expected.as_str()), "{args:?}: {run:?}");
+            assert!(run.stderr.contains("SEAT_TAKEN"), "{args:?}: {run:?}");
+        }
+    }
+    rojo.ok(&["resign", "--yes", id]);
+    let over = User::new(&server).run(&["--json", "join", id]);
+    assert_eq!(over.code, 3, "{over:?}");
+    let error = &over.json()["error"];
+    assert_eq!(error["reason"], "SEAT_TAKEN", "{error}");
+    assert!(
+        error["message"]
+            .as_str()
+            .expect("message")
+            .contains(&format!("game {id} is over: `trinchera show {id}`")),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_server_from_the_environment_is_not_shown_as_required() {
+    let server = Server::start();
+    let user = User::new(&server);
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_trinchera"))
+        .arg("play")
+        .env("TRINCHERA_CONFIG_DIR", user.config_dir())
+        .env("TRINCHERA_SERVER", &server.url)
+        .env("TRINCHERA_TOKEN", "tr1_unused")
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("Usage: trinchera play <RULESET|--join <GAME>|--resume <GAME>>"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("--server <SERVER>"), "{stderr}");
+    assert!(!stderr.contains("--token <TOKEN>"), "{stderr}");
+}

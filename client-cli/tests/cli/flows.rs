@@ -26,7 +26,7 @@ fn watch_prints_one_json_object_per_event_until_the_end() {
     assert_eq!(snapshot["snapshot"], true, "{snapshot}");
     let first = rojo.first_move(&game.id, None);
     rojo.ok(&["move", &game.id, &first]);
-    azul.ok(&["resign", &game.id]);
+    azul.ok(&["resign", "--yes", &game.id]);
     let rest: Vec<Value> = lines
         .map(|line| serde_json::from_str(&line.expect("reads")).expect("json line"))
         .collect();
@@ -111,7 +111,7 @@ fn verify_checks_revealed_setups_against_their_commitments() {
     let server = Server::start();
     let game = Game::ready(&server, "frente");
     let [rojo, azul] = &game.players;
-    rojo.ok(&["resign", &game.id]);
+    rojo.ok(&["resign", "--yes", &game.id]);
     let report = azul.json(&["verify", &game.id]);
     assert_eq!(report["fair"], true, "{report}");
     let (doc, _dir, _path) = saved_history(azul, &game.id);
@@ -295,4 +295,23 @@ fn moves_typed_in_upper_case_are_played() {
     let typo = game.players[1].run(&["move", &game.id, "E4-E5X"]);
     assert_eq!(typo.code, 3, "{typo:?}");
     assert!(typo.stderr.contains("\"e4-e5x\""), "{typo:?}");
+}
+
+#[test]
+fn games_lists_each_seat_once_and_the_winner_of_a_finished_game() {
+    let server = Server::start();
+    let user = User::new(&server);
+    let game = user.json(&["new", "frente", "--bot", "random"])["game_id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    user.ok(&["resign", "--yes", &game]);
+    let listing = user.ok(&["games"]);
+    let line = listing
+        .lines()
+        .find(|line| line.starts_with(&format!("{game} ")))
+        .expect("the game is listed");
+    // The server's default name and its bot's name say no more than the seats do.
+    assert!(line.contains("Rojo vs Azul (random bot)"), "{listing}");
+    assert!(line.contains("Winner: Azul — resignation."), "{listing}");
 }

@@ -64,7 +64,7 @@ pub fn play_out(game: &Game, rng: &mut Lcg) -> (usize, Value) {
     while let Some(seat) = to_move {
         let player = &game.players[seat as usize];
         if count == MOVE_LIMIT {
-            let resigned = player.json(&["resign", &game.id]);
+            let resigned = player.json(&["resign", "--yes", &game.id]);
             return (count, resigned["view"].clone());
         }
         let moves = player.json(&["moves", &game.id]);

@@ -271,8 +271,8 @@ fn wait_bounded(child: &mut Child, output: &Mutex<(String, bool)>) -> ExitStatus
     }
 }
 
-/// `trinchera play …` on a real terminal (util-linux `script` gives it one): typed into
-/// and read as a person would.
+/// `trinchera …` on a real terminal (util-linux `script` gives it one): typed into and
+/// read as a person would.
 pub struct Terminal {
     child: Child,
     keys: ChildStdin,
@@ -282,12 +282,19 @@ pub struct Terminal {
 impl Terminal {
     /// `user` runs `trinchera play ARGS` (words without spaces) with `env` set.
     pub fn play(user: &User, args: &[&str], env: &[(&str, &str)]) -> Terminal {
+        let mut all = vec!["play"];
+        all.extend_from_slice(args);
+        Terminal::run(user, &all, env)
+    }
+
+    /// `user` runs `trinchera ARGS` (words without spaces) with `env` set.
+    pub fn run(user: &User, args: &[&str], env: &[(&str, &str)]) -> Terminal {
         assert!(
             Command::new("script").arg("--version").output().is_ok(),
             "the terminal tests need `script` from util-linux"
         );
         let command = format!(
-            "{} --server {} play {}",
+            "{} --server {} {}",
             env!("CARGO_BIN_EXE_trinchera"),
             user.url,
             args.join(" ")

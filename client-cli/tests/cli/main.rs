@@ -7,5 +7,6 @@ mod flows;
 mod games;
 mod harness;
 mod play;
+mod resign;
 mod show;
 mod watching;

@@ -1,6 +1,7 @@
 //! `play`: piped input used line by line and its end noticed, the board once a turn, and
 //! on a real terminal (util-linux `script`) the live prompt: events told while it waits,
-//! the game's end ending it, the running clock, Tab completion, typed-ahead dropped.
+//! the game's end ending it, the running clock, Tab completion, typed-ahead dropped, a
+//! tanques turn of many actions with one board, the resignation asked for.
 
 use std::process::Stdio;
 
@@ -30,27 +31,33 @@ fn play_reads_commands_and_moves_from_stdin() {
     for expected in [
         "you play Rojo (seat 0)",
         "# Setup of Rojo (seat 0) for frente, seen from the side of Rojo.",
+        // The template says how the prompt takes it back.
+        "Submit with: file THIS_FILE at the setup prompt",
         "Your move: ",
         "moves (or ?)   list your legal moves",
         "a4-a5",
         "Refused: ",
         "Ana (Rojo) played a4-a5.",
-        "(Azul) played ",
-        "Really resign? (yes/no): ",
+        "Azul (random bot) played ",
+        "Really resign? (y/n): ",
         "Winner: Azul — resignation.",
         "You lose. The game is over: `trinchera verify",
     ] {
         assert!(out.contains(expected), "missing {expected:?} in:\n{out}");
     }
+    assert!(!out.contains("trinchera setup"), "{out}");
     // The board was drawn with the army of the layout file.
     assert!(out.contains("  1  G    L    E    B"), "{out}");
     // The bot's reply is told once, not again as the board's "Last:" line.
-    assert_eq!(out.matches("(Azul) played ").count(), 1, "{out}");
+    assert_eq!(out.matches("Azul (random bot) played ").count(), 1, "{out}");
     // A board a turn: when play starts, when the bot has replied, on `board`, at the end.
     assert_eq!(out.matches("UPPER: yours").count(), 4, "{out}");
     assert_eq!(out.matches("Ana (Rojo) set up.").count(), 1, "{out}");
     // (The bot may have set up before `play` looked: then it is not told at all.)
-    assert!(out.matches("(Azul) set up.").count() <= 1, "{out}");
+    assert!(
+        out.matches("Azul (random bot) set up.").count() <= 1,
+        "{out}"
+    );
 }
 
 #[test]
@@ -75,7 +82,7 @@ fn play_leaves_at_the_end_of_input_and_resumes() {
     });
     assert_eq!(waiting.code, 0, "{waiting:?}");
     assert!(
-        waiting.stdout.contains("Waiting for Rojo..."),
+        waiting.stdout.contains("Waiting for Rojo to move."),
         "{waiting:?}"
     );
     assert!(
@@ -139,13 +146,16 @@ fn piped_play_stops_at_the_end_of_its_input_while_the_opponent_thinks() {
     let input = format!("{}\n", rojo.first_move(&game.id, None));
     let run = rojo.run_with_input(&["play", "--resume", &game.id], &input);
     assert_eq!(run.code, 0, "{run:?}");
-    assert!(run.stdout.contains("Waiting for Azul..."), "{run:?}");
+    assert!(run.stdout.contains("Waiting for Azul to move."), "{run:?}");
     assert!(run.stdout.contains("Leaving; the game goes on."), "{run:?}");
     assert_eq!(version(rojo, &game.id), before + 1, "the move was played");
     // The game stays resumable.
     let again = rojo.run_with_input(&["play", "--resume", &game.id], "");
     assert_eq!(again.code, 0, "{again:?}");
-    assert!(again.stdout.contains("Waiting for Azul..."), "{again:?}");
+    assert!(
+        again.stdout.contains("Waiting for Azul to move."),
+        "{again:?}"
+    );
 }
 
 #[test]
@@ -162,7 +172,7 @@ fn the_end_of_the_game_reaches_the_prompt_and_tab_lists_the_candidates() {
     assert!(terminal.output().contains('\x07'), "{}", terminal.output());
     // Half a move typed, then the opponent resigns in another shell.
     terminal.type_keys("a7");
-    rojo.ok(&["resign", &game.id]);
+    rojo.ok(&["resign", "--yes", &game.id]);
     let (status, output) = terminal.ended();
     assert!(status.success(), "{status:?}: {output}");
     assert!(output.contains("Ana (Rojo) resigned."), "{output}");
@@ -241,7 +251,7 @@ fn the_clock_runs_at_the_prompt_warns_and_the_forfeit_ends_it() {
     terminal.wait_for("Your time is running low!");
     let (status, output) = terminal.ended();
     assert!(status.success(), "{status:?}: {output}");
-    assert!(output.contains("(Rojo) ran out of time."), "{output}");
+    assert!(output.contains("Rojo ran out of time."), "{output}");
     assert!(output.contains("You lose."), "{output}");
     let faces: std::collections::BTreeSet<&str> = output
         .split("Your move [")
@@ -253,4 +263,50 @@ fn the_clock_runs_at_the_prompt_warns_and_the_forfeit_ends_it() {
         faces.len() >= 3 && faces.iter().any(|face| face.contains('.')),
         "the prompt's clock ran down to tenths: {faces:?}"
     );
+}
+
+#[test]
+fn a_tanques_turn_of_many_actions_draws_the_board_once_and_tells_each_action() {
+    let server = Server::start();
+    let user = User::new(&server);
+    let mut terminal = Terminal::play(&user, &["tanques", "--bot", "easy", "--name", "Ana"], &[]);
+    terminal.wait_for("Your move: ");
+    for hex in ["a1", "b1", "c1"] {
+        terminal.type_keys(&format!("enter {hex} NE\n"));
+        terminal.wait_for(&format!("Ana (Rojo) played enter {hex} NE."));
+    }
+    terminal.type_keys("board\n");
+    terminal.wait_for_times("UPPER: yours", 2);
+    terminal.type_keys("quit\n");
+    let (status, output) = terminal.ended();
+    assert!(status.success(), "{status:?}: {output}");
+    // One board when the turn came, one asked for; none after each action.
+    assert_eq!(output.matches("UPPER: yours").count(), 2, "{output}");
+    // Each hex by its own name: the entry row reads a1 b1 …, not Azul's a11 b11 ….
+    assert!(output.contains("  1  a1    b1    c1    d1"), "{output}");
+    assert!(output.contains("  11  a11   b11"), "{output}");
+    assert!(
+        output.contains("Ana (Rojo) — you  vs  Azul (easy bot)"),
+        "{output}"
+    );
+}
+
+#[test]
+fn resign_at_the_prompt_asks_and_takes_y() {
+    let server = Server::start();
+    let game = Game::ready(&server, "frente");
+    let [rojo, _] = &game.players;
+    let mut terminal = Terminal::play(rojo, &["--resume", &game.id], &[]);
+    terminal.wait_for("Your move: ");
+    terminal.type_keys("resign\n");
+    terminal.wait_for("Really resign? (y/n): ");
+    terminal.type_keys("n\n");
+    terminal.wait_for("You play on.");
+    terminal.type_keys("resign\n");
+    terminal.wait_for_times("Really resign? (y/n): ", 2);
+    terminal.type_keys("y\n");
+    let (status, output) = terminal.ended();
+    assert!(status.success(), "{status:?}: {output}");
+    assert!(output.contains("You resigned."), "{output}");
+    assert!(output.contains("You lose."), "{output}");
 }

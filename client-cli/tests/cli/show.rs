@@ -32,10 +32,8 @@ const ARMY_ROWS: [&str; 4] = [
     "G L E B B B B B B F",
 ];
 
-#[test]
-fn square_boards_from_both_sides_and_a_spectators() {
-    let server = Server::start();
-    let game = Game::start(&server, "frente");
+/// Sets up both armies of a frente `game` from [`ARMY_ROWS`], each from its own side.
+fn set_up_armies(game: &Game) {
     let rojo = ARMY_ROWS
         .iter()
         .zip(["4", "3", "2", "1"])
@@ -56,6 +54,13 @@ fn square_boards_from_both_sides_and_a_spectators() {
         let (_dir, path) = file_with(&rows);
         player.ok(&["setup", &game.id, "--file", path.to_str().expect("utf-8")]);
     }
+}
+
+#[test]
+fn square_boards_from_both_sides_and_a_spectators() {
+    let server = Server::start();
+    let game = Game::start(&server, "frente");
+    set_up_armies(&game);
     let [rojo, azul] = &game.players;
     rojo.ok(&["move", &game.id, "a4-a5"]);
     azul.ok(&["move", &game.id, "a7-a6"]);
@@ -76,6 +81,34 @@ fn square_boards_from_both_sides_and_a_spectators() {
         "square_spectator",
         &User::new(&server).ok(&["show", &game.id]),
     );
+}
+
+/// The cells that head the groups of `moves` output, in order.
+fn move_heads(moves: &str) -> Vec<String> {
+    moves
+        .lines()
+        .skip(1)
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|head| !head.contains('-'))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn moves_are_listed_in_the_order_of_the_board_as_drawn() {
+    let server = Server::start();
+    let game = Game::start(&server, "frente");
+    set_up_armies(&game);
+    let [rojo, azul] = &game.players;
+    rojo.ok(&["move", &game.id, "a4-a5"]);
+    // Seat 1 sees the board turned: its front row on top, from column j to a.
+    let heads = move_heads(&azul.ok(&["moves", &game.id]));
+    assert_eq!(heads.first().map(String::as_str), Some("j7"), "{heads:?}");
+    assert_eq!(heads.last().map(String::as_str), Some("a7"), "{heads:?}");
+    // Seat 0: the top row first (a5 is above b4).
+    azul.ok(&["move", &game.id, "j7-j6"]);
+    let heads = move_heads(&rojo.ok(&["moves", &game.id]));
+    assert_eq!(heads[..2], ["a5", "b4"], "{heads:?}");
 }
 
 #[test]
@@ -121,6 +154,16 @@ fn rulesets_show_draws_every_board_with_its_zones() {
             &user.ok(&["rulesets", "show", id]),
         );
     }
+}
+
+#[test]
+fn rules_is_rulesets_show() {
+    let server = Server::start();
+    let user = User::new(&server);
+    assert_eq!(
+        user.ok(&["rules", "asalto"]),
+        user.ok(&["rulesets", "show", "asalto"])
+    );
 }
 
 #[test]

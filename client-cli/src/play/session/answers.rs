@@ -1,13 +1,16 @@
 //! The answers to what the player types: commands, moves (and why one was refused), the
 //! resignation, the setup.
 
+use trinchera_client::setup_file::Submit;
 use trinchera_client::status::turn;
 use trinchera_client::{ClientError, Code, Lang};
+use trinchera_proto::v1 as pb;
 
 use super::{Ask, Session};
 use crate::cli::SetupHow;
 use crate::commands::{self, SetupPlan};
 use crate::error::CliError;
+use crate::render;
 use crate::words;
 
 /// Prompt help while playing.
@@ -50,7 +53,7 @@ impl Session<'_> {
         match ask {
             Ask::Confirm => {
                 self.confirming = false;
-                if line == "yes" {
+                if commands::confirmed(line) {
                     self.resign().await?;
                 } else {
                     self.say("You play on.");
@@ -75,12 +78,12 @@ impl Session<'_> {
             }
             "resign" => self.confirming = true,
             "?" | "moves" if my_turn => {
-                let text = commands::moves_text(&self.names(), &self.view, None);
+                let text = self.moves(None);
                 self.say(&text);
             }
             line if my_turn && line.starts_with("moves ") => {
                 let text = match commands::cell_named(&self.names(), &line["moves ".len()..]) {
-                    Ok(cell) => commands::moves_text(&self.names(), &self.view, Some(cell)),
+                    Ok(cell) => self.moves(Some(cell)),
                     Err(error) => error.to_string(),
                 };
                 self.say(&text);
@@ -95,6 +98,12 @@ impl Session<'_> {
             }
         }
         Ok(true)
+    }
+
+    /// The player's legal moves (`only` those from that cell) in the board's order as drawn.
+    fn moves(&self, only: Option<pb::Cell>) -> String {
+        let flipped = render::flipped(self.ctx.no_flip, Some(&self.view));
+        commands::moves_text(&self.names(), &self.view, only, flipped)
     }
 
     /// Plays `notation`; a refusal is told, and a game that moved on is brought up to date.
@@ -179,6 +188,7 @@ impl Session<'_> {
                     &self.ruleset,
                     self.seat,
                     &how(false, None, true),
+                    Submit::Prompt,
                 );
                 let text = match plan {
                     Ok(SetupPlan::Template(text)) => match std::fs::write(path, text) {
@@ -200,7 +210,13 @@ impl Session<'_> {
                 return Ok(true);
             }
         };
-        let request = match commands::setup_plan(&self.game, &self.ruleset, self.seat, &how) {
+        let request = match commands::setup_plan(
+            &self.game,
+            &self.ruleset,
+            self.seat,
+            &how,
+            Submit::Prompt,
+        ) {
             Ok(SetupPlan::Submit(request)) => request,
             Ok(SetupPlan::Template(text)) => {
                 self.say(&text);

@@ -69,6 +69,9 @@ pub struct Session<'a> {
     drawn: Option<u64>,
     /// Whether a board of the game in play has been drawn yet.
     drawn_playing: bool,
+    /// The round (tanques; 0 in other games) of the player's turn whose board was drawn,
+    /// while that turn lasts: a turn of several actions gets one board.
+    drawn_turn: Option<i32>,
     /// What the prompt asked for last, at which version (to notice a change).
     asked: Option<(Ask, u64)>,
     /// Whether the player is asked to confirm a resignation.
@@ -109,6 +112,7 @@ impl<'a> Session<'a> {
             stream,
             drawn: None,
             drawn_playing: false,
+            drawn_turn: None,
             asked: None,
             confirming: false,
             warned: false,
@@ -183,6 +187,9 @@ impl<'a> Session<'a> {
     /// What a change of the game shows: the board once a turn, what the prompt now asks
     /// for, the words Tab completes, the low-time warning.
     fn settle(&mut self, ask: Ask) {
+        if ask != Ask::Move && ask != Ask::Confirm {
+            self.drawn_turn = None;
+        }
         if self.board_due(ask) {
             self.show_board();
         }
@@ -221,12 +228,13 @@ impl<'a> Session<'a> {
                 self.say(&text);
             }
             Ask::Wait(pb::Phase::Setup) => self.say(&format!("Waiting for {opponent} to set up.")),
-            Ask::Wait(_) => self.say(&format!("Waiting for {opponent}...")),
+            Ask::Wait(_) => self.say(&format!("Waiting for {opponent} to move.")),
         }
     }
 
     /// Whether the board is to be drawn now: when the player's turn comes (with the
-    /// opponent's moves in it), once when play starts, and at the end.
+    /// opponent's moves in it), once when play starts, and at the end. The player's own
+    /// actions within a turn (a tanques turn has many) are told as lines, not boards.
     fn board_due(&self, ask: Ask) -> bool {
         if self.drawn == Some(self.view.version) {
             return false;
@@ -235,7 +243,10 @@ impl<'a> Session<'a> {
         // board waits for them, so that it follows them rather than repeating them.
         let caught_up = self.seen >= self.view.version;
         match self.view.phase() {
-            pb::Phase::Playing => caught_up && (ask == Ask::Move || !self.drawn_playing),
+            pb::Phase::Playing => {
+                let turn_starts = ask == Ask::Move && self.drawn_turn != Some(self.round());
+                caught_up && (turn_starts || !self.drawn_playing)
+            }
             pb::Phase::Finished => true,
             _ => false,
         }
@@ -246,6 +257,19 @@ impl<'a> Session<'a> {
         self.say(&text);
         self.drawn = Some(self.view.version);
         self.drawn_playing |= self.view.phase() == pb::Phase::Playing;
+        if self.view.to_move == Some(self.seat) {
+            self.drawn_turn = Some(self.round());
+        }
+    }
+
+    /// The tanques round, 0 in games without rounds: a round that begins while the player
+    /// moves on (the opponent's turn passed for want of anything to do) is a turn of its
+    /// own.
+    fn round(&self) -> i32 {
+        match &self.view.status {
+            Some(pb::game_view::Status::Tanks(tanks)) => tanks.round,
+            _ => 0,
+        }
     }
 
     /// The board and status lines, without the last event when it was just told.

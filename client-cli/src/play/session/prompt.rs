@@ -8,6 +8,7 @@ use trinchera_client::{Lang, clock};
 use trinchera_proto::v1 as pb;
 
 use super::{Ask, Session};
+use crate::commands::CONFIRM_CHOICES;
 
 /// The commands of the move prompt (see [`MOVE_HELP`]), for Tab.
 const MOVE_COMMANDS: [&str; 7] = ["moves", "board", "resign", "quit", "help", "show", "exit"];
@@ -45,7 +46,7 @@ impl Session<'_> {
         match ask {
             Ask::Setup => format!("Set up{clock}: "),
             Ask::Move => format!("Your move{clock}: "),
-            Ask::Confirm => "Really resign? (yes/no): ".to_owned(),
+            Ask::Confirm => format!("Really resign? {CONFIRM_CHOICES}: "),
             Ask::Wait(_) => format!("(waiting{clock}) > "),
         }
     }
