@@ -775,6 +775,7 @@ pub fn summary(id: GameId, summary: &SummaryRecord) -> pb::GameSummary {
                 seat: seat as i32,
                 name: name.clone(),
                 joined: !name.is_empty(),
+                bot: summary.bots.get(seat).cloned().unwrap_or_default(),
                 ..pb::Player::default()
             })
             .collect(),
@@ -844,5 +845,24 @@ fn reveal(reveal: &Reveal) -> pb::FairnessReveal {
             })
             .collect(),
         dice_seed: hex::encode(reveal.seed.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_listed_seat_says_which_bot_plays_it() {
+        let record = SummaryRecord {
+            ruleset: "frente".into(),
+            phase: GamePhase::Playing.number(),
+            players: vec!["Ana".into(), "Bot (easy)".into()],
+            bots: vec![String::new(), "easy".into()],
+            ..SummaryRecord::default()
+        };
+        let listed = summary(GameId(3), &record);
+        let bots: Vec<&str> = listed.players.iter().map(|p| p.bot.as_str()).collect();
+        assert_eq!(bots, ["", "easy"]);
     }
 }
