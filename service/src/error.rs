@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
+use trinchera_game::{Reason, Refusal};
 use trinchera_store::StoreError;
 
 /// The `google.rpc.ErrorInfo` domain of every error reason.
@@ -82,51 +83,13 @@ pub enum ApiError {
     Random(#[from] getrandom::Error),
 }
 
-/// Machine-readable error reasons, sent as `google.rpc.ErrorInfo.reason`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reason {
-    /// A required field is missing or malformed.
-    BadRequest,
-    /// No ruleset with that id.
-    UnknownRuleset,
-    /// Notation that cannot be read.
-    BadNotation,
-    /// A cell that is not on the board.
-    OffBoard,
-    /// A setup that breaks the rules.
-    BadSetup,
-    /// A name too long or with forbidden characters.
-    BadName,
-    /// The action is not possible in the game's phase.
-    WrongPhase,
-    /// The other seat is to move.
-    NotYourTurn,
-    /// The rules forbid the move.
-    IllegalMove,
-    /// The game is over.
-    GameOver,
-    /// No free seat.
-    SeatTaken,
-    /// A claim made before its time.
-    TooEarly,
-}
-
-impl Reason {
-    /// The upper-case code sent to clients.
-    pub const fn code(self) -> &'static str {
-        match self {
-            Reason::BadRequest => "BAD_REQUEST",
-            Reason::UnknownRuleset => "UNKNOWN_RULESET",
-            Reason::BadNotation => "BAD_NOTATION",
-            Reason::OffBoard => "OFF_BOARD",
-            Reason::BadSetup => "BAD_SETUP",
-            Reason::BadName => "BAD_NAME",
-            Reason::WrongPhase => "WRONG_PHASE",
-            Reason::NotYourTurn => "NOT_YOUR_TURN",
-            Reason::IllegalMove => "ILLEGAL_MOVE",
-            Reason::GameOver => "GAME_OVER",
-            Reason::SeatTaken => "SEAT_TAKEN",
-            Reason::TooEarly => "TOO_EARLY",
+impl From<Refusal> for ApiError {
+    fn from(refusal: Refusal) -> ApiError {
+        match refusal {
+            Refusal::Invalid { reason, message } => ApiError::InvalidArgument { reason, message },
+            Refusal::Precondition { reason, message } => {
+                ApiError::FailedPrecondition { reason, message }
+            }
         }
     }
 }

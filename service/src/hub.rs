@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::broadcast;
 use trinchera_rules::{BySeat, Seat, Viewer};
 
-use crate::state::{EventKind, GameEvent, GameState, Snapshot};
+use trinchera_game::{EventKind, GameEvent, GameState, Snapshot};
 
 /// The live buffer's length at most: a watcher further behind gets a fresh snapshot. Its
 /// slots exist for as long as the game is watched, so it is kept short (resumption with
@@ -199,9 +199,9 @@ mod tests {
     use trinchera_rules::{Action, Cell, EndReason, Outcome, Played, Seed, Setup};
 
     use super::*;
+    use trinchera_game::clock::TimeControl;
+    use trinchera_game::{Act, Creation, Creator, Moment};
     use trinchera_store::{GameId, TokenHash};
-    use crate::state::{Act, Creation, Creator, Moment};
-    use crate::timing::TimeControl;
 
     const MOMENT: Moment = Moment {
         at_ms: 1,
@@ -261,10 +261,15 @@ mod tests {
             .snapshot(Viewer::Player(Seat::First))
             .expect("the player's view");
         assert_eq!(seen.version, state.version());
-        let shared = second.snapshot(Viewer::Spectator).expect("the spectators' view");
+        let shared = second
+            .snapshot(Viewer::Spectator)
+            .expect("the spectators' view");
         assert!(third.after().is_some(), "one receiver has not read it yet");
         third.pass();
-        assert!(third.after().is_none(), "read by all: only the event is kept");
+        assert!(
+            third.after().is_none(),
+            "read by all: only the event is kept"
+        );
         assert_eq!(shared.version, state.version());
         // A receiver beyond those counted finds nothing and takes a fresh snapshot instead.
         assert!(third.snapshot(Viewer::Spectator).is_none());
@@ -282,7 +287,10 @@ mod tests {
         assert_eq!(hub.watchers(), 2);
         drop(watchers);
         hub.publish(event, &state);
-        assert!(unused(&hub), "the last watchers gone, the buffers are freed");
+        assert!(
+            unused(&hub),
+            "the last watchers gone, the buffers are freed"
+        );
     }
 
     #[test]
@@ -300,7 +308,13 @@ mod tests {
         for seat in Seat::BOTH {
             if let Some(zone) = state.description().setup_zone(seat) {
                 let setup = Setup::random(zone, 5);
-                apply(&mut state, Act::Setup { setup, salt: [0; 16] });
+                apply(
+                    &mut state,
+                    Act::Setup {
+                        setup,
+                        salt: [0; 16],
+                    },
+                );
             }
         }
         let hub = Hub::new(8);
@@ -324,7 +338,10 @@ mod tests {
         let [a, b] = sent.map(|received| received.expect("the move"));
         assert!(Arc::ptr_eq(&a, &b), "one message for both channels");
         a.pass();
-        assert!(b.after().is_some(), "counted for the receivers it reached only");
+        assert!(
+            b.after().is_some(),
+            "counted for the receivers it reached only"
+        );
         b.pass();
         assert!(b.after().is_none());
     }

@@ -1,45 +1,25 @@
-//! Trinchera's game server as a library: [`run`] serves `trinchera.v1.GameService`, gRPC
-//! health and reflection on a listener until a shutdown signal, over any [`store::Store`].
+//! Trinchera's game service as a library: [`run`] serves `trinchera.v1.GameService`, gRPC
+//! health and reflection on a listener until a shutdown signal, over any
+//! [`trinchera_store::Store`] backend.
 //!
-//! `main.rs` only parses configuration and calls [`run`]; tests call it on port 0 with a
-//! temporary store. The public surface is what a program that runs a server needs: [`run`],
-//! [`Games`] with its [`Limits`], the transport's [`NetConfig`], the [`store`] trait and
-//! its backends, and [`LocalServer`]. The engine room (game states, records, the wire
-//! conversion) is crate-private; the `internals` feature opens it to this crate's own
-//! benchmarks and integration tests.
+//! The `trinchera-server` binary parses its configuration, opens a backend and calls
+//! [`run`]; tests call it on port 0 with a temporary store. The public surface is what a
+//! program that runs a server needs: [`run`] with its [`ServeOptions`], [`Games`] with its
+//! [`Limits`], the transport's [`NetConfig`] and [`Tls`], [`metrics`], [`backup`],
+//! [`web`] and [`LocalServer`]. One game's state, its bots and its wire form are the
+//! `trinchera-game` crate's; storage is `trinchera-store`'s.
 
-/// Declares modules that are public with the `internals` feature (for this crate's
-/// benchmarks and integration tests) and crate-private otherwise.
-macro_rules! internal {
-    ($($(#[$attr:meta])* mod $name:ident;)*) => {
-        $(
-            $(#[$attr])*
-            #[cfg(feature = "internals")]
-            #[doc(hidden)]
-            pub mod $name;
-            $(#[$attr])*
-            #[cfg(not(feature = "internals"))]
-            pub(crate) mod $name;
-        )*
-    };
-}
-
-internal! {
-    mod bots;
-    mod bus;
-    mod error;
-    mod games;
-    mod grpc;
-    mod hub;
-    mod ids;
-    mod names;
-    mod net;
-    mod state;
-    mod timing;
-}
 pub mod backup;
+mod bus;
+mod error;
+mod games;
+mod grpc;
+mod hub;
+mod ids;
 mod local;
 pub mod metrics;
+mod names;
+mod net;
 pub mod web;
 
 use std::future::Future;
@@ -458,7 +438,7 @@ fn contract_status(
         }
         tonic::Code::Internal if status.message().starts_with("failed to decode Protobuf") => {
             error::ApiError::invalid(
-                error::Reason::BadRequest,
+                trinchera_game::Reason::BadRequest,
                 format!(
                     "the request is not a valid message for this call ({})",
                     status.message()

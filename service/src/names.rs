@@ -6,7 +6,7 @@ use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 use unicode_segmentation::UnicodeSegmentation;
 
 use crate::games::NameLimit;
-use crate::state::BOT_NAME_PREFIX;
+use trinchera_game::BOT_NAME_PREFIX;
 
 /// Why a name was refused, in words for the person who chose it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -120,10 +120,7 @@ mod tests {
             "Ana\nBeto",
         ] {
             assert!(
-                matches!(
-                    check(bad, PLAYER, "player name"),
-                    Err(NameError(_))
-                ),
+                matches!(check(bad, PLAYER, "player name"), Err(NameError(_))),
                 "{bad:?} should be refused"
             );
         }
@@ -165,10 +162,7 @@ mod tests {
     fn one_character_cannot_carry_kilobytes() {
         let heavy = format!("a{}", "\u{301}".repeat(20_000));
         let refused = check(&heavy, PLAYER, "player name");
-        assert!(
-            matches!(refused, Err(NameError(_))),
-            "{refused:?}"
-        );
+        assert!(matches!(refused, Err(NameError(_))), "{refused:?}");
         let stacked = format!("x{}", "\u{301}\u{302}\u{303}\u{304}\u{305}");
         let error = check(&stacked, PLAYER, "player name").expect_err("five marks");
         assert!(error.to_string().contains("combining marks"), "{error}");

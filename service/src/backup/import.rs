@@ -14,10 +14,10 @@ use trinchera_rules::Quoted;
 
 use super::progress::{self, Progress};
 use super::{FORMAT, GameLine, Header, Line};
-use crate::bots::BotLevel;
 use crate::games::{Limits, NameLimit};
 use crate::names;
-use crate::state::{GameState, bot_player_name};
+use trinchera_game::bots::BotLevel;
+use trinchera_game::{GameState, bot_player_name};
 use trinchera_store::records::{Entry, EventRecord, Joined, SummaryRecord};
 use trinchera_store::{GameId, TokenHash};
 use trinchera_store::{Lifetime, ListQuery, Restored, Store, StoreError};

@@ -9,7 +9,7 @@ use trinchera_rules::Seat;
 
 use super::{Exporter, GameLine, ImportError, ImportReport, Line, Mode, Names, Progress, import};
 use crate::games::{Answer, Games, Intent, Limits, MoveInput, NewGame, SetupRequest, Who};
-use crate::timing::TimeControl;
+use trinchera_game::clock::TimeControl;
 use trinchera_store::records::{Entry, Joined};
 use trinchera_store::{GameId, TokenHash};
 use trinchera_store::{ListQuery, MemoryStore, Store};

@@ -7,19 +7,22 @@
 //! (another writer was first) reloads the game and tries again, or answers `ABORTED` when
 //! the caller named the version it expected.
 
-use trinchera_store::{GameId, TokenHash};
-use trinchera_store::GamePhase;
 use std::net::IpAddr;
 use std::time::Duration;
+use trinchera_store::GamePhase;
+use trinchera_store::{GameId, TokenHash};
 
 use trinchera_rules::{Cell, Description, KindId, Placement, Quoted, Seat, Seed, Setup, Viewer};
 
 use super::cache::{Held, Slot};
 use super::reservations::Unfinished as Counts;
 use super::{Games, MoveInput, NewGame, SetupRequest};
-use crate::error::{ApiError, Reason};
+use crate::error::ApiError;
 use crate::ids::{self, Token};
-use crate::state::{Act, Creation, Creator, EventKind, GameEvent, GameState, Moment, Snapshot, bot_player_name};
+use trinchera_game::Reason;
+use trinchera_game::{
+    Act, Creation, Creator, EventKind, GameEvent, GameState, Moment, Snapshot, bot_player_name,
+};
 use trinchera_store::{Append, StoreError, Unfinished};
 
 /// Who asks for an act.
@@ -105,7 +108,10 @@ impl Games {
         self.refuse_if_shutting_down()?;
         let mut conflicts = 0;
         loop {
-            match self.attempt(id, who, &intent, expected_version, answer).await {
+            match self
+                .attempt(id, who, &intent, expected_version, answer)
+                .await
+            {
                 Err(ApiError::Store(StoreError::Conflict { version, .. })) => {
                     conflicts += 1;
                     crate::metrics::write_conflict();
@@ -523,7 +529,7 @@ pub(super) fn made_setup(
     seat: Seat,
     kept: &[(Cell, KindId)],
 ) -> Result<Setup, ApiError> {
-    crate::bots::suggest_setup(description, seat, kept, ids::random_bytes()?)
+    trinchera_game::bots::suggest_setup(description, seat, kept, ids::random_bytes()?)
         .map_err(|e| ApiError::invalid(Reason::BadSetup, e.describe(description)))
 }
 

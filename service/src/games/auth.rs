@@ -4,8 +4,8 @@ use trinchera_rules::{Seat, Viewer};
 
 use super::Games;
 use crate::error::ApiError;
+use trinchera_game::GameState;
 use trinchera_store::TokenHash;
-use crate::state::GameState;
 
 impl Games {
     /// The seat a token acts for in `state`, or the right refusal; acting spends from the

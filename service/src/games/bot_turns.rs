@@ -10,16 +10,16 @@
 //! before it thinks, and every server renews its leases and takes over those whose server
 //! died ([`Games::keep_leases`]).
 
-use trinchera_store::GameId;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use trinchera_store::GameId;
 
 use super::thinking::Urgency;
 use super::{Answer, Games, Intent, MoveInput, SetupRequest, Who};
-use crate::bots::{self, Decision};
 use crate::error::ApiError;
 use crate::ids::{self};
-use crate::state::GameState;
+use trinchera_game::GameState;
+use trinchera_game::bots::{self, Decision};
 use trinchera_store::{BotLease, StoreError, Unfinished};
 
 impl Games {
@@ -152,7 +152,8 @@ impl Games {
         };
         match self
             .act(id, Who::Bot(seat), intent, Some(version), Answer::Event)
-            .await {
+            .await
+        {
             // The game moved on while the bot thought (a setup, a time-out): think again.
             Ok(_) | Err(ApiError::VersionMismatch { .. }) => Ok(true),
             Err(error) => Err(error),

@@ -14,9 +14,9 @@ use tokio::sync::OwnedMutexGuard;
 use super::Games;
 use crate::error::ApiError;
 use crate::hub::Hub;
+use trinchera_game::{Act, Change, GameEvent, GameState, Moment, ReplayError};
 use trinchera_store::GameId;
 use trinchera_store::records::EventRecord;
-use crate::state::{Act, Change, GameEvent, GameState, Moment, ReplayError};
 
 /// A game in memory. Its field is private: the game changes only by an act applied
 /// through [`Held::apply`] or an entry another server wrote ([`Held::follow`]). Its log
@@ -71,7 +71,7 @@ impl Held {
     /// Applies `act` at `moment` to the game: it is then ahead of the store until its
     /// change is appended (or the copy is [discarded](Held::discard)).
     pub(super) fn apply(&mut self, act: Act, moment: Moment) -> Result<Change, ApiError> {
-        self.loaded_mut().state.apply(act, moment)
+        Ok(self.loaded_mut().state.apply(act, moment)?)
     }
 
     /// Applies `record`, the next entry of the log that another server wrote: the copy is

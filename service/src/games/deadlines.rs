@@ -2,11 +2,11 @@
 //! that settles each as it passes (a durable event that watchers see at once), and the same
 //! settlement before any act on a game whose deadline has passed.
 
-use trinchera_store::GameId;
-use trinchera_store::GamePhase;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use trinchera_store::GameId;
+use trinchera_store::GamePhase;
 
 use tokio::sync::Notify;
 use trinchera_rules::Seat;
@@ -14,11 +14,12 @@ use trinchera_rules::Seat;
 use super::act::made_setup;
 use super::cache::{Held, Slot};
 use super::{Answer, Games, Intent, Who};
-use crate::error::{ApiError, Reason};
+use crate::error::ApiError;
 use crate::ids::{self};
-use crate::state::{Act, GameState, Moment};
+use trinchera_game::Reason;
+use trinchera_game::clock::Lapse;
+use trinchera_game::{Act, GameState, Moment};
 use trinchera_store::{StoreError, Unfinished};
-use crate::timing::Lapse;
 
 /// Every game's next deadline, soonest first.
 #[derive(Debug, Default)]
@@ -200,7 +201,8 @@ impl Games {
             let id = unstarted.game;
             match self
                 .act(id, Who::Server, Intent::Expire, None, Answer::Event)
-                .await {
+                .await
+            {
                 Ok(_) => {
                     let phase = unstarted.phase;
                     tracing::info!(game_id = %id, ?phase, "called off a game that never started");

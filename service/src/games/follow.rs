@@ -9,9 +9,9 @@ use std::sync::Arc;
 use super::Games;
 use super::cache::{Held, Slot};
 use trinchera_store::GameId;
-use trinchera_store::records::EventRecord;
 use trinchera_store::GamePhase;
 use trinchera_store::StoreError;
+use trinchera_store::records::EventRecord;
 
 impl Games {
     /// Another server committed `record`, version `version` of game `id`.

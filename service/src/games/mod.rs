@@ -15,6 +15,7 @@ mod bot_turns;
 pub mod cache;
 mod deadlines;
 mod follow;
+mod now;
 pub mod quota;
 mod reads;
 mod reservations;
@@ -23,10 +24,10 @@ mod tests;
 mod thinking;
 pub mod throttle;
 
-use trinchera_store::Downtime;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
+use trinchera_store::Downtime;
 
 use tokio::sync::{broadcast, watch};
 use trinchera_rules::{Action, Placement, Setup};
@@ -34,17 +35,17 @@ use trinchera_rules::{Action, Placement, Setup};
 pub use self::act::{Answer, Intent, Who};
 use self::cache::Cache;
 use self::deadlines::Deadlines;
+pub use self::now::{SystemTime, TimeSource};
 use self::quota::{Quota, QuotaNames, QuotaPermit};
 use self::reservations::Reservations;
 use self::thinking::Thinking;
 use self::throttle::{RateLimits, Throttle};
 use crate::error::ApiError;
 use crate::hub::Published;
+use trinchera_game::{GameEvent, ReplayOpening, ReplaySteps, Snapshot};
 use trinchera_store::GameId;
 use trinchera_store::records::EventRecord;
-use crate::state::{GameEvent, ReplaySteps, Reveal, Snapshot};
 use trinchera_store::{Store, StoreError, Unfinished};
-use crate::timing::{SystemTime, TimeSource};
 
 /// Limits that protect the server; each refusal names the limit.
 #[derive(Clone, Debug)]
@@ -178,11 +179,11 @@ pub struct NewGame {
     /// The creator's display name, checked; empty for a default.
     pub player: String,
     /// A bot for the other seat.
-    pub bot: Option<crate::bots::BotLevel>,
+    pub bot: Option<trinchera_game::bots::BotLevel>,
     /// A bot for the creator's seat too (with `bot`: a game between two bots).
-    pub creator_bot: Option<crate::bots::BotLevel>,
+    pub creator_bot: Option<trinchera_game::bots::BotLevel>,
     /// The time control.
-    pub control: crate::timing::TimeControl,
+    pub control: trinchera_game::clock::TimeControl,
 }
 
 /// How a seat wants to set up.
@@ -222,17 +223,6 @@ pub struct WatchItem {
     pub event: Option<GameEvent>,
     /// What the watcher sees after it.
     pub snapshot: Snapshot,
-}
-
-/// What a replay shows first.
-#[derive(Debug)]
-pub struct ReplayOpening {
-    /// What the caller sees now.
-    pub now: Snapshot,
-    /// The fairness reveal, once the game is over.
-    pub reveal: Option<Reveal>,
-    /// How many steps follow.
-    pub steps: u64,
 }
 
 /// A replay ready to be read: its opening, its steps (computed as they are taken), and its
@@ -294,7 +284,8 @@ impl Games {
     ) -> Result<Arc<Games>, StoreError> {
         let downtime = store.record_downtime(time.now_ms()).await?;
         // Below 2^63: stores keep it as a signed 64-bit number.
-        let holder = u64::from_le_bytes(crate::ids::random_bytes().map_err(StoreError::backend)?) >> 1;
+        let holder =
+            u64::from_le_bytes(crate::ids::random_bytes().map_err(StoreError::backend)?) >> 1;
         let replays = Quota::new(
             QuotaNames {
                 what: "replays",

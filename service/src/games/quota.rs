@@ -108,20 +108,26 @@ impl Quota {
         } = self.names;
         let mut running = self.running();
         if running.total >= self.total {
-            return Err(ApiError::exhausted(total_setting, format!(
-                "the server runs {} {what} at once, its limit ({total_setting}); try again \
+            return Err(ApiError::exhausted(
+                total_setting,
+                format!(
+                    "the server runs {} {what} at once, its limit ({total_setting}); try again \
                  in a moment",
-                self.total
-            )));
+                    self.total
+                ),
+            ));
         }
         if let Some(peer) = peer {
             let count = running.by_peer.entry(peer).or_default();
             if *count >= self.per_peer {
-                return Err(ApiError::exhausted(peer_setting, format!(
-                    "your address already runs {} {what} at once, the limit per address \
+                return Err(ApiError::exhausted(
+                    peer_setting,
+                    format!(
+                        "your address already runs {} {what} at once, the limit per address \
                      ({peer_setting}); wait for one to finish",
-                    self.per_peer
-                )));
+                        self.per_peer
+                    ),
+                ));
             }
             *count += 1;
         }
@@ -190,11 +196,14 @@ impl QuotaPermit {
             let QuotaNames {
                 what, idle_setting, ..
             } = self.quota.names;
-            return Err(ApiError::exhausted(idle_setting, format!(
-                "this stood unread for {} s, the limit for {what} ({idle_setting}): its \
+            return Err(ApiError::exhausted(
+                idle_setting,
+                format!(
+                    "this stood unread for {} s, the limit for {what} ({idle_setting}): its \
                  place went to others; ask again to go on",
-                self.quota.idle.as_secs()
-            )));
+                    self.quota.idle.as_secs()
+                ),
+            ));
         }
         self.progress
             .touched_ms
@@ -253,7 +262,10 @@ mod tests {
         assert_eq!(quota.reclaim_idle(), 2);
         assert_eq!(quota.in_use(), 0);
         let refused = stalled.check().expect_err("taken back");
-        assert!(refused.to_string().contains("--replay-idle-secs"), "{refused}");
+        assert!(
+            refused.to_string().contains("--replay-idle-secs"),
+            "{refused}"
+        );
         let fresh = quota.admit(Some(ana)).expect("room again");
         // A permit taken back gives nothing back twice when it is dropped.
         drop(stalled);

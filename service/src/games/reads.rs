@@ -1,19 +1,21 @@
 //! The read path: views, histories, replays, watches and listings. Nothing here changes a
 //! game.
 
-use trinchera_store::GamePhase;
 use std::net::IpAddr;
+use trinchera_game::ReplayOpening;
+use trinchera_store::GamePhase;
 
 use trinchera_rules::Viewer;
 
 use super::quota::QuotaPermit;
-use super::{Games, ReplayOpening, ReplaySession, Watch, WatchItem};
-use crate::error::{ApiError, Reason};
+use super::{Games, ReplaySession, Watch, WatchItem};
+use crate::error::ApiError;
 use crate::hub::left_out;
+use trinchera_game::Reason;
+use trinchera_game::{GameState, History, PositionPage, ReplaySteps, Snapshot};
 use trinchera_store::GameId;
-use trinchera_store::records::SummaryRecord;
-use crate::state::{GameState, History, PositionPage, ReplaySteps, Snapshot};
 use trinchera_store::ListQuery;
+use trinchera_store::records::SummaryRecord;
 
 impl Games {
     /// What the caller sees of game `id` now.

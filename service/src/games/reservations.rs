@@ -83,35 +83,47 @@ impl Reservations {
     ) -> Result<Reservation, ApiError> {
         let mut inner = self.inner();
         if stored.games + inner.in_flight >= limits.max_open_games {
-            return Err(ApiError::exhausted("--max-open-games", format!(
-                "the server already holds {} unfinished games, its limit \
+            return Err(ApiError::exhausted(
+                "--max-open-games",
+                format!(
+                    "the server already holds {} unfinished games, its limit \
                  (--max-open-games); finish or resign some first",
-                limits.max_open_games
-            )));
+                    limits.max_open_games
+                ),
+            ));
         }
         if exhibition && stored.exhibitions + inner.in_flight_exhibitions >= limits.max_exhibitions
         {
-            return Err(ApiError::exhausted("--max-exhibitions", format!(
-                "the server already holds {} unfinished games between two bots, its limit \
+            return Err(ApiError::exhausted(
+                "--max-exhibitions",
+                format!(
+                    "the server already holds {} unfinished games between two bots, its limit \
                  (--max-exhibitions); watch one of them, or try again later",
-                limits.max_exhibitions
-            )));
+                    limits.max_exhibitions
+                ),
+            ));
         }
         if let Some(peer) = peer {
             let games = inner.by_peer.entry(peer).or_default();
             if games.open >= limits.max_open_games_per_peer {
-                return Err(ApiError::exhausted("--max-open-games-per-peer", format!(
-                    "your address already created {} unfinished games, the limit per address \
+                return Err(ApiError::exhausted(
+                    "--max-open-games-per-peer",
+                    format!(
+                        "your address already created {} unfinished games, the limit per address \
                      (--max-open-games-per-peer); finish or resign some first",
-                    limits.max_open_games_per_peer
-                )));
+                        limits.max_open_games_per_peer
+                    ),
+                ));
             }
             if exhibition && games.exhibitions >= limits.max_exhibitions_per_peer {
-                return Err(ApiError::exhausted("--max-exhibitions-per-peer", format!(
-                    "your address already created {} unfinished games between two bots, the \
+                return Err(ApiError::exhausted(
+                    "--max-exhibitions-per-peer",
+                    format!(
+                        "your address already created {} unfinished games between two bots, the \
                      limit per address (--max-exhibitions-per-peer); let one finish first",
-                    limits.max_exhibitions_per_peer
-                )));
+                        limits.max_exhibitions_per_peer
+                    ),
+                ));
             }
             games.open += 1;
             games.exhibitions += usize::from(exhibition);

@@ -1,19 +1,21 @@
 //! The game manager's time rules with a fake server clock: clocks, increments, forfeits,
 //! correspondence deadlines, late setups and first moves, downtime, abandonment claims.
 
-use trinchera_store::GamePhase;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
+use trinchera_store::GamePhase;
 
 use trinchera_rules::{EndReason, Seat, Viewer};
 
+use super::TimeSource;
 use super::{Answer, Games, Intent, Limits, MoveInput, NewGame, SetupRequest, Who};
-use crate::error::{ApiError, Reason};
+use crate::error::ApiError;
+use trinchera_game::Reason;
+use trinchera_game::Snapshot;
+use trinchera_game::clock::TimeControl;
 use trinchera_store::GameId;
-use crate::state::Snapshot;
 use trinchera_store::{MemoryStore, Store};
-use crate::timing::{TimeControl, TimeSource};
 
 /// A server clock that moves only when told.
 #[derive(Debug)]
@@ -381,7 +383,13 @@ async fn two_servers_on_one_store_never_write_one_version_twice() {
     // a's copy is at version 4 and so is the caller's sight: the append conflicts, and
     // the reloaded game is past what the caller saw.
     let refused = a
-        .act(id, Who::Client(Some(&tokens[1])), Intent::Resign, Some(4), Answer::View)
+        .act(
+            id,
+            Who::Client(Some(&tokens[1])),
+            Intent::Resign,
+            Some(4),
+            Answer::View,
+        )
         .await
         .expect_err("the game moved on");
     assert!(

@@ -5,11 +5,12 @@ use std::net::IpAddr;
 
 use trinchera_rules::Quoted;
 
-use crate::bots::BotLevel;
-use crate::error::{ApiError, Reason};
+use crate::error::ApiError;
 use crate::games::{Limits, NameLimit};
-use trinchera_store::GameId;
 use crate::names;
+use trinchera_game::Reason;
+use trinchera_game::bots::BotLevel;
+use trinchera_store::GameId;
 
 /// Parses a game id strictly: the decimal digits the server writes, nothing else (no sign,
 /// no leading zero, no spaces). Anything else is no game of this server.

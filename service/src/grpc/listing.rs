@@ -3,8 +3,9 @@
 use trinchera_proto::v1 as pb;
 use trinchera_rules::{Quoted, catalog};
 
-use super::convert;
-use crate::error::{ApiError, Reason};
+use crate::error::ApiError;
+use trinchera_game::Reason;
+use trinchera_game::wire;
 use trinchera_store::ListQuery;
 
 /// Largest ListGames page (the contract's bound).
@@ -32,7 +33,7 @@ pub fn query(request: &pb::ListGamesRequest) -> Result<ListQuery, ApiError> {
     };
     let phase = match pb::Phase::try_from(request.phase) {
         Ok(pb::Phase::Unspecified) => None,
-        Ok(phase) => Some(convert::phase_from(phase)),
+        Ok(phase) => Some(wire::phase_from(phase)),
         Err(_) => {
             return Err(ApiError::invalid(
                 Reason::BadRequest,
@@ -61,7 +62,7 @@ pub fn query(request: &pb::ListGamesRequest) -> Result<ListQuery, ApiError> {
     Ok(ListQuery {
         phase,
         ruleset,
-        speed: convert::speed_from(request.speed)?,
+        speed: wire::speed_from(request.speed)?,
         before,
         limit,
     })
@@ -112,7 +113,10 @@ mod tests {
             },
         ] {
             let refused = query(&bad).expect_err("refused");
-            assert!(matches!(refused, ApiError::InvalidArgument { .. }), "{refused}");
+            assert!(
+                matches!(refused, ApiError::InvalidArgument { .. }),
+                "{refused}"
+            );
         }
     }
 }

@@ -2,15 +2,14 @@
 //! Handlers never touch storage or rules state directly.
 
 pub mod admin;
-mod changes;
 mod checks;
-pub mod convert;
 mod listing;
 mod replay;
 mod watch;
 
 use std::sync::{Arc, LazyLock};
 use std::time::Instant;
+use trinchera_game::wire;
 
 use tonic::metadata::{Ascii, MetadataValue};
 use tonic::{Request, Response, Status};
@@ -19,11 +18,12 @@ use trinchera_proto::v1 as pb;
 use trinchera_proto::v1::game_service_server::GameService;
 use trinchera_rules::{Seat, catalog};
 
-use crate::error::{ApiError, Reason};
+use crate::error::ApiError;
 use crate::games::{Answer, Games, Intent, MoveInput, NewGame, SetupRequest, Who};
 use crate::net::{HoldUntilSent, WatchPermit};
+use trinchera_game::PositionPage;
+use trinchera_game::Reason;
 use trinchera_store::ListQuery;
-use crate::state::PositionPage;
 
 /// The gRPC service over a set of games.
 #[derive(Clone)]
@@ -119,7 +119,8 @@ impl std::fmt::Display for Shown {
 fn new_request_id() -> MetadataValue<Ascii> {
     static PREFIX: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
     static COUNT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-    let prefix = PREFIX.get_or_init(|| u32::from_le_bytes(crate::ids::random_bytes().unwrap_or_default()));
+    let prefix =
+        PREFIX.get_or_init(|| u32::from_le_bytes(crate::ids::random_bytes().unwrap_or_default()));
     let count = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     MetadataValue::try_from(format!("{prefix:08x}{count:08x}"))
         .unwrap_or_else(|_| MetadataValue::from_static("0"))
@@ -201,10 +202,13 @@ impl GameService for Api {
             LazyLock::new(|| pb::ListRulesetsResponse {
                 rulesets: catalog::RULESETS
                     .iter()
-                    .map(|ruleset| convert::ruleset((ruleset.description)()))
+                    .map(|ruleset| wire::ruleset((ruleset.description)()))
                     .collect(),
             });
-        handle(Call::of("ListRulesets", &request, ""), async { Ok(RULESETS.clone()) }).await
+        handle(Call::of("ListRulesets", &request, ""), async {
+            Ok(RULESETS.clone())
+        })
+        .await
     }
 
     async fn create_game(
@@ -220,7 +224,7 @@ impl GameService for Api {
             let limits = self.games.limits();
             let name = checks::name(&body.name, limits.max_game_name, "game name")?;
             let player = checks::name(&body.player_name, limits.max_player_name, "player name")?;
-            let seat = convert::seat_from(body.seat.unwrap_or(0))?;
+            let seat = wire::seat_from(body.seat.unwrap_or(0))?;
             record_seat(seat);
             let bot = checks::bot_level(&body.bot)?;
             let creator_bot = checks::bot_level(&body.creator_bot)?;
@@ -242,7 +246,7 @@ impl GameService for Api {
                         player,
                         bot,
                         creator_bot,
-                        control: convert::time_control_from(body.time_control.as_ref())?,
+                        control: wire::time_control_from(body.time_control.as_ref())?,
                     },
                 )
                 .await?;
@@ -258,7 +262,7 @@ impl GameService for Api {
                 game_id: id.to_string(),
                 seat: seat.index() as i32,
                 player_token: created.token.unwrap_or_default(),
-                view: created.snapshot.as_ref().map(convert::game_view),
+                view: created.snapshot.as_ref().map(wire::game_view),
             })
         })
         .await
@@ -284,13 +288,15 @@ impl GameService for Api {
                     Answer::View,
                 )
                 .await?;
-            let seat = joined.seat.ok_or(ApiError::Internal("a join took no seat".into()))?;
+            let seat = joined
+                .seat
+                .ok_or(ApiError::Internal("a join took no seat".into()))?;
             record_seat(seat);
             Ok(pb::JoinGameResponse {
                 game_id: id.to_string(),
                 seat: seat.index() as i32,
                 player_token: joined.token.unwrap_or_default(),
-                view: joined.snapshot.as_ref().map(convert::game_view),
+                view: joined.snapshot.as_ref().map(wire::game_view),
             })
         })
         .await
@@ -319,7 +325,7 @@ impl GameService for Api {
                 },
                 games: games
                     .iter()
-                    .map(|(id, summary)| convert::summary(*id, summary))
+                    .map(|(id, summary)| wire::summary(*id, summary))
                     .collect(),
             })
         })
@@ -338,7 +344,7 @@ impl GameService for Api {
                 record_seat(seat);
             }
             Ok(pb::GetViewResponse {
-                view: Some(convert::game_view(&snapshot)),
+                view: Some(wire::game_view(&snapshot)),
             })
         })
         .await
@@ -354,7 +360,7 @@ impl GameService for Api {
             let setup = if body.random {
                 SetupRequest::Made
             } else {
-                SetupRequest::Placements(convert::placements_from(&body.placements)?)
+                SetupRequest::Placements(wire::placements_from(&body.placements)?)
             };
             let token = token(&request)?;
             let acted = self
@@ -368,7 +374,7 @@ impl GameService for Api {
                 )
                 .await?;
             Ok(pb::SubmitSetupResponse {
-                view: acted.snapshot.as_ref().map(convert::game_view),
+                view: acted.snapshot.as_ref().map(wire::game_view),
             })
         })
         .await
@@ -383,7 +389,7 @@ impl GameService for Api {
             let id = checks::game_id(&body.game_id)?;
             let input = match &body.action {
                 Some(pb::make_move_request::Action::Move(mv)) => {
-                    MoveInput::Action(convert::action_from(mv)?)
+                    MoveInput::Action(wire::action_from(mv)?)
                 }
                 Some(pb::make_move_request::Action::Notation(text)) => {
                     checks::notation(text, self.games.limits())?;
@@ -408,8 +414,8 @@ impl GameService for Api {
                 .act(id, who, Intent::Move(input), body.expected_version, answer)
                 .await?;
             Ok(pb::MakeMoveResponse {
-                event: Some(convert::event(&acted.event, acted.description)),
-                view: acted.snapshot.as_ref().map(convert::game_view),
+                event: Some(wire::event(&acted.event, acted.description)),
+                view: acted.snapshot.as_ref().map(wire::game_view),
             })
         })
         .await
@@ -434,7 +440,7 @@ impl GameService for Api {
                 )
                 .await?;
             Ok(pb::ResignResponse {
-                view: acted.snapshot.as_ref().map(convert::game_view),
+                view: acted.snapshot.as_ref().map(wire::game_view),
             })
         })
         .await
@@ -459,7 +465,7 @@ impl GameService for Api {
                 )
                 .await?;
             Ok(pb::ClaimVictoryResponse {
-                view: acted.snapshot.as_ref().map(convert::game_view),
+                view: acted.snapshot.as_ref().map(wire::game_view),
             })
         })
         .await
@@ -512,7 +518,7 @@ impl GameService for Api {
                     checks::peer(&request),
                 )
                 .await?;
-            Ok((convert::history(&history), permit))
+            Ok((wire::history(&history), permit))
         })
         .await
         .map(|response| {
@@ -554,13 +560,13 @@ impl GameService for Api {
         let body = request.get_ref();
         handle(Call::of("SuggestSetup", &request, &body.game_id), async {
             let id = checks::game_id(&body.game_id)?;
-            let keep = convert::placements_from(&body.keep)?;
+            let keep = wire::placements_from(&body.keep)?;
             let placements = self
                 .games
                 .suggest_setup(id, token(&request)?.as_deref(), keep)
                 .await?;
             Ok(pb::SuggestSetupResponse {
-                placements: placements.iter().map(convert::placement).collect(),
+                placements: placements.iter().map(wire::placement).collect(),
             })
         })
         .await

@@ -10,9 +10,9 @@ use tokio_stream::Stream;
 use tonic::Status;
 use trinchera_proto::v1 as pb;
 
-use super::convert;
 use crate::error::ApiError;
 use crate::games::{Games, ReplaySession};
+use trinchera_game::wire;
 
 /// The response stream of ReplayGame.
 pub type ReplayStream = Pin<Box<dyn Stream<Item = Result<pb::ReplayGameResponse, Status>> + Send>>;
@@ -28,7 +28,7 @@ pub fn stream(games: Arc<Games>, session: ReplaySession) -> ReplayStream {
         steps,
         permit,
     } = session;
-    let start = Ok(convert::replay_start(&opening));
+    let start = Ok(wire::replay_start(&opening));
     let shutdown = games.shutdown_signal();
     let batches = futures_util::stream::unfold(Some((steps, permit)), move |state| {
         let stopping = *shutdown.borrow();
@@ -47,7 +47,7 @@ pub fn stream(games: Arc<Games>, session: ReplaySession) -> ReplayStream {
                     .by_ref()
                     .take(STEPS_PER_BATCH)
                     .map(|step| match step {
-                        Ok((event, seen)) => Ok(convert::replay_step(&event, &seen)),
+                        Ok((event, seen)) => Ok(wire::replay_step(&event, &seen)),
                         Err(error) => Err(internal(error)),
                     })
                     .collect();

@@ -2,9 +2,9 @@
 //! own views as the connection asks for messages, with no gaps or duplicates, and a fresh
 //! snapshot for a watcher that fell behind.
 
-use trinchera_store::GamePhase;
 use std::pin::Pin;
 use std::sync::Arc;
+use trinchera_store::GamePhase;
 
 use tokio::sync::broadcast;
 use tokio_stream::Stream;
@@ -12,13 +12,13 @@ use tonic::Status;
 use trinchera_proto::v1 as pb;
 use trinchera_rules::Viewer;
 
-use super::changes::Seen;
-use super::convert;
 use crate::error::ApiError;
 use crate::games::{Games, Watch, WatchItem};
 use crate::hub::Published;
+use trinchera_game::wire;
+use trinchera_game::wire::changes::Seen;
+use trinchera_game::{GameEvent, Snapshot};
 use trinchera_store::GameId;
-use crate::state::{GameEvent, Snapshot};
 
 /// The response stream of WatchGame.
 pub type WatchStream = Pin<Box<dyn Stream<Item = Result<pb::WatchGameResponse, Status>> + Send>>;
@@ -139,19 +139,19 @@ impl Forward {
         let view = match (&mut self.pieces, event) {
             (Sent::Changes(Some(seen)), Some(_)) => {
                 let changes = seen.advance(&snapshot.projection);
-                let view = convert::game_view_changes(snapshot, &changes);
+                let view = wire::game_view_changes(snapshot, &changes);
                 removed_pieces = changes.removed;
                 view
             }
             (Sent::Changes(seen), _) => {
                 *seen = Some(Seen::whole(&snapshot.projection));
-                convert::game_view(snapshot)
+                wire::game_view(snapshot)
             }
-            (Sent::Whole, _) => convert::game_view(snapshot),
+            (Sent::Whole, _) => wire::game_view(snapshot),
         };
         pb::WatchGameResponse {
             version: snapshot.version,
-            event: event.map(|event| convert::event(event, snapshot.description)),
+            event: event.map(|event| wire::event(event, snapshot.description)),
             view: Some(view),
             snapshot: event.is_none(),
             removed_pieces,

@@ -69,7 +69,10 @@ impl Net {
         let peer = peer.to_canonical();
         let trusted = self.trusts(peer);
         let mut load = self.load();
-        let closing = self.config.max_connections.div_ceil(MAX_CONNECTIONS_PER_EVICTION);
+        let closing = self
+            .config
+            .max_connections
+            .div_ceil(MAX_CONNECTIONS_PER_EVICTION);
         if load.connections >= self.config.max_connections && !load.evict_idlest(closing) {
             return Err(Refusal::Total(load.connections));
         }
@@ -232,7 +235,9 @@ impl<S> Conn<S> {
         opened: Instant,
     ) -> Conn<S> {
         let net = Arc::clone(&slot.net);
-        let deadline = Box::pin(tokio::time::sleep_until(opened + net.config.preface_timeout));
+        let deadline = Box::pin(tokio::time::sleep_until(
+            opened + net.config.preface_timeout,
+        ));
         let connection = Arc::new(Connection {
             local,
             net: Arc::clone(&net),
@@ -245,9 +250,7 @@ impl<S> Conn<S> {
             evicted: AtomicBool::new(false),
             waker: AtomicWaker::new(),
         });
-        net.load()
-            .open
-            .insert(slot.id, Arc::downgrade(&connection));
+        net.load().open.insert(slot.id, Arc::downgrade(&connection));
         Conn {
             stream,
             connection,
@@ -439,7 +442,8 @@ mod tests {
         assert!(!older.evicted.load(Ordering::SeqCst), "not one with a call");
         older.call_ended();
         assert_eq!(
-            net.admit(ip("10.0.0.2")).expect_err("one eviction at a time at this cap"),
+            net.admit(ip("10.0.0.2"))
+                .expect_err("one eviction at a time at this cap"),
             Refusal::Total(3)
         );
         drop(newer_conn);

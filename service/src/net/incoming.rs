@@ -17,9 +17,9 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio_stream::{Stream, StreamExt as _};
 use tonic::transport::server::Connected;
 
+use super::Net;
 use super::conn::{Conn, Connection, Refusal, Slot};
 use super::tls::Tls;
-use super::Net;
 
 /// The first pause after an accept error.
 const FIRST_BACKOFF: Duration = Duration::from_millis(10);
@@ -53,12 +53,21 @@ pub fn incoming(
         refusals: Refusals::default(),
     };
     let Some(tls) = tls else {
-        return Box::pin(futures_util::stream::unfold(accept, |mut accept| async move {
-            let admitted = accept.next().await;
-            let local = admitted.stream.local_addr().ok();
-            let conn = Conn::new(admitted.stream, local, admitted.remote, admitted.slot, admitted.at);
-            Some((Ok(Io::Plain(conn)), accept))
-        }));
+        return Box::pin(futures_util::stream::unfold(
+            accept,
+            |mut accept| async move {
+                let admitted = accept.next().await;
+                let local = admitted.stream.local_addr().ok();
+                let conn = Conn::new(
+                    admitted.stream,
+                    local,
+                    admitted.remote,
+                    admitted.slot,
+                    admitted.at,
+                );
+                Some((Ok(Io::Plain(conn)), accept))
+            },
+        ));
     };
     let (ready, handshaken) = tokio::sync::mpsc::channel(HANDSHAKEN);
     tokio::spawn(async move {
@@ -70,7 +79,12 @@ pub fn incoming(
             let acceptor = tls.acceptor();
             let ready = ready.clone();
             tokio::spawn(async move {
-                let Admitted { stream, remote, slot, at } = admitted;
+                let Admitted {
+                    stream,
+                    remote,
+                    slot,
+                    at,
+                } = admitted;
                 let local = stream.local_addr().ok();
                 let deadline = at + handshake_time;
                 match tokio::time::timeout_at(deadline, acceptor.accept(stream)).await {
@@ -80,8 +94,12 @@ pub fn incoming(
                         let conn = Conn::new(stream, local, remote, slot, at);
                         let _ = ready.send(Io::Tls(Box::new(conn))).await;
                     }
-                    Ok(Err(error)) => tracing::debug!(peer = %remote, %error, "TLS handshake failed"),
-                    Err(_) => tracing::debug!(peer = %remote, "no TLS handshake in time (--preface-timeout-secs)"),
+                    Ok(Err(error)) => {
+                        tracing::debug!(peer = %remote, %error, "TLS handshake failed")
+                    }
+                    Err(_) => {
+                        tracing::debug!(peer = %remote, "no TLS handshake in time (--preface-timeout-secs)")
+                    }
                 }
             });
         }
@@ -319,7 +337,10 @@ mod tests {
         assert_eq!(backoff.since, 9, "one warning, the others counted");
         backoff.reset();
         assert_eq!(backoff.next(&emfile, start), FIRST_BACKOFF);
-        assert_eq!(backoff.since, 10, "a new burst within the period is not warned of");
+        assert_eq!(
+            backoff.since, 10,
+            "a new burst within the period is not warned of"
+        );
         backoff.next(&emfile, start + REFUSAL_REPORT);
         assert_eq!(backoff.since, 0, "warned of, with the count");
     }

@@ -17,11 +17,11 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tonic::transport::Channel;
 use tonic::{Code, Request, Status};
+use trinchera_game::GameState;
+use trinchera_game::wire;
 use trinchera_proto::v1 as pb;
 use trinchera_proto::v1::game_service_client::GameServiceClient;
 use trinchera_rules::{Seat, Viewer};
-use trinchera_service::grpc::convert;
-use trinchera_service::state::GameState;
 use trinchera_service::{Games, Limits, NetConfig, ServeOptions};
 use trinchera_store::GameId;
 use trinchera_store::records::EventRecord;
@@ -754,7 +754,7 @@ impl Stored {
             Viewer::Player(Seat::Second),
             Viewer::Spectator,
         ]
-        .map(|viewer| convert::game_view(&self.state.snapshot(viewer)))
+        .map(|viewer| wire::game_view(&self.state.snapshot(viewer)))
     }
 }
 

@@ -15,11 +15,11 @@ use sha2::{Digest, Sha256};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tonic::{Code, Status};
+use trinchera_game::clock::TimeControl;
+use trinchera_game::wire;
+use trinchera_game::{Act, Creation, Creator, GameState, Moment, Refusal};
 use trinchera_proto::v1 as pb;
 use trinchera_rules::{Seat, catalog};
-use trinchera_service::grpc::convert;
-use trinchera_service::state::{Act, Creation, Creator, GameState, Moment};
-use trinchera_service::timing::TimeControl;
 use trinchera_service::{MAX_REQUEST_BYTES, NetConfig};
 use trinchera_store::records::{self, EventRecord};
 use trinchera_store::{GameId, TokenHash};
@@ -394,21 +394,21 @@ proptest! {
         seat in any::<i32>(),
         cell in proptest::option::of(any_cell()),
     ) {
-        match convert::action_from(&mv) {
+        match wire::action_from(&mv) {
             // What converts is what it says, and goes back to the same wire value.
-            Ok(action) => prop_assert_eq!(convert::action(&action), mv),
-            Err(error) => prop_assert_eq!(Status::from(error).code(), Code::InvalidArgument),
+            Ok(action) => prop_assert_eq!(wire::action(&action), mv),
+            Err(error) => prop_assert!(matches!(error, Refusal::Invalid { .. }), "{error}"),
         }
-        match convert::placements_from(&placements) {
+        match wire::placements_from(&placements) {
             Ok(converted) => {
-                let back: Vec<pb::Placement> = converted.iter().map(convert::placement).collect();
+                let back: Vec<pb::Placement> = converted.iter().map(wire::placement).collect();
                 prop_assert_eq!(back, placements);
             }
-            Err(error) => prop_assert_eq!(Status::from(error).code(), Code::InvalidArgument),
+            Err(error) => prop_assert!(matches!(error, Refusal::Invalid { .. }), "{error}"),
         }
-        prop_assert_eq!(convert::seat_from(seat).is_ok(), seat == 0 || seat == 1);
-        if let Ok(converted) = convert::cell_from(cell.as_ref(), "cell") {
-            prop_assert_eq!(Some(convert::cell(converted)), cell);
+        prop_assert_eq!(wire::seat_from(seat).is_ok(), seat == 0 || seat == 1);
+        if let Ok(converted) = wire::cell_from(cell.as_ref(), "cell") {
+            prop_assert_eq!(Some(wire::cell(converted)), cell);
         }
     }
 

@@ -6,9 +6,9 @@
 
 use divan::Bencher;
 use prost::Message;
+use trinchera_game::GameState;
+use trinchera_game::wire;
 use trinchera_rules::Viewer;
-use trinchera_service::grpc::convert;
-use trinchera_service::state::GameState;
 
 mod common;
 
@@ -35,13 +35,13 @@ fn snapshot(bencher: Bencher, ruleset: &str) {
 fn convert(bencher: Bencher, ruleset: &str) {
     let (state, viewer) = game(ruleset);
     let snapshot = state.snapshot(viewer);
-    bencher.bench_local(|| convert::game_view(&snapshot));
+    bencher.bench_local(|| wire::game_view(&snapshot));
 }
 
 #[divan::bench(args = RULESETS)]
 fn encode(bencher: Bencher, ruleset: &str) {
     let (state, viewer) = game(ruleset);
-    let view = convert::game_view(&state.snapshot(viewer));
+    let view = wire::game_view(&state.snapshot(viewer));
     let mut buffer = Vec::with_capacity(view.encoded_len());
     bencher.bench_local(|| {
         buffer.clear();

@@ -46,8 +46,8 @@ use rand_chacha::ChaCha8Rng;
 use trinchera_rules::army::spec::{Mobility, Spec};
 use trinchera_rules::army::{Army, BoardPiece, TURN_LIMIT, Variant};
 use trinchera_rules::{
-    Action, BattleResult, Cell, Conduct, Determinize, KindId, Rules, Seat, Seed, Setup,
-    SetupError, View,
+    Action, BattleResult, Cell, Conduct, Determinize, KindId, Rules, Seat, Seed, Setup, SetupError,
+    View,
 };
 
 use super::search::{Model, Searcher};
@@ -310,7 +310,10 @@ impl<V: Variant> ArmyModel<V> {
         // Per hunting side, its two hunters nearest to their prey: two corner a piece
         // that one alone only chases.
         let mut hunters = [[FAR; 2]; 2];
-        for hunter in pieces.iter().filter(|p| goal[p.owner.index()] == Goal::Hunt) {
+        for hunter in pieces
+            .iter()
+            .filter(|p| goal[p.owner.index()] == Goal::Hunt)
+        {
             let beaten = spec.battle[hunter.kind.index()].as_slice();
             let near = (pieces.iter())
                 .filter(|prey| prey.owner != hunter.owner)
@@ -384,7 +387,11 @@ impl<V: Variant> Model for ArmyModel<V> {
         let (mine, theirs) = (seat.index(), (!seat).index());
         let mut score = census.worth[mine] - census.worth[theirs];
         let hanging = self.second_hanging(army);
-        score += if army.to_move() == seat { -hanging } else { hanging };
+        score += if army.to_move() == seat {
+            -hanging
+        } else {
+            hanging
+        };
         let scarce = |side: usize| LAST_DEFUSER * census.defusers[side].min(SCARCE_DEFUSERS);
         score += scarce(mine) - scarce(theirs);
         let lead = census.material[mine] - census.material[theirs];
@@ -448,7 +455,9 @@ impl<'a> Belief<'a> {
         let spec = V::spec();
         let closed = [(0, 1), (0, -1), (1, 0), (-1, 0)].iter().all(|&(dx, dy)| {
             let side = Cell::new(cell.x + dx, cell.y + dy);
-            !spec.board_square(side).is_some_and(|square| spec.open[square])
+            !spec
+                .board_square(side)
+                .is_some_and(|square| spec.open[square])
                 || self.view.pieces.iter().any(|piece| {
                     piece.cell == Some(side) && piece.owner == self.enemy && !piece.moved
                 })
@@ -607,8 +616,8 @@ impl<V: Variant> ArmyBot<V> {
                 else {
                     return false;
                 };
-                let loss = self.model.values[kind.index()] * bombs[index] as i32
-                    / RISK_SAMPLES as i32;
+                let loss =
+                    self.model.values[kind.index()] * bombs[index] as i32 / RISK_SAMPLES as i32;
                 !defuses(spec, kind) && bombs[index] > flags[index] && loss > RISK_LIMIT
             })
             .collect()
@@ -618,8 +627,13 @@ impl<V: Variant> ArmyBot<V> {
 /// How well `kind` fits a hidden piece's `conduct`, as a weight: [`CONDUCT`] times for each
 /// revealed kind the piece declined to attack that `kind` does not beat.
 fn fits(spec: &Spec, kind: KindId, conduct: Conduct) -> u32 {
-    let beats = |other: KindId| spec.battle[kind.index()][other.index()] == BattleResult::AttackerWins;
-    let spared = conduct.declined.iter().filter(|&other| !beats(other)).count();
+    let beats =
+        |other: KindId| spec.battle[kind.index()][other.index()] == BattleResult::AttackerWins;
+    let spared = conduct
+        .declined
+        .iter()
+        .filter(|&other| !beats(other))
+        .count();
     CONDUCT.pow(spared as u32)
 }
 
@@ -630,9 +644,7 @@ pub(super) fn defuses(spec: &Spec, kind: KindId) -> bool {
         .iter()
         .enumerate()
         .filter(|(_, k)| k.mobility == Mobility::Immovable && !k.is_flag)
-        .all(|(bomb, _)| {
-            spec.battle[kind.index()][bomb] == BattleResult::AttackerWins
-        })
+        .all(|(bomb, _)| spec.battle[kind.index()][bomb] == BattleResult::AttackerWins)
 }
 
 /// Whether `kind` is movable and wins when it attacks any movable kind that defuses bombs:
@@ -787,7 +799,12 @@ pub(super) fn army_setup<V: Variant>(
                 _ => 0,
             }
         };
-        let in_row = |r: i8| board.free.iter().any(|&cell| row(cell) == r && weight(cell) > 0);
+        let in_row = |r: i8| {
+            board
+                .free
+                .iter()
+                .any(|&cell| row(cell) == r && weight(cell) > 0)
+        };
         let rows = [flag_row, 0, 1].into_iter().find(|&r| in_row(r));
         flag = Some(board.place(
             kind,
@@ -863,7 +880,12 @@ pub(super) fn army_setup<V: Variant>(
             let next_to = flag_sides.iter().filter(|&&side| distance(cell, side) == 1);
             if behind { next_to.count() as u32 } else { 0 }
         };
-        let most = board.free.iter().map(|&cell| reach(cell)).max().unwrap_or(0);
+        let most = board
+            .free
+            .iter()
+            .map(|&cell| reach(cell))
+            .max()
+            .unwrap_or(0);
         if most > 0 {
             let kind = rest.remove(at);
             board.place(kind, &|cell| u32::from(reach(cell) == most), rng);
@@ -925,8 +947,8 @@ impl Placing {
     /// 0); returns the square.
     fn place(&mut self, kind: KindId, weight: &dyn Fn(Cell) -> u32, rng: &mut ChaCha8Rng) -> Cell {
         let weights: Vec<u32> = self.free.iter().map(|&cell| weight(cell)).collect();
-        let index = weighted_index(&weights, rng)
-            .unwrap_or_else(|| rng.random_range(0..self.free.len()));
+        let index =
+            weighted_index(&weights, rng).unwrap_or_else(|| rng.random_range(0..self.free.len()));
         let cell = self.free.swap_remove(index);
         self.pieces.push((cell, kind));
         cell
@@ -1017,7 +1039,11 @@ mod tests {
         let belief = Belief::new::<Frente>(&view, Seat::First);
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         let samples = 400;
-        let flag_kind = Frente::spec().data.kinds.iter().position(|kind| kind.is_flag);
+        let flag_kind = Frente::spec()
+            .data
+            .kinds
+            .iter()
+            .position(|kind| kind.is_flag);
         let mut flags = std::collections::BTreeMap::<String, u32>::new();
         for _ in 0..samples {
             let guess = belief.sample::<Frente>(&mut rng);
@@ -1095,12 +1121,28 @@ mod tests {
         };
         let (rojo, azul) = (Seat::First.index(), Seat::Second.index());
         let Approach { reach, door, guard } = approach("B3G5");
-        assert_eq!(reach[rojo], 3 + FAR, "the General alone hunts the Sargento at c1");
+        assert_eq!(
+            reach[rojo],
+            3 + FAR,
+            "the General alone hunts the Sargento at c1"
+        );
         assert_eq!(reach[azul], 3, "the Cabo Armero at b3 heads for a1");
-        assert_eq!(door, [0, 1], "the Cabo Armero three squares off; not the Sargento");
-        assert_eq!(guard, [5, 16], "the General and the Sargento guard; no Cabo Armero");
+        assert_eq!(
+            door,
+            [0, 1],
+            "the Cabo Armero three squares off; not the Sargento"
+        );
+        assert_eq!(
+            guard,
+            [5, 16],
+            "the General and the Sargento guard; no Cabo Armero"
+        );
         let two = approach("B3G1O3").reach;
-        assert_eq!(two[rojo], 3 + 5, "the Coronel at g2, five squares from c1, joins");
+        assert_eq!(
+            two[rojo],
+            3 + 5,
+            "the Coronel at g2, five squares from c1, joins"
+        );
         let reach = approach("B3G2A2").reach;
         assert_eq!(reach[rojo], 10, "Rojo's Cabo Armero at h2 heads for j10");
     }
@@ -1129,8 +1171,10 @@ mod tests {
                     .expect("a flag");
                 places.insert((flag.x, flag.y));
                 let zone = &description.setup_zone(seat).expect("a zone").cells;
-                let sides: Vec<&Cell> =
-                    zone.iter().filter(|&&side| distance(flag, side) == 1).collect();
+                let sides: Vec<&Cell> = zone
+                    .iter()
+                    .filter(|&&side| distance(flag, side) == 1)
+                    .collect();
                 let bombed = sides
                     .iter()
                     .filter(|&&&side| {
@@ -1155,7 +1199,11 @@ mod tests {
                     description.id
                 );
             }
-            assert!(places.len() >= 2, "{}: the flag stands in {places:?} only", description.id);
+            assert!(
+                places.len() >= 2,
+                "{}: the flag stands in {places:?} only",
+                description.id
+            );
         }
     }
 

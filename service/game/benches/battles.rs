@@ -8,9 +8,9 @@
 //! Run with `cargo bench -p trinchera-service --bench battles`.
 
 use divan::Bencher;
+use trinchera_game::wire;
+use trinchera_game::{Act, GameState, Moment};
 use trinchera_rules::{Action, KindId, Seat, Setup, Viewer};
-use trinchera_service::grpc::convert;
-use trinchera_service::state::{Act, GameState, Moment};
 
 mod common;
 
@@ -114,6 +114,6 @@ fn attack_and_reply(bencher: Bencher, defender: &str) {
             state
                 .apply(act, Moment::default())
                 .expect("the attack is legal");
-            convert::game_view(&state.snapshot(Viewer::Player(Seat::First)))
+            wire::game_view(&state.snapshot(Viewer::Player(Seat::First)))
         });
 }

@@ -7,9 +7,9 @@
 
 use divan::Bencher;
 use prost::Message;
+use trinchera_game::wire;
+use trinchera_game::{GameState, PositionPage};
 use trinchera_rules::Viewer;
-use trinchera_service::grpc::convert;
-use trinchera_service::state::{GameState, PositionPage};
 use trinchera_store::GameId;
 use trinchera_store::records::EventRecord;
 
@@ -31,7 +31,7 @@ fn main() {
         let log = log(ruleset);
         let history =
             GameState::history(GameId(1), &log, Viewer::Spectator, EVERY, false).expect("replays");
-        let bytes = convert::history(&history).encoded_len();
+        let bytes = wire::history(&history).encoded_len();
         println!(
             "{ruleset}: {} events, reply with positions {} KiB ({} bytes per event)",
             log.len(),
@@ -61,6 +61,6 @@ fn reply(bencher: Bencher, ruleset: &str) {
     bencher.bench(|| {
         let history =
             GameState::history(GameId(1), &log, Viewer::Spectator, EVERY, false).expect("replays");
-        convert::history(&history).encode_to_vec()
+        wire::history(&history).encode_to_vec()
     });
 }

@@ -9,29 +9,11 @@
 //! loaded after a restart has its running turn moved later by the [`Downtime`] since the
 //! turn began ([`Clocks::credit`]), so all other arithmetic is plain wall time.
 
-use trinchera_store::{Downtime, Speed};
 use std::fmt;
 use std::time::Duration;
+use trinchera_store::{Downtime, Speed};
 
 use trinchera_rules::{BySeat, Seat};
-
-/// Where the server's time comes from: the system clock in production, a fake one in tests.
-pub trait TimeSource: Send + Sync + 'static {
-    /// Now, in ms since the Unix epoch.
-    fn now_ms(&self) -> u64;
-}
-
-/// The operating system's clock.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SystemTime;
-
-impl TimeSource for SystemTime {
-    fn now_ms(&self) -> u64 {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64)
-    }
-}
 
 /// How much time the players have.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

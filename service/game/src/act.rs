@@ -4,20 +4,20 @@
 //! ([`Act::from_record`]) and applies it the same way, so a reloaded game is identical to the
 //! one that was played.
 
-use trinchera_store::GamePhase;
 use std::sync::Arc;
+use trinchera_store::GamePhase;
 
 use trinchera_rules::{Action, BySeat, Outcome, PlayError, Quoted, Seat, Seed, Setup, catalog};
 
 use super::people::{Committed, SeatCard, Secrets, Table};
 use super::{Change, EventKind, GameState, Moment, ReplayError};
 use crate::bots::BotLevel;
-use crate::error::{ApiError, Reason};
-use trinchera_store::{GameId, TokenHash};
+use crate::clock::{Clocks, TimeControl};
+use crate::refusal::{Reason, Refusal};
 use trinchera_store::records::{
     Created, Ended, Entry, EventRecord, Joined, Resigned, SetupRecord, TimeControlRecord,
 };
-use crate::timing::{Clocks, TimeControl};
+use trinchera_store::{GameId, TokenHash};
 
 /// A new game: its ruleset, name, creator, chance and clock.
 #[derive(Clone, Debug)]
@@ -95,21 +95,21 @@ pub enum Act {
 }
 
 /// The refusal of an action the rules do not allow.
-pub fn play_error(error: PlayError) -> ApiError {
+pub fn play_error(error: PlayError) -> Refusal {
     use trinchera_rules::Illegal;
     match error {
-        PlayError::NotStarted => ApiError::precondition(Reason::WrongPhase, error.to_string()),
-        PlayError::GameOver => ApiError::precondition(Reason::GameOver, error.to_string()),
-        PlayError::NotYourTurn(_) => ApiError::precondition(Reason::NotYourTurn, error.to_string()),
+        PlayError::NotStarted => Refusal::precondition(Reason::WrongPhase, error.to_string()),
+        PlayError::GameOver => Refusal::precondition(Reason::GameOver, error.to_string()),
+        PlayError::NotYourTurn(_) => Refusal::precondition(Reason::NotYourTurn, error.to_string()),
         PlayError::Illegal(Illegal::OffBoard(_)) => {
-            ApiError::invalid(Reason::OffBoard, error.to_string())
+            Refusal::invalid(Reason::OffBoard, error.to_string())
         }
-        PlayError::Illegal(_) => ApiError::precondition(Reason::IllegalMove, error.to_string()),
+        PlayError::Illegal(_) => Refusal::precondition(Reason::IllegalMove, error.to_string()),
     }
 }
 
-fn game_over() -> ApiError {
-    ApiError::precondition(Reason::GameOver, "the game is over")
+fn game_over() -> Refusal {
+    Refusal::precondition(Reason::GameOver, "the game is over")
 }
 
 impl GameState {
@@ -118,7 +118,7 @@ impl GameState {
         id: GameId,
         creation: Creation,
         moment: Moment,
-    ) -> Result<(GameState, Change), ApiError> {
+    ) -> Result<(GameState, Change), Refusal> {
         let Creation {
             ruleset,
             name,
@@ -127,7 +127,7 @@ impl GameState {
             control,
         } = creation;
         let Some(entry) = catalog::ruleset(&ruleset) else {
-            return Err(ApiError::invalid(
+            return Err(Refusal::invalid(
                 Reason::UnknownRuleset,
                 format!(
                     "there is no ruleset {}; the server hosts: {}",
@@ -190,7 +190,7 @@ impl GameState {
 
     /// Applies `act` at `moment`: either refuses it and changes nothing, or changes the game
     /// and returns the change to append to its log.
-    pub fn apply(&mut self, act: Act, moment: Moment) -> Result<Change, ApiError> {
+    pub fn apply(&mut self, act: Act, moment: Moment) -> Result<Change, Refusal> {
         let before = self.phase();
         let (seat, kind, entry, token) = match act {
             Act::Join {
@@ -203,7 +203,7 @@ impl GameState {
                     return Err(game_over());
                 }
                 if self.table.seats[seat].joined {
-                    return Err(ApiError::precondition(
+                    return Err(Refusal::precondition(
                         Reason::SeatTaken,
                         "both seats of this game are taken",
                     ));
@@ -230,7 +230,7 @@ impl GameState {
                 let canonical = setup.canonical_text(self.description());
                 self.game
                     .submit_setup(setup)
-                    .map_err(|e| ApiError::precondition(Reason::WrongPhase, e.to_string()))?;
+                    .map_err(|e| Refusal::precondition(Reason::WrongPhase, e.to_string()))?;
                 let committed = Committed {
                     salt,
                     canonical: canonical.clone(),
@@ -246,7 +246,7 @@ impl GameState {
             }
             Act::Move { seat, action } => {
                 if before == GamePhase::Waiting {
-                    return Err(ApiError::precondition(
+                    return Err(Refusal::precondition(
                         Reason::WrongPhase,
                         "the game has not started: waiting for a player to join",
                     ));
@@ -263,16 +263,26 @@ impl GameState {
             Act::Claim { seat } => {
                 let end = Outcome::win(seat, trinchera_rules::EndReason::Abandoned);
                 let outcome = self.game.end(end).map_err(play_error)?;
-                (seat, EventKind::Claimed(outcome), Entry::Claimed(Ended {}), None)
+                (
+                    seat,
+                    EventKind::Claimed(outcome),
+                    Entry::Claimed(Ended {}),
+                    None,
+                )
             }
             Act::TimeOut { seat } => {
                 let end = Outcome::win(!seat, trinchera_rules::EndReason::TimeForfeit);
                 let outcome = self.game.end(end).map_err(play_error)?;
-                (seat, EventKind::TimedOut(outcome), Entry::TimedOut(Ended {}), None)
+                (
+                    seat,
+                    EventKind::TimedOut(outcome),
+                    Entry::TimedOut(Ended {}),
+                    None,
+                )
             }
             Act::Abort => {
                 let Some(seat) = self.awaited() else {
-                    return Err(ApiError::precondition(
+                    return Err(Refusal::precondition(
                         Reason::WrongPhase,
                         "only a game that has not started can be called off",
                     ));

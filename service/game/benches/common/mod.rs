@@ -3,9 +3,9 @@
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
+use trinchera_game::clock::TimeControl;
+use trinchera_game::{Act, Creation, Creator, GameState, Moment};
 use trinchera_rules::{Seat, Seed, Setup, Viewer};
-use trinchera_service::state::{Act, Creation, Creator, GameState, Moment};
-use trinchera_service::timing::TimeControl;
 use trinchera_store::records::EventRecord;
 use trinchera_store::{GameId, TokenHash};
 

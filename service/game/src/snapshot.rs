@@ -2,14 +2,14 @@
 //! `GameView`. The rules project the position for the viewer; the people come as the public
 //! [`Table`] only.
 
-use trinchera_store::GamePhase;
 use std::sync::Arc;
+use trinchera_store::GamePhase;
 
 use trinchera_rules::{Description, LegalAction, Outcome, Sight, View, Viewer};
 
 use super::{GameEvent, GameState, Table};
+use crate::clock::Clocks;
 use trinchera_store::GameId;
-use crate::timing::Clocks;
 
 /// Everything one viewer may see of a game at one version.
 #[derive(Clone, Debug)]

@@ -16,8 +16,8 @@ use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use trinchera_rules::{
-    Action, BattleResult, Cell, Effect, EndReason, Game, KindId, Seat, Seed, Setup, Sight,
-    Viewer, catalog,
+    Action, BattleResult, Cell, Effect, EndReason, Game, KindId, Seat, Seed, Setup, Sight, Viewer,
+    catalog,
 };
 
 use super::{Bot, BotLevel, Budget, SeatKnowledge};
@@ -120,7 +120,11 @@ fn play(id: &str, mut bots: [Box<dyn Bot>; 2], game_seed: u64, max_plies: u32) -
     }
     // Per seat, the squares its bombs and flag stood on at the start.
     let immovable: Vec<(Seat, Cell)> = (game.view_in(Sight::Everything).pieces.iter())
-        .filter(|piece| piece.kind.is_some_and(|kind| !kind_info(game.as_ref(), kind).movable))
+        .filter(|piece| {
+            piece
+                .kind
+                .is_some_and(|kind| !kind_info(game.as_ref(), kind).movable)
+        })
         .filter_map(|piece| Some((piece.owner, piece.cell?)))
         .collect();
     let mut plies = 0;

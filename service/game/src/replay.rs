@@ -2,8 +2,8 @@
 //! viewer may see them ([`ReplaySteps`]), a whole history with a page of positions
 //! ([`GameState::history`]), and the fairness reveal after the end.
 
-use trinchera_store::GamePhase;
 use trinchera_rules::{Placement, Seat, Seed, Sight, Viewer};
+use trinchera_store::GamePhase;
 
 use super::{Act, Creation, GameEvent, GameState, Moment, Snapshot};
 use trinchera_store::GameId;
@@ -278,4 +278,14 @@ impl<L: AsRef<[EventRecord]>> Iterator for ReplaySteps<L> {
             }
         }
     }
+}
+/// What a replay shows first.
+#[derive(Debug)]
+pub struct ReplayOpening {
+    /// What the caller sees now.
+    pub now: Snapshot,
+    /// The fairness reveal, once the game is over.
+    pub reveal: Option<Reveal>,
+    /// How many steps follow.
+    pub steps: u64,
 }

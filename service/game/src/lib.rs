@@ -1,31 +1,42 @@
-//! A game as the service holds it: the rules state rebuilt from the log, the game's people,
+//! One game as the service holds it: the rules state rebuilt from the log, the game's people,
 //! its clocks, and the one way it changes: an [`Act`] applied by [`GameState::apply`], which
-//! yields the [`Change`] to append to the log (see [`act`]).
+//! yields the [`Change`] to append to the log (or a [`Refusal`]). Beside it: the server's
+//! [`bots`], the [`clock`] arithmetic, and the [`wire`] form of everything a game shows.
 //!
 //! Hidden information lives here and leaves only through [`GameState::snapshot`] and its
 //! kin, which project the game for one viewer: a [`Snapshot`] holds only what that viewer
 //! may know, and the bots' [`SeatKnowledge`] only what their seat may.
+//!
+//! No I/O, no clock of its own and no async: the service passes the time in, and storage
+//! is the store's ([`trinchera_store`] gives the records a game is replayed from).
 
 mod act;
+pub mod bots;
+pub mod clock;
 mod people;
+mod refusal;
 mod replay;
 mod snapshot;
+pub mod wire;
 
-use trinchera_store::{Downtime, GamePhase};
 use std::sync::Arc;
+use trinchera_store::{Downtime, GamePhase};
 
 use trinchera_rules::{Action, Description, Game, Outcome, Phase, Played, Seat, Viewer};
 
 pub use self::act::{Act, Creation, Creator, control_of, control_record};
-pub use self::people::{BOT_NAME_PREFIX, Table, bot_player_name};
-pub use self::replay::{History, PositionPage, Replay, ReplayError, ReplaySteps, Reveal};
-pub use self::snapshot::Snapshot;
 use self::people::Secrets;
+pub use self::people::{BOT_NAME_PREFIX, Table, bot_player_name};
+pub use self::refusal::{Reason, Refusal};
+pub use self::replay::{
+    History, PositionPage, Replay, ReplayError, ReplayOpening, ReplaySteps, Reveal,
+};
+pub use self::snapshot::Snapshot;
 use crate::bots::{BotLevel, SeatKnowledge};
-use trinchera_store::{GameId, TokenHash};
-use trinchera_store::records::{EventRecord, SummaryRecord};
+use crate::clock::Clocks;
 use trinchera_store::Append;
-use crate::timing::Clocks;
+use trinchera_store::records::{EventRecord, SummaryRecord};
+use trinchera_store::{GameId, TokenHash};
 
 /// What an event was.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -226,7 +237,11 @@ impl GameState {
             time_control: control_record(self.clocks.control()),
             bots: seats
                 .iter()
-                .map(|s| s.bot.map(|level| level.name().to_owned()).unwrap_or_default())
+                .map(|s| {
+                    s.bot
+                        .map(|level| level.name().to_owned())
+                        .unwrap_or_default()
+                })
                 .collect(),
         }
     }
@@ -261,8 +276,7 @@ impl GameState {
             version: self.version,
             seat,
             kind,
-            started: before.is_some_and(|b| b != GamePhase::Playing)
-                && phase == GamePhase::Playing,
+            started: before.is_some_and(|b| b != GamePhase::Playing) && phase == GamePhase::Playing,
         };
         self.last_event = Some(event.clone());
         // A move charges its seat's turn; an end by anything else charges the running turn.

@@ -1,34 +1,36 @@
-//! Conversions between the wire types of `trinchera.v1` and the domain: checked on the way
-//! in, total on the way out.
+//! Conversions between the wire types of `trinchera.v1` and a game's values: checked on the
+//! way in (a [`Refusal`] names what is wrong), total on the way out.
 
-use trinchera_store::Speed;
-use trinchera_store::GamePhase;
+pub mod changes;
+
 use trinchera_proto::v1 as pb;
 use trinchera_rules::{
     Action, BattleResult, BoardShape, Cell, Description, Effect, EndReason, Facing, LinkKind,
     Outcome, PieceView, Placement, RemovalCause, Seat, Status, TankAction, TankPhase, Terrain,
 };
+use trinchera_store::GamePhase;
+use trinchera_store::Speed;
 
-use super::changes::Changes;
+use self::changes::Changes;
+use crate::ReplayOpening;
 use crate::bots::BotLevel;
-use crate::error::{ApiError, Reason};
-use crate::games::ReplayOpening;
+use crate::clock::{Lapse, TimeControl};
+use crate::refusal::{Reason, Refusal};
+use crate::{EventKind, GameEvent, History, Reveal, Snapshot, Table, control_of};
 use trinchera_store::GameId;
 use trinchera_store::records::SummaryRecord;
-use crate::state::{EventKind, GameEvent, History, Reveal, Snapshot, Table, control_of};
-use crate::timing::{Lapse, TimeControl};
 
 fn seat_number(seat: Seat) -> i32 {
     seat.index() as i32
 }
 
 /// A seat number from a request.
-pub fn seat_from(number: i32) -> Result<Seat, ApiError> {
+pub fn seat_from(number: i32) -> Result<Seat, Refusal> {
     usize::try_from(number)
         .ok()
         .and_then(Seat::from_index)
         .ok_or_else(|| {
-            ApiError::invalid(
+            Refusal::invalid(
                 Reason::BadRequest,
                 format!("seat {number} does not exist: seats are 0 and 1"),
             )
@@ -45,12 +47,12 @@ pub fn cell(cell: Cell) -> pb::Cell {
 
 /// A cell from a request; coordinates far outside any board are refused here, the rest by
 /// the rules.
-pub fn cell_from(cell: Option<&pb::Cell>, what: &str) -> Result<Cell, ApiError> {
+pub fn cell_from(cell: Option<&pb::Cell>, what: &str) -> Result<Cell, Refusal> {
     let cell =
-        cell.ok_or_else(|| ApiError::invalid(Reason::BadRequest, format!("{what} is required")))?;
+        cell.ok_or_else(|| Refusal::invalid(Reason::BadRequest, format!("{what} is required")))?;
     match (i8::try_from(cell.x), i8::try_from(cell.y)) {
         (Ok(x), Ok(y)) => Ok(Cell::new(x, y)),
-        _ => Err(ApiError::invalid(
+        _ => Err(Refusal::invalid(
             Reason::OffBoard,
             format!("({}, {}) is not on the board", cell.x, cell.y),
         )),
@@ -68,7 +70,7 @@ fn facing(facing: Facing) -> pb::Facing {
     }
 }
 
-fn facing_from(number: i32) -> Result<Facing, ApiError> {
+fn facing_from(number: i32) -> Result<Facing, Refusal> {
     match pb::Facing::try_from(number) {
         Ok(pb::Facing::E) => Ok(Facing::E),
         Ok(pb::Facing::Ne) => Ok(Facing::NE),
@@ -76,7 +78,7 @@ fn facing_from(number: i32) -> Result<Facing, ApiError> {
         Ok(pb::Facing::W) => Ok(Facing::W),
         Ok(pb::Facing::Sw) => Ok(Facing::SW),
         Ok(pb::Facing::Se) => Ok(Facing::SE),
-        Ok(pb::Facing::Unspecified) | Err(_) => Err(ApiError::invalid(
+        Ok(pb::Facing::Unspecified) | Err(_) => Err(Refusal::invalid(
             Reason::BadRequest,
             "a facing is required: E, NE, NW, W, SW or SE",
         )),
@@ -91,12 +93,12 @@ fn tank_action(action: TankAction) -> pb::TankAction {
     }
 }
 
-fn tank_action_from(number: i32) -> Result<TankAction, ApiError> {
+fn tank_action_from(number: i32) -> Result<TankAction, Refusal> {
     match pb::TankAction::try_from(number) {
         Ok(pb::TankAction::Forward) => Ok(TankAction::Forward),
         Ok(pb::TankAction::TurnLeft) => Ok(TankAction::TurnLeft),
         Ok(pb::TankAction::TurnRight) => Ok(TankAction::TurnRight),
-        Ok(pb::TankAction::Unspecified) | Err(_) => Err(ApiError::invalid(
+        Ok(pb::TankAction::Unspecified) | Err(_) => Err(Refusal::invalid(
             Reason::BadRequest,
             "each maneuver action must be forward, turn left or turn right",
         )),
@@ -148,14 +150,14 @@ pub fn action(action: &Action) -> pb::Move {
 }
 
 /// An action from a request.
-pub fn action_from(mv: &pb::Move) -> Result<Action, ApiError> {
+pub fn action_from(mv: &pb::Move) -> Result<Action, Refusal> {
     use pb::r#move::Action as A;
-    let cells = |cells: &[pb::Cell], what: &str| -> Result<Vec<Cell>, ApiError> {
+    let cells = |cells: &[pb::Cell], what: &str| -> Result<Vec<Cell>, Refusal> {
         cells.iter().map(|c| cell_from(Some(c), what)).collect()
     };
     Ok(match &mv.action {
         None => {
-            return Err(ApiError::invalid(
+            return Err(Refusal::invalid(
                 Reason::BadRequest,
                 "the move is empty: set one action",
             ));
@@ -166,7 +168,7 @@ pub fn action_from(mv: &pb::Move) -> Result<Action, ApiError> {
         },
         Some(A::Jump(jump)) => {
             if jump.landings.is_empty() || jump.landings.len() > 32 {
-                return Err(ApiError::invalid(
+                return Err(Refusal::invalid(
                     Reason::BadRequest,
                     "a jump needs 1 to 32 landings",
                 ));
@@ -185,7 +187,7 @@ pub fn action_from(mv: &pb::Move) -> Result<Action, ApiError> {
         },
         Some(A::Maneuver(maneuver)) => {
             if maneuver.actions.is_empty() || maneuver.actions.len() > 8 {
-                return Err(ApiError::invalid(
+                return Err(Refusal::invalid(
                     Reason::BadRequest,
                     "a maneuver needs 1 to 8 actions",
                 ));
@@ -201,7 +203,7 @@ pub fn action_from(mv: &pb::Move) -> Result<Action, ApiError> {
         }
         Some(A::Attack(attack)) => {
             if attack.attackers.is_empty() || attack.attackers.len() > 6 {
-                return Err(ApiError::invalid(
+                return Err(Refusal::invalid(
                     Reason::BadRequest,
                     "an attack needs 1 to 6 attackers",
                 ));
@@ -226,7 +228,7 @@ pub fn action_from(mv: &pb::Move) -> Result<Action, ApiError> {
 }
 
 /// Placements from a request.
-pub fn placements_from(placements: &[pb::Placement]) -> Result<Vec<Placement>, ApiError> {
+pub fn placements_from(placements: &[pb::Placement]) -> Result<Vec<Placement>, Refusal> {
     placements
         .iter()
         .map(|p| {
@@ -478,7 +480,12 @@ fn players(table: &Table, description: &Description, names: Names) -> Vec<pb::Pl
 /// The view one caller gets.
 pub fn game_view(snapshot: &Snapshot) -> pb::GameView {
     let projection = &snapshot.projection;
-    view(snapshot, Names::Sent, &projection.pieces, &projection.captured)
+    view(
+        snapshot,
+        Names::Sent,
+        &projection.pieces,
+        &projection.captured,
+    )
 }
 
 /// The view of a watcher with `piece_changes_only`: whole but for the pieces, of which it
@@ -490,7 +497,12 @@ pub fn game_view_changes(snapshot: &Snapshot, changes: &Changes) -> pb::GameView
 /// A position of a replay: the view without the names, which the reply carries once.
 pub fn position(snapshot: &Snapshot) -> pb::GameView {
     let projection = &snapshot.projection;
-    view(snapshot, Names::Omitted, &projection.pieces, &projection.captured)
+    view(
+        snapshot,
+        Names::Omitted,
+        &projection.pieces,
+        &projection.captured,
+    )
 }
 
 fn view(
@@ -676,9 +688,9 @@ const MAX_INCREMENT_SECONDS: u32 = 180;
 const MAX_DAYS: u32 = 30;
 
 /// A time control from a request, checked.
-pub fn time_control_from(control: Option<&pb::TimeControl>) -> Result<TimeControl, ApiError> {
+pub fn time_control_from(control: Option<&pb::TimeControl>) -> Result<TimeControl, Refusal> {
     use std::time::Duration;
-    let invalid = |message: String| Err(ApiError::invalid(Reason::BadRequest, message));
+    let invalid = |message: String| Err(Refusal::invalid(Reason::BadRequest, message));
     match control.and_then(|c| c.control.as_ref()) {
         None => Ok(TimeControl::Untimed),
         Some(pb::time_control::Control::Live(live)) => {
@@ -723,11 +735,11 @@ pub fn speed(speed: Speed) -> pb::Speed {
 }
 
 /// A speed class from a request (`UNSPECIFIED`: any).
-pub fn speed_from(number: i32) -> Result<Option<Speed>, ApiError> {
+pub fn speed_from(number: i32) -> Result<Option<Speed>, Refusal> {
     match pb::Speed::try_from(number) {
         Ok(pb::Speed::Unspecified) => Ok(None),
         Ok(_) => Ok(Speed::from_number(number)),
-        Err(_) => Err(ApiError::invalid(
+        Err(_) => Err(Refusal::invalid(
             Reason::BadRequest,
             format!("unknown speed {number}"),
         )),

@@ -132,7 +132,9 @@ impl<V: Variant> Bot for BeginnerBot<V> {
             .collect();
         let threatened = |mine: KindId, cell: Cell| {
             enemies.iter().any(|enemy| {
-                enemy.cell.is_some_and(|e| (e.x - cell.x).abs() + (e.y - cell.y).abs() == 1)
+                enemy
+                    .cell
+                    .is_some_and(|e| (e.x - cell.x).abs() + (e.y - cell.y).abs() == 1)
                     && enemy.kind.is_some_and(|theirs| Self::beats(theirs, mine))
             })
         };
@@ -145,8 +147,7 @@ impl<V: Variant> Bot for BeginnerBot<V> {
                 continue;
             };
             let target = at(to).filter(|piece| piece.owner != self.seat);
-            let Some(score) =
-                self.score(mine, from, to, target, threatened(mine, from), &mut rng)
+            let Some(score) = self.score(mine, from, to, target, threatened(mine, from), &mut rng)
             else {
                 continue;
             };
