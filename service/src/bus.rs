@@ -1,7 +1,7 @@
 //! The bus between servers that share a database (`bus.url`, NATS): each server publishes
-//! every event it commits on the game's subject, and applies the events of the others to
-//! the games it holds in memory, so that its watchers see every move whichever server made
-//! it ([`Games::follow`]).
+//! every event it commits on the game's subject, and hears the events of the others
+//! ([`Bus::events`]), which the games manager applies to the games it holds in memory, so
+//! that its watchers see every move whichever server made it.
 //!
 //! Core NATS delivers at most once. Nothing depends on it for correctness: the store is
 //! the truth, an append names its version and a gap is filled from the store. What the bus
@@ -19,10 +19,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use bytes::Bytes;
-use futures_util::StreamExt as _;
+use futures_util::{Stream, StreamExt as _};
 use tokio::sync::{Notify, mpsc};
 
-use crate::games::Games;
 use trinchera_store::GameId;
 use trinchera_store::records::{self, EventRecord};
 
@@ -33,11 +32,8 @@ const SUBJECTS: &str = "trinchera.v1.games.*";
 /// up from the store).
 const OUTBOX: usize = 8192;
 
-/// How often the watched games are polled while the bus is down.
+/// How long a subscription that failed waits before it is tried again.
 const POLL: Duration = Duration::from_millis(500);
-
-/// How often every watched game is checked against the store while the bus is up.
-const CHECK: Duration = Duration::from_secs(5);
 
 /// A subject of one game.
 fn subject(game: GameId) -> String {
@@ -136,6 +132,33 @@ impl Bus {
     pub fn up(&self) -> bool {
         self.up.load(Ordering::Relaxed)
     }
+
+    /// Resolves when what the bus delivered may have gaps (after a reconnect, or when it
+    /// dropped messages for this server): time to catch up from the store.
+    pub async fn resynced(&self) {
+        self.resync.notified().await;
+    }
+
+    /// The other servers' events, as they come: each game, its version after the event,
+    /// and the entry. Subscribes (again and again, while it cannot) first.
+    pub async fn events(&self) -> impl Stream<Item = (GameId, u64, EventRecord)> + use<> {
+        let subscriber = loop {
+            match self.client.subscribe(SUBJECTS).await {
+                Ok(subscriber) => break subscriber,
+                Err(error) => {
+                    tracing::warn!(%error, "cannot subscribe to the bus: trying again");
+                    tokio::time::sleep(POLL).await;
+                }
+            }
+        };
+        subscriber.filter_map(|message| {
+            let event = event_of(&message);
+            if event.is_none() {
+                tracing::debug!(subject = %message.subject, "not an event of this build");
+            }
+            std::future::ready(event)
+        })
+    }
 }
 
 /// Publishes what is queued, in order.
@@ -158,55 +181,4 @@ fn event_of(message: &async_nats::Message) -> Option<(GameId, u64, EventRecord)>
     let (version, record) = message.payload.split_at_checked(8)?;
     let version = u64::from_be_bytes(version.try_into().ok()?);
     Some((GameId(game), version, records::decode(record).ok()?))
-}
-
-/// Applies the other servers' events from `bus` to `games`, until the server stops.
-pub async fn follow(games: Arc<Games>, bus: Arc<Bus>) {
-    let mut subscriber = loop {
-        match bus.client.subscribe(SUBJECTS).await {
-            Ok(subscriber) => break subscriber,
-            Err(error) => {
-                tracing::warn!(%error, "cannot subscribe to the bus: trying again");
-                tokio::time::sleep(POLL).await;
-            }
-        }
-    };
-    while let Some(message) = subscriber.next().await {
-        match event_of(&message) {
-            Some((game, version, record)) => games.follow(game, version, record).await,
-            None => tracing::debug!(subject = %message.subject, "not an event of this build"),
-        }
-    }
-}
-
-/// Catches the games in memory up with the store where the bus may have missed something:
-/// all of them after a reconnect; the watched ones every [`CHECK`] while the bus is up, and
-/// every [`POLL`] while it is down or when there is no bus (`None`).
-pub async fn catch_up(games: Arc<Games>, bus: Option<Arc<Bus>>) {
-    let mut polls = tokio::time::interval(POLL);
-    let mut checked = tokio::time::Instant::now();
-    loop {
-        let resync = async {
-            match &bus {
-                Some(bus) => bus.resync.notified().await,
-                None => std::future::pending().await,
-            }
-        };
-        tokio::select! {
-            () = resync => {
-                games.catch_up_all(false).await;
-                continue;
-            }
-            _ = polls.tick() => {}
-        }
-        if bus.as_ref().is_some_and(|bus| bus.up()) {
-            if checked.elapsed() >= CHECK {
-                games.catch_up_all(true).await;
-                checked = tokio::time::Instant::now();
-            }
-        } else {
-            let polled = games.catch_up_all(true).await;
-            crate::metrics::bus_polls(polled);
-        }
-    }
 }

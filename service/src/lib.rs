@@ -20,6 +20,7 @@ mod local;
 pub mod metrics;
 mod names;
 mod net;
+mod tasks;
 pub mod web;
 
 use std::future::Future;
@@ -33,8 +34,9 @@ use trinchera_proto::admin::v1::admin_service_server::AdminServiceServer;
 use trinchera_proto::v1::game_service_server::GameServiceServer;
 
 pub use games::throttle::{RateLimit, RateLimits};
-pub use games::{BotPace, Games, Limits, NameLimit};
+pub use games::{BotPace, Games, Limits};
 pub use local::LocalServer;
+pub use names::NameLimit;
 pub use net::{NetConfig, Tls, TlsError, TlsFiles};
 
 /// Largest request the server decodes (setups are the biggest: about 4 KiB).
@@ -226,7 +228,8 @@ pub async fn run(
         .flatten()
         .cloned()
         .collect();
-    tokio::spawn(reload_on_hangup(identities));
+    let mut background = tasks::Background::default();
+    background.spawn("reloading TLS on SIGHUP", reload_on_hangup(identities));
     let transport = net::Net::new(net);
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<GameServiceServer<grpc::Api>>().await;
@@ -243,29 +246,28 @@ pub async fn run(
     let reflection = reflection().build_v1()?;
     let api = GameServiceServer::new(grpc::Api::new(Arc::clone(&games)))
         .max_decoding_message_size(MAX_REQUEST_BYTES);
-    let sweeper = tokio::spawn(sweep(Arc::clone(&games)));
-    let heart = tokio::spawn(heartbeat(Arc::clone(&games)));
-    let measures = tokio::spawn(measure(Arc::clone(&games)));
-    let deadlines = tokio::spawn(Arc::clone(&games).run_deadlines());
-    let leases = tokio::spawn(Arc::clone(&games).keep_leases());
+    background.spawn("the sweep", tasks::sweep(Arc::clone(&games)));
+    background.spawn("the heartbeat", tasks::heartbeat(Arc::clone(&games)));
+    background.spawn("the measures", tasks::measure(Arc::clone(&games)));
+    background.spawn("the deadlines", Arc::clone(&games).run_deadlines());
+    background.spawn("the bot leases", Arc::clone(&games).keep_leases());
     // Servers that share the store hear of each other's events on the bus, and catch up
     // from the store where it may have missed some (or poll it, without a bus).
     let bus = match bus {
         Some(url) => Some(bus::Bus::connect(&url).await?),
         None => None,
     };
-    let mut followers = Vec::new();
     if let Some(bus) = &bus {
         games.attach_bus(Arc::clone(bus));
-        followers.push(tokio::spawn(bus::follow(
-            Arc::clone(&games),
-            Arc::clone(bus),
-        )));
+        background.spawn(
+            "following the bus",
+            Arc::clone(&games).follow_bus(Arc::clone(bus)),
+        );
     }
     if games.shared() {
-        followers.push(tokio::spawn(bus::catch_up(Arc::clone(&games), bus)));
+        background.spawn("catching up", Arc::clone(&games).catch_up_with(bus));
     }
-    tokio::spawn({
+    background.spawn_once("resuming bots and clocks", {
         let games = Arc::clone(&games);
         async move {
             games.resume_bots().await;
@@ -273,7 +275,6 @@ pub async fn run(
         }
     });
     let (stop_sides, sides_stop) = tokio::sync::watch::channel(false);
-    let mut sides = Vec::new();
     if let Some(admin) = admin {
         // Loopback: plaintext (only this machine reaches it); elsewhere: certificates of
         // the admin CA.
@@ -293,11 +294,11 @@ pub async fn run(
                 Arc::clone(&games),
             )))
             .serve_with_incoming_shutdown(incoming, stopped(sides_stop.clone()));
-        sides.push(tokio::spawn(async move {
+        background.spawn_once("the admin service", async move {
             if let Err(error) = served.await {
                 tracing::error!(%error, "the admin service stopped");
             }
-        }));
+        });
     }
     if let Some(metrics) = metrics {
         let listener = bind_side("Prometheus metrics", metrics.listen).await?;
@@ -307,12 +308,12 @@ pub async fn run(
             .layer(net::CallsLayer)
             .add_routes(metrics.exporter.routes())
             .serve_with_incoming_shutdown(incoming, stopped(sides_stop.clone()));
-        sides.push(tokio::spawn(async move {
+        background.spawn_once("the metrics listener", async move {
             if let Err(error) = served.await {
                 tracing::error!(%error, "the metrics listener stopped");
             }
-        }));
-        sides.push(tokio::spawn(metrics.exporter.keep_up()));
+        });
+        background.spawn("the metrics upkeep", metrics.exporter.keep_up());
     }
     let stopping = Arc::clone(&games);
     let (draining, drained) = tokio::sync::oneshot::channel::<()>();
@@ -363,13 +364,9 @@ pub async fn run(
             (Ok(()), Stopped::DrainTimedOut)
         }
     };
-    sweeper.abort();
-    heart.abort();
-    measures.abort();
-    deadlines.abort();
-    leases.abort();
-    followers.iter().for_each(tokio::task::JoinHandle::abort);
-    sides.iter().for_each(tokio::task::JoinHandle::abort);
+    // In order: the public port has stopped; now the side listeners and the loops, then
+    // the store, once nothing else uses it.
+    background.stop().await;
     games.close().await?;
     tracing::info!("storage flushed; bye");
     served?;
@@ -448,47 +445,6 @@ fn contract_status(
         _ => return response,
     };
     tonic::Status::from(error).into_http()
-}
-
-/// Notes every second that the server runs, so that a later start knows how long it was
-/// down (that time counts against no clock).
-async fn heartbeat(games: Arc<Games>) {
-    let mut ticks = tokio::time::interval(Duration::from_secs(1));
-    loop {
-        ticks.tick().await;
-        games.heartbeat().await;
-    }
-}
-
-/// Every few seconds, records what the server holds in the metrics.
-async fn measure(games: Arc<Games>) {
-    let mut ticks = tokio::time::interval(Duration::from_secs(5));
-    loop {
-        ticks.tick().await;
-        games.measure().await;
-    }
-}
-
-/// Now and then drops idle games from memory and calls off games that waited too long.
-async fn sweep(games: Arc<Games>) {
-    let limits = games.limits();
-    let shortest = limits
-        .idle_eviction
-        .min(limits.waiting_expiry)
-        .min(limits.setup_expiry)
-        .min(limits.replay_idle);
-    let period = (shortest / 4).clamp(Duration::from_millis(100), Duration::from_secs(60));
-    let mut ticks = tokio::time::interval(period);
-    loop {
-        ticks.tick().await;
-        let evicted = games.evict_idle();
-        if evicted > 0 {
-            tracing::debug!(evicted, loaded = games.loaded(), "evicted idle games");
-        }
-        if let Err(error) = games.expire_overdue().await {
-            tracing::warn!(%error, "could not call off overdue games");
-        }
-    }
 }
 
 #[cfg(test)]

@@ -5,8 +5,17 @@ use unicode_normalization::UnicodeNormalization;
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 use unicode_segmentation::UnicodeSegmentation;
 
-use crate::games::NameLimit;
 use trinchera_game::BOT_NAME_PREFIX;
+
+/// How long a display name may be: in characters as a person counts them (grapheme
+/// clusters), and in bytes of UTF-8.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NameLimit {
+    /// Grapheme clusters.
+    pub characters: usize,
+    /// Bytes of UTF-8, after normalisation.
+    pub bytes: usize,
+}
 
 /// Why a name was refused, in words for the person who chose it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -232,7 +232,11 @@ pub async fn import(config: &Config, args: ImportArgs) -> anyhow::Result<ExitCod
     let mode = if args.merge { Mode::Merge } else { Mode::Empty };
     let store = open(config).await?;
     let mut progress = Progress::on_terminal();
-    let names = backup::Names::of(&config.limits());
+    let limits = config.limits();
+    let names = backup::Names {
+        game: limits.max_game_name,
+        player: limits.max_player_name,
+    };
     let report = backup::import(store.as_ref(), input, mode, names, &mut progress).await;
     store.close().await.context("closing the store")?;
     let report = report.map_err(|error| {

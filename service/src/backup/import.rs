@@ -14,8 +14,7 @@ use trinchera_rules::Quoted;
 
 use super::progress::{self, Progress};
 use super::{FORMAT, GameLine, Header, Line};
-use crate::games::{Limits, NameLimit};
-use crate::names;
+use crate::names::{self, NameLimit};
 use trinchera_game::bots::BotLevel;
 use trinchera_game::{GameState, bot_player_name};
 use trinchera_store::records::{Entry, EventRecord, Joined, SummaryRecord};
@@ -180,14 +179,6 @@ pub struct Names {
 }
 
 impl Names {
-    /// The limits of `limits`.
-    pub fn of(limits: &Limits) -> Names {
-        Names {
-            game: limits.max_game_name,
-            player: limits.max_player_name,
-        }
-    }
-
     /// Whether `name` is a game name the API takes, as it would store it.
     fn game(&self, name: &str) -> Result<(), String> {
         stored_as_given(name, self.game, "game name")

@@ -112,7 +112,11 @@ async fn import_text(
     text: &str,
     mode: Mode,
 ) -> Result<ImportReport, ImportError> {
-    let names = Names::of(&Limits::default());
+    let limits = Limits::default();
+    let names = Names {
+        game: limits.max_game_name,
+        player: limits.max_player_name,
+    };
     import(
         store,
         text.as_bytes(),

@@ -25,6 +25,15 @@ use trinchera_game::{
 };
 use trinchera_store::{Append, StoreError, Unfinished};
 
+/// Where a change was made: by this server, or by another one on the same database.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Origin {
+    /// This server appended it.
+    Here,
+    /// Another server did; this one heard of it on the bus or read it from the store.
+    Elsewhere,
+}
+
 /// Who asks for an act.
 #[derive(Clone, Copy, Debug)]
 pub enum Who<'a> {
@@ -196,27 +205,32 @@ impl Games {
             held.discard();
             return Err(error.into());
         }
-        self.committed(slot, &held, change.record, &change.event);
+        self.committed(slot, &held, change.record, &change.event, Origin::Here);
         Ok((held, change.event))
     }
 
-    /// What follows a durable change: other servers and watchers hear of it, the next
-    /// deadline and the bot are seen to, a finished game frees its creator's place.
-    fn committed(
+    /// What follows a durable change, made here or by another server (`origin`): for one
+    /// made here, the other servers hear of it and the metrics count it; for every one,
+    /// the watchers hear of it, the next deadline and the bot are seen to, and a finished
+    /// game frees its creator's place. The one way a change is published.
+    pub(super) fn committed(
         &self,
         slot: &Slot,
         held: &Held,
         record: trinchera_store::records::EventRecord,
         event: &GameEvent,
+        origin: Origin,
     ) {
         let state = held.state();
-        if let Some(bus) = self.bus.get() {
-            bus.publish(state.id(), state.version(), &record);
-        }
-        match &event.kind {
-            EventKind::Move { .. } => crate::metrics::move_committed(state.description().id),
-            EventKind::TimedOut(_) => crate::metrics::forfeit(),
-            _ => {}
+        if origin == Origin::Here {
+            if let Some(bus) = self.bus.get() {
+                bus.publish(state.id(), state.version(), &record);
+            }
+            match &event.kind {
+                EventKind::Move { .. } => crate::metrics::move_committed(state.description().id),
+                EventKind::TimedOut(_) => crate::metrics::forfeit(),
+                _ => {}
+            }
         }
         if state.phase() == GamePhase::Finished {
             self.reservations.finished(state.id());
@@ -286,7 +300,7 @@ impl Games {
             }
         };
         let (slot, mut held) = self.hold_new(state.numbered(id)).await;
-        self.committed(&slot, &held, change.record, &change.event);
+        self.committed(&slot, &held, change.record, &change.event, Origin::Here);
         let mut event = change.event;
         if let Some(level) = bot {
             let join = Act::Join {
@@ -332,7 +346,15 @@ impl Games {
         match (who, intent) {
             (Who::Client(_) | Who::Server, Intent::Join { .. }) => Ok(None),
             (Who::Server, Intent::Expire) => Ok(None),
-            (Who::Bot(seat), Intent::Setup(_) | Intent::Move(_)) => Ok(Some(seat)),
+            (Who::Bot(seat), Intent::Setup(_) | Intent::Move(_)) => {
+                match state.table().seats[seat].bot {
+                    Some(_) => Ok(Some(seat)),
+                    None => Err(ApiError::precondition(
+                        Reason::BadRequest,
+                        "the server's bot acts only for a seat a bot plays",
+                    )),
+                }
+            }
             (Who::Client(token), _) => self.seat_for(state, token).await.map(Some),
             (Who::Bot(_) | Who::Server, _) => Err(ApiError::precondition(
                 Reason::BadRequest,

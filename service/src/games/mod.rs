@@ -42,6 +42,7 @@ use self::thinking::Thinking;
 use self::throttle::{RateLimits, Throttle};
 use crate::error::ApiError;
 use crate::hub::Published;
+use crate::names::NameLimit;
 use trinchera_game::{GameEvent, ReplayOpening, ReplaySteps, Snapshot};
 use trinchera_store::GameId;
 use trinchera_store::records::EventRecord;
@@ -90,16 +91,6 @@ pub struct Limits {
     /// How long a replay may stand unread before its place under the replay caps is taken
     /// back.
     pub replay_idle: Duration,
-}
-
-/// How long a display name may be: in characters as a person counts them (grapheme
-/// clusters), and in bytes of UTF-8.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NameLimit {
-    /// Grapheme clusters.
-    pub characters: usize,
-    /// Bytes of UTF-8, after normalisation.
-    pub bytes: usize,
 }
 
 /// How long bots think and how fast they may play.
@@ -266,9 +257,10 @@ pub struct Games {
 }
 
 impl Games {
-    /// An export of every game, beginning now, while the server keeps serving.
-    pub fn exporter(&self) -> crate::backup::Exporter {
-        crate::backup::Exporter::new(Arc::clone(&self.store), self.time.now_ms(), true)
+    /// The store, and the time now: what an export of every game begins from while the
+    /// server keeps serving.
+    pub fn exporter_parts(&self) -> (Arc<dyn Store>, u64) {
+        (Arc::clone(&self.store), self.time.now_ms())
     }
 
     /// The manager of every game in `store`; records the downtime since it was last used.

@@ -436,3 +436,34 @@ async fn a_deadline_another_server_settled_is_not_settled_twice() {
     );
     assert_eq!(store.log(id).await.expect("log").len(), 3, "one call-off");
 }
+
+#[tokio::test]
+async fn the_servers_bot_acts_only_for_a_seat_a_bot_plays() {
+    let store = MemoryStore::new();
+    let time = Arc::new(FakeTime(AtomicU64::new(START)));
+    let games = games(&store, &time).await;
+    let (id, tokens) = tanques(&games, TimeControl::Untimed).await;
+    let seen = games.view(id, Some(&tokens[0])).await.expect("a view");
+    let action = seen.legal.first().expect("a legal action").action.clone();
+    let refused = games
+        .act(
+            id,
+            Who::Bot(Seat::First),
+            Intent::Move(MoveInput::Action(action)),
+            None,
+            Answer::View,
+        )
+        .await;
+    assert!(
+        matches!(
+            refused,
+            Err(ApiError::FailedPrecondition {
+                reason: Reason::BadRequest,
+                ..
+            })
+        ),
+        "a person's seat: {refused:?}"
+    );
+    let after = games.view(id, Some(&tokens[0])).await.expect("a view");
+    assert_eq!(after.version, seen.version, "nothing changed");
+}

@@ -9,6 +9,7 @@ use tonic::{Request, Response, Status};
 use trinchera_proto::admin::v1 as pb;
 use trinchera_proto::admin::v1::admin_service_server::AdminService;
 
+use crate::backup::Exporter;
 use crate::games::Games;
 
 /// Lines gathered into one response, in bytes at most (plus one line).
@@ -38,7 +39,8 @@ impl AdminService for Admin {
         &self,
         _: Request<pb::ExportGamesRequest>,
     ) -> Result<Response<Lines>, Status> {
-        let mut exporter = self.games.exporter();
+        let (store, now_ms) = self.games.exporter_parts();
+        let mut exporter = Exporter::new(store, now_ms, true);
         let (sender, receiver) = tokio::sync::mpsc::channel(AHEAD);
         tokio::spawn(async move {
             let mut lines = Vec::new();

@@ -6,8 +6,9 @@ use std::net::IpAddr;
 use trinchera_rules::Quoted;
 
 use crate::error::ApiError;
-use crate::games::{Limits, NameLimit};
+use crate::games::Limits;
 use crate::names;
+use crate::names::NameLimit;
 use trinchera_game::Reason;
 use trinchera_game::bots::BotLevel;
 use trinchera_store::GameId;
