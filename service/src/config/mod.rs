@@ -352,7 +352,7 @@ impl Loaded {
 }
 
 /// Every setting as a Markdown table (key, flag, environment variable, default, meaning),
-/// as the README shows it.
+/// as the operators' guide (`docs/operators/running.md`) shows it.
 pub fn markdown_table() -> String {
     layers::markdown()
 }

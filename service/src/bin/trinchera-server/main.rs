@@ -18,7 +18,7 @@ use trinchera_service::store::{Location, Migrated, PostgresStore, refresh_snapsh
 use trinchera_service::{Games, MetricsOptions, ServeOptions, Stopped, VERSION};
 
 /// mimalloc: the server allocates and frees many small buffers per call (views, HTTP/2
-/// frames); measured faster than the system allocator, see README "Benchmarks".
+/// frames); measured faster than the system allocator (docs/benchmarks/throughput.md).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
