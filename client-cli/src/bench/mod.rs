@@ -1,7 +1,7 @@
 //! `trinchera bench`: drives a running server with concurrent games and measures it
 //! against the trivial health-check RPC at the same concurrency.
 //!
-//! Protocol of the simulated players (the cheapest correct one measured, see the README):
+//! Protocol of the simulated players (the cheapest correct one measured, docs/benchmarks/):
 //! each game is played by one task holding both seats' tokens; a WatchGame stream per seat
 //! brings that seat's view, with its legal moves, after every event, so a move costs one
 //! unary call (MakeMove). When the seat that moved is to move again, the MakeMove reply

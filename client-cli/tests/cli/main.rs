@@ -2,6 +2,7 @@
 
 mod arena;
 mod bench;
+mod docs;
 mod errors;
 mod flows;
 mod games;

@@ -3,6 +3,7 @@
 
 mod boards;
 mod connect;
+mod docs;
 mod harness;
 mod language;
 mod live;

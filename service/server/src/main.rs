@@ -33,7 +33,7 @@ const VERSION: &str = concat!(
 );
 
 /// mimalloc: the server allocates and frees many small buffers per call (views, HTTP/2
-/// frames); measured faster than the system allocator, see README "Benchmarks".
+/// frames); measured faster than the system allocator (docs/benchmarks/throughput.md).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -1,6 +1,7 @@
 //! Bots against the rules engine, in process: honesty, legality, setups, strength.
 //!
-//! The strength figures of the README come from the ignored `measure` test:
+//! The strength figures of the book (docs/benchmarks/bots.md) come from the ignored
+//! `measure` test:
 //! `cargo test --release -p trinchera-service --lib bots::tests::measure -- --ignored --nocapture`
 //! (`BOT_GAMES` games per seat, pairing and ruleset, default 20; `BOT_RULESETS` a
 //! comma-separated subset of rulesets; `BOT_PAIRINGS` a comma-separated subset of

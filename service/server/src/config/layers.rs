@@ -436,7 +436,7 @@ pub(super) fn print(loaded: &Loaded) -> String {
 }
 
 /// Every setting as a Markdown table: key, flag, environment variable, default, meaning
-/// (the README's).
+/// (the one of the operators' guide, `docs/operators/running.md`).
 #[cfg(test)]
 fn markdown() -> String {
     let defaults = defaults();
@@ -595,12 +595,13 @@ mod tests {
     }
 
     #[test]
-    fn the_readme_lists_every_setting() {
-        let readme = include_str!("../../../../README.md");
+    fn the_operators_guide_lists_every_setting() {
+        let chapter = include_str!("../../../../docs/operators/running.md");
         let table = markdown();
         assert!(
-            readme.contains(&table),
-            "the README's settings table differs from the settings; it should be:\n{table}"
+            chapter.contains(&table),
+            "the settings table of docs/operators/running.md differs from the settings; it \
+             should be:\n{table}"
         );
     }
 

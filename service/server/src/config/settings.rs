@@ -1,6 +1,6 @@
 //! Every setting of the server: its key in the TOML file, its flag, its environment
 //! variable and what it is for. The one list that the flags, the environment, the file's
-//! checks, `--print-config` and the README table come from.
+//! checks, `--print-config` and the settings table of the operators' guide come from.
 
 /// One setting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,6 +6,7 @@ mod clocks;
 mod concurrency;
 mod connections;
 mod crash;
+mod docs;
 mod durability;
 mod errors;
 mod exhaustion;
