@@ -50,7 +50,7 @@ pub struct BusError {
 }
 
 /// A connection to the bus.
-pub struct Bus {
+pub(crate) struct Bus {
     client: async_nats::Client,
     outbox: mpsc::Sender<(GameId, Bytes)>,
     up: Arc<AtomicBool>,
@@ -62,7 +62,7 @@ impl Bus {
     /// Connects to the NATS server(s) at `url` (`nats://host:4222`, several separated by
     /// commas). A bus that is not up yet is connected to in the background: the server
     /// starts anyway and polls the store until it is.
-    pub async fn connect(url: &str) -> Result<Arc<Bus>, BusError> {
+    pub(crate) async fn connect(url: &str) -> Result<Arc<Bus>, BusError> {
         let failed = |source: Box<dyn std::error::Error + Send + Sync>| BusError {
             url: url.to_owned(),
             source,
@@ -120,7 +120,7 @@ impl Bus {
 
     /// Publishes version `version` of game `game`, written as `record` (never waits: past
     /// [`OUTBOX`] queued events, the event is dropped and the others catch up).
-    pub fn publish(&self, game: GameId, version: u64, record: &EventRecord) {
+    pub(crate) fn publish(&self, game: GameId, version: u64, record: &EventRecord) {
         let mut payload = version.to_be_bytes().to_vec();
         payload.extend(records::encode(record));
         if self.outbox.try_send((game, payload.into())).is_err() {
@@ -129,19 +129,19 @@ impl Bus {
     }
 
     /// Whether the bus is connected now.
-    pub fn up(&self) -> bool {
+    pub(crate) fn up(&self) -> bool {
         self.up.load(Ordering::Relaxed)
     }
 
     /// Resolves when what the bus delivered may have gaps (after a reconnect, or when it
     /// dropped messages for this server): time to catch up from the store.
-    pub async fn resynced(&self) {
+    pub(crate) async fn resynced(&self) {
         self.resync.notified().await;
     }
 
     /// The other servers' events, as they come: each game, its version after the event,
     /// and the entry. Subscribes (again and again, while it cannot) first.
-    pub async fn events(&self) -> impl Stream<Item = (GameId, u64, EventRecord)> + use<> {
+    pub(crate) async fn events(&self) -> impl Stream<Item = (GameId, u64, EventRecord)> + use<> {
         let subscriber = loop {
             match self.client.subscribe(SUBJECTS).await {
                 Ok(subscriber) => break subscriber,

@@ -9,7 +9,7 @@ use trinchera_game::{Reason, Refusal};
 use trinchera_store::StoreError;
 
 /// The `google.rpc.ErrorInfo` domain of every error reason.
-pub const ERROR_DOMAIN: &str = "trinchera";
+pub(crate) const ERROR_DOMAIN: &str = "trinchera";
 
 /// Why a request failed, with a message a person understands.
 #[derive(Debug, thiserror::Error)]
@@ -132,11 +132,11 @@ impl ApiError {
 
 /// Longest status message, in bytes: a longer one (a setup with thousands of problems)
 /// would overflow the default header limit of gRPC clients.
-pub const MAX_MESSAGE_BYTES: usize = 2048;
+pub(crate) const MAX_MESSAGE_BYTES: usize = 2048;
 
 /// `message` cut to [`MAX_MESSAGE_BYTES`]: whole `; `-separated items while they fit, then
 /// how many more there were.
-pub fn capped(message: String) -> String {
+pub(crate) fn capped(message: String) -> String {
     if message.len() <= MAX_MESSAGE_BYTES {
         return message;
     }

@@ -24,7 +24,7 @@ const MAX_LIVE_BUFFER: usize = 32;
 /// taken its snapshot (or passed the event by): a message waiting in the broadcast
 /// buffer for a slow watcher keeps its state, one that everybody read keeps only its event.
 #[derive(Debug)]
-pub struct Published {
+pub(crate) struct Published {
     /// The event.
     pub event: GameEvent,
     /// Watchers the event was sent to that have not taken their snapshot yet.
@@ -49,7 +49,7 @@ impl Published {
     /// What `viewer` sees after the event. Each receiver of the event calls this or
     /// [`Published::pass`] once; `None` only if the event was already read by as many
     /// receivers as it was sent to (then the caller takes a fresh snapshot).
-    pub fn snapshot(&self, viewer: Viewer) -> Option<Arc<Snapshot>> {
+    pub(crate) fn snapshot(&self, viewer: Viewer) -> Option<Arc<Snapshot>> {
         let mut after = self.after();
         let taken = after.as_mut().map(|after| match viewer {
             Viewer::Spectator => Arc::clone(
@@ -64,7 +64,7 @@ impl Published {
     }
 
     /// A receiver that does not need the event (it has seen its version already).
-    pub fn pass(&self) {
+    pub(crate) fn pass(&self) {
         self.read(&mut self.after());
     }
 
@@ -76,7 +76,7 @@ impl Published {
     }
 
     /// The game's version after the event.
-    pub fn version(&self) -> u64 {
+    pub(crate) fn version(&self) -> u64 {
         self.event.version
     }
 }
@@ -85,7 +85,7 @@ type Sender = broadcast::Sender<Arc<Published>>;
 
 /// One game's watchers.
 #[derive(Debug)]
-pub struct Hub {
+pub(crate) struct Hub {
     /// Messages a watcher may fall behind before it gets a fresh snapshot.
     capacity: usize,
     channels: Mutex<Channels>,
@@ -113,7 +113,7 @@ impl Channels {
 impl Hub {
     /// A hub whose watchers may fall `capacity` events behind (at most
     /// [`MAX_LIVE_BUFFER`]).
-    pub fn new(capacity: usize) -> Hub {
+    pub(crate) fn new(capacity: usize) -> Hub {
         Hub {
             capacity: capacity.clamp(1, MAX_LIVE_BUFFER),
             channels: Mutex::new(Channels::default()),
@@ -130,7 +130,7 @@ impl Hub {
     /// A skipping channel has half the slots: it carries about half the game's events (in
     /// the games of two alternating seats), so its watchers may fall as far behind in the
     /// game as the others before they get a fresh snapshot, for half the memory.
-    pub fn subscribe(&self, skipped: Option<Seat>) -> broadcast::Receiver<Arc<Published>> {
+    pub(crate) fn subscribe(&self, skipped: Option<Seat>) -> broadcast::Receiver<Arc<Published>> {
         let mut channels = self.channels();
         let (channel, capacity) = match skipped {
             None => (&mut channels.every, self.capacity),
@@ -142,7 +142,7 @@ impl Hub {
     }
 
     /// Watchers now.
-    pub fn watchers(&self) -> usize {
+    pub(crate) fn watchers(&self) -> usize {
         self.channels()
             .each()
             .filter_map(|(_, channel)| channel.as_ref())
@@ -152,7 +152,7 @@ impl Hub {
 
     /// Sends `event` and the game after it, `state`, to every watcher that is sent it, if
     /// there is any.
-    pub fn publish(&self, event: GameEvent, state: &GameState) {
+    pub(crate) fn publish(&self, event: GameEvent, state: &GameState) {
         let to_move = state.game().to_move();
         let mut channels = self.channels();
         let mut reached = Vec::new();
@@ -186,7 +186,7 @@ impl Hub {
 /// Whether a stream that leaves out the own moves of `skipped` (if any) leaves out
 /// `event`, after which `to_move` acts (`None` once the game is over): a move of that seat
 /// after which the game goes on with the other seat to act.
-pub fn left_out(skipped: Option<Seat>, event: &GameEvent, to_move: Option<Seat>) -> bool {
+pub(crate) fn left_out(skipped: Option<Seat>, event: &GameEvent, to_move: Option<Seat>) -> bool {
     skipped.is_some_and(|seat| {
         event.seat == seat
             && matches!(event.kind, EventKind::Move { .. })

@@ -6,26 +6,26 @@ use std::fmt;
 use trinchera_store::ids::TokenHash;
 
 /// A player's secret token: 192 random bits from the OS, shown once, stored only hashed.
-pub struct Token(String);
+pub(crate) struct Token(String);
 
 /// Bytes of randomness in a token.
 const TOKEN_BYTES: usize = 24;
 
 impl Token {
     /// A fresh token from the operating system's RNG.
-    pub fn generate() -> Result<Token, getrandom::Error> {
+    pub(crate) fn generate() -> Result<Token, getrandom::Error> {
         let mut bytes = [0u8; TOKEN_BYTES];
         getrandom::fill(&mut bytes)?;
         Ok(Token(format!("tr1_{}", hex::encode(bytes))))
     }
 
     /// The token text, to give to its owner once.
-    pub fn reveal(self) -> String {
+    pub(crate) fn reveal(self) -> String {
         self.0
     }
 
     /// The hash stored in place of the token.
-    pub fn hash(&self) -> TokenHash {
+    pub(crate) fn hash(&self) -> TokenHash {
         TokenHash::of(&self.0)
     }
 }
@@ -37,7 +37,7 @@ impl fmt::Debug for Token {
 }
 
 /// Fills a buffer from the OS RNG; used for seeds and salts.
-pub fn random_bytes<const N: usize>() -> Result<[u8; N], getrandom::Error> {
+pub(crate) fn random_bytes<const N: usize>() -> Result<[u8; N], getrandom::Error> {
     let mut bytes = [0u8; N];
     getrandom::fill(&mut bytes)?;
     Ok(bytes)

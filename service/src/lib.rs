@@ -9,6 +9,8 @@
 //! [`web`] and [`LocalServer`]. One game's state, its bots and its wire form are the
 //! `trinchera-game` crate's; storage is `trinchera-store`'s.
 
+#![warn(unreachable_pub)]
+
 pub mod backup;
 mod bus;
 mod error;

@@ -20,7 +20,7 @@ pub struct NameLimit {
 /// Why a name was refused, in words for the person who chose it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
-pub struct NameError(String);
+pub(crate) struct NameError(String);
 
 /// Whether a character may not appear in a name: controls, invisible format characters
 /// (bidi overrides and isolates, zero-width space, soft hyphen, tags), line or paragraph
@@ -42,7 +42,7 @@ fn forbidden(c: char) -> bool {
 
 /// Most combining marks one character (grapheme cluster) may carry: enough for every
 /// script's stacked accents, too few to hide kilobytes in one character.
-pub const MAX_MARKS_PER_CHARACTER: usize = 4;
+pub(crate) const MAX_MARKS_PER_CHARACTER: usize = 4;
 
 /// A display name, checked: trimmed, in Unicode NFC, at most `limit` long (grapheme
 /// clusters, as a person counts them, and bytes), at most [`MAX_MARKS_PER_CHARACTER`]
@@ -50,7 +50,7 @@ pub const MAX_MARKS_PER_CHARACTER: usize = 4;
 /// and not of the form bots play under (compared after compatibility folding and without
 /// case, so full-width or otherwise disguised letters do not pass). Empty means "use the
 /// default".
-pub fn check(text: &str, limit: NameLimit, what: &str) -> Result<String, NameError> {
+pub(crate) fn check(text: &str, limit: NameLimit, what: &str) -> Result<String, NameError> {
     let text: String = text.trim().nfc().collect();
     let refuse = |message: String| Err(NameError(message));
     if text.len() > limit.bytes || text.graphemes(true).count() > limit.characters {
@@ -101,7 +101,7 @@ fn marks(cluster: &str) -> usize {
 
 /// `text` as names are compared: compatibility-folded (NFKC: full-width and styled letters
 /// become plain ones) and lower-cased.
-pub fn folded(text: &str) -> String {
+pub(crate) fn folded(text: &str) -> String {
     text.nfkc().collect::<String>().to_lowercase()
 }
 

@@ -95,7 +95,7 @@ pub enum Act {
 }
 
 /// The refusal of an action the rules do not allow.
-pub fn play_error(error: PlayError) -> Refusal {
+pub(crate) fn play_error(error: PlayError) -> Refusal {
     use trinchera_rules::Illegal;
     match error {
         PlayError::NotStarted => Refusal::precondition(Reason::WrongPhase, error.to_string()),

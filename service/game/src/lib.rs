@@ -10,6 +10,8 @@
 //! No I/O, no clock of its own and no async: the service passes the time in, and storage
 //! is the store's ([`trinchera_store`] gives the records a game is replayed from).
 
+#![warn(unreachable_pub)]
+
 mod act;
 pub mod bots;
 pub mod clock;

@@ -53,7 +53,7 @@ impl Table {
 
 /// A submitted setup as committed to: the salt and the canonical text.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Committed {
+pub(crate) struct Committed {
     /// The commitment's salt.
     pub salt: [u8; 16],
     /// The canonical setup text.
@@ -62,7 +62,7 @@ pub struct Committed {
 
 impl Committed {
     /// The commitment shown to everybody: lowercase hex of SHA-256(salt ‖ canonical text).
-    pub fn commitment(&self) -> String {
+    pub(crate) fn commitment(&self) -> String {
         let mut hasher = Sha256::new();
         hasher.update(self.salt);
         hasher.update(self.canonical.as_bytes());
@@ -72,7 +72,7 @@ impl Committed {
 
 /// What only the server knows of a game.
 #[derive(Clone, Debug)]
-pub struct Secrets {
+pub(crate) struct Secrets {
     /// The secret seed of the game's chance, revealed after the end.
     pub seed: Seed,
     /// The hash of each seat's token, once taken.
@@ -83,7 +83,7 @@ pub struct Secrets {
 
 impl Secrets {
     /// The seat whose token hashes to `token` (compared in constant time, every seat).
-    pub fn seat_of(&self, token: &TokenHash) -> Option<Seat> {
+    pub(crate) fn seat_of(&self, token: &TokenHash) -> Option<Seat> {
         let mut found = None;
         for (seat, own) in self.tokens.iter() {
             if own.is_some_and(|own| own.matches(token)) {

@@ -36,7 +36,7 @@ pub(super) enum Origin {
 
 /// Who asks for an act.
 #[derive(Clone, Copy, Debug)]
-pub enum Who<'a> {
+pub(crate) enum Who<'a> {
     /// A client, with its player token if it sent one.
     Client(Option<&'a str>),
     /// The server's bot of a seat.
@@ -47,7 +47,7 @@ pub enum Who<'a> {
 
 /// What a caller asks of a game.
 #[derive(Clone, Debug)]
-pub enum Intent {
+pub(crate) enum Intent {
     /// Take the free seat under this name (empty: a default).
     Join {
         /// The display name, checked.
@@ -68,7 +68,7 @@ pub enum Intent {
 
 /// What the caller of an act is told besides the event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Answer {
+pub(crate) enum Answer {
     /// The game as the acting seat sees it afterwards (a spectator's sight for the server).
     View,
     /// Nothing more: the caller learns the game from elsewhere (a bot, the server's
@@ -78,7 +78,7 @@ pub enum Answer {
 
 /// What an act did, for its caller.
 #[derive(Debug)]
-pub struct Acted {
+pub(crate) struct Acted {
     /// The event.
     pub event: GameEvent,
     /// The seat that acted, if a seat did.
@@ -106,7 +106,7 @@ impl Games {
     /// made: then the caller hears that the game moved on (`ABORTED`). A caller that names
     /// a version later than the copy in memory saw what another server wrote: the copy is
     /// reloaded first.
-    pub async fn act(
+    pub(crate) async fn act(
         &self,
         id: GameId,
         who: Who<'_>,
@@ -223,7 +223,7 @@ impl Games {
     ) {
         let state = held.state();
         if origin == Origin::Here {
-            if let Some(bus) = self.bus.get() {
+            if let Some(bus) = self.writes.bus.get() {
                 bus.publish(state.id(), state.version(), &record);
             }
             match &event.kind {
@@ -233,7 +233,7 @@ impl Games {
             }
         }
         if state.phase() == GamePhase::Finished {
-            self.reservations.finished(state.id());
+            self.writes.reservations.finished(state.id());
         }
         slot.hub.publish(event.clone(), state);
         self.schedule(state);
@@ -244,7 +244,7 @@ impl Games {
 
     /// Creates `game` for a client at `peer`: the caller takes its seat, and its bot, if
     /// any, the other seat; the store gives the game its id. Empty names get defaults.
-    pub async fn create(
+    pub(crate) async fn create(
         &self,
         peer: Option<IpAddr>,
         game: NewGame,
@@ -289,13 +289,14 @@ impl Games {
             exhibitions: self.store.count_unfinished(Unfinished::Exhibitions).await?,
         };
         let exhibition = creator_bot.is_some() && bot.is_some();
-        let reservation = self
-            .reservations
-            .reserve(peer, exhibition, &self.limits, stored)?;
+        let reservation =
+            self.writes
+                .reservations
+                .reserve(peer, exhibition, &self.limits, stored)?;
         let id = match self.store.create(change.append()).await {
             Ok(id) => id,
             Err(error) => {
-                self.reservations.cancel(reservation);
+                self.writes.reservations.cancel(reservation);
                 return Err(error.into());
             }
         };
@@ -311,10 +312,10 @@ impl Games {
             };
             let joined = self.commit(&slot, held, join).await;
             // The game exists whether or not its bot took the seat.
-            self.reservations.created(reservation, id);
+            self.writes.reservations.created(reservation, id);
             (held, event) = joined?;
         } else {
-            self.reservations.created(reservation, id);
+            self.writes.reservations.created(reservation, id);
         }
         // Between two bots nobody holds a seat: the creator watches.
         let (seat, token) = match creator_bot {
@@ -474,7 +475,7 @@ impl Games {
 
     /// A setup for the caller's seat from the server's setup maker, around the pieces of
     /// `keep`, not submitted: the game does not change.
-    pub async fn suggest_setup(
+    pub(crate) async fn suggest_setup(
         &self,
         id: GameId,
         token: Option<&str>,

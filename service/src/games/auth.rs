@@ -21,7 +21,7 @@ impl Games {
             ));
         };
         let (seat, hash) = self.seat_of_token(state, token).await?;
-        self.throttle.acting(&hash)?;
+        self.writes.throttle.acting(&hash)?;
         Ok(seat)
     }
 

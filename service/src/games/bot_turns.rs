@@ -41,7 +41,7 @@ impl Games {
 
     /// Wakes the bot of every open game that has one: after a restart, bots whose turn it
     /// was go on by themselves.
-    pub async fn resume_bots(&self) {
+    pub(crate) async fn resume_bots(&self) {
         match self.store.unfinished(Unfinished::WithBots).await {
             Ok(games) => games.into_iter().for_each(|id| self.wake_bot(id)),
             Err(error) => tracing::warn!(%error, "could not list the games with bots"),
@@ -71,7 +71,10 @@ impl Games {
     }
 
     fn bots_running(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<GameId>> {
-        self.bots_running.lock().unwrap_or_else(|e| e.into_inner())
+        self.schedule
+            .bots_running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
     }
 
     /// One bot action; `false` once no bot is to act (the task is then done).
@@ -108,15 +111,16 @@ impl Games {
         let seed = u64::from_le_bytes(ids::random_bytes()?);
         let version = view.version;
         let slot = match turn.left(self.time.now_ms()) {
-            None => Some(self.thinking.slot(turn.urgency()).await),
+            None => Some(self.schedule.thinking.slot(turn.urgency()).await),
             Some(left) if left < SHORT_OF_TIME => None,
             // On a clock the wait in line is bounded too: past its share of the time left,
             // the bot thinks without a slot rather than lose on time to the queue.
-            Some(left) => {
-                tokio::time::timeout(left / THINKING_SHARE, self.thinking.slot(turn.urgency()))
-                    .await
-                    .ok()
-            }
+            Some(left) => tokio::time::timeout(
+                left / THINKING_SHARE,
+                self.schedule.thinking.slot(turn.urgency()),
+            )
+            .await
+            .ok(),
         };
         let waited = started.elapsed();
         let left = turn.left(self.time.now_ms());
@@ -170,7 +174,7 @@ impl Games {
         }
         Some(match state.bot_to_act() {
             Some(_) => BotLease::Take {
-                holder: self.holder,
+                holder: self.schedule.holder,
                 until_ms: self.time.now_ms() + self.lease_span(),
             },
             None => BotLease::End,
@@ -186,14 +190,17 @@ impl Games {
     async fn lease_turn(&self, id: GameId) -> Result<bool, ApiError> {
         let now = self.time.now_ms();
         let until = now + self.lease_span();
-        Ok(self.store.take_lease(id, self.holder, now, until).await?)
+        Ok(self
+            .store
+            .take_lease(id, self.schedule.holder, now, until)
+            .await?)
     }
 
     /// Renews this server's bot leases and takes over the bots of games whose lease ran
     /// out (their server died), until the server stops; three times a lease's span. On a
     /// shared store it also adopts the clocks of games other servers run
     /// ([`Games::adopt_clocks`]), so that they end on time should their server die.
-    pub async fn keep_leases(self: Arc<Games>) {
+    pub(crate) async fn keep_leases(self: Arc<Games>) {
         let span = self.limits.bots.lease;
         let mut ticks = tokio::time::interval(span / 3);
         let mut shutdown = self.shutdown_signal();
@@ -208,7 +215,10 @@ impl Games {
             let running: Vec<GameId> = self.bots_running().iter().copied().collect();
             let until = now + self.lease_span();
             if !running.is_empty()
-                && let Err(error) = self.store.renew_leases(self.holder, &running, until).await
+                && let Err(error) = self
+                    .store
+                    .renew_leases(self.schedule.holder, &running, until)
+                    .await
             {
                 tracing::warn!(%error, "could not renew the bot leases");
             }

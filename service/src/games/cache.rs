@@ -23,13 +23,13 @@ use trinchera_store::records::EventRecord;
 /// stays in the store (readers that replay it read it from there, see [`Games::log`]):
 /// a game in memory costs its state only.
 #[derive(Debug)]
-pub struct Loaded {
+pub(crate) struct Loaded {
     state: GameState,
 }
 
 /// One game's place in memory: its lock, its watchers, when it was last used.
 #[derive(Debug)]
-pub struct Slot {
+pub(crate) struct Slot {
     game: Arc<tokio::sync::Mutex<Option<Loaded>>>,
     /// The game's watchers.
     pub hub: Hub,
@@ -45,7 +45,7 @@ impl Slot {
 
 /// A loaded game under its lock. Dropping it unlocks; [`Held::discard`] also forgets the
 /// in-memory copy, so that the next caller reloads what the store holds.
-pub struct Held {
+pub(crate) struct Held {
     /// Always `Some` while the `Held` exists.
     guard: OwnedMutexGuard<Option<Loaded>>,
 }
@@ -64,7 +64,7 @@ impl Held {
     }
 
     /// The game now.
-    pub fn state(&self) -> &GameState {
+    pub(crate) fn state(&self) -> &GameState {
         &self.loaded().state
     }
 
@@ -87,7 +87,7 @@ impl Held {
 }
 
 /// The loaded games.
-pub struct Cache {
+pub(crate) struct Cache {
     slots: Mutex<HashMap<GameId, Arc<Slot>>>,
     watch_buffer: usize,
     epoch: Instant,
@@ -95,7 +95,7 @@ pub struct Cache {
 
 impl Cache {
     /// An empty cache whose hubs let watchers fall `watch_buffer` events behind.
-    pub fn new(watch_buffer: usize) -> Cache {
+    pub(crate) fn new(watch_buffer: usize) -> Cache {
         Cache {
             slots: Mutex::new(HashMap::new()),
             watch_buffer,
@@ -112,7 +112,7 @@ impl Cache {
     }
 
     /// The slot of game `id`, made if needed: only for a game that exists.
-    pub fn slot(&self, id: GameId) -> Arc<Slot> {
+    pub(crate) fn slot(&self, id: GameId) -> Arc<Slot> {
         let mut slots = self.slots();
         let slot = slots.entry(id).or_insert_with(|| {
             Arc::new(Slot {
@@ -126,12 +126,12 @@ impl Cache {
     }
 
     /// The slot of game `id` if it is in memory (not marked as used).
-    pub fn find(&self, id: GameId) -> Option<Arc<Slot>> {
+    pub(crate) fn find(&self, id: GameId) -> Option<Arc<Slot>> {
         self.slots().get(&id).map(Arc::clone)
     }
 
     /// The games in memory, and whether each has watchers.
-    pub fn held(&self) -> Vec<(GameId, bool)> {
+    pub(crate) fn held(&self) -> Vec<(GameId, bool)> {
         self.slots()
             .iter()
             .map(|(&id, slot)| (id, slot.hub.watchers() > 0))
@@ -139,7 +139,7 @@ impl Cache {
     }
 
     /// Drops slots idle for longer than `idle` that nobody uses or watches.
-    pub fn evict_idle(&self, idle: Duration) -> usize {
+    pub(crate) fn evict_idle(&self, idle: Duration) -> usize {
         let now = self.elapsed_ms();
         let idle = idle.as_millis() as u64;
         let mut slots = self.slots();
@@ -155,7 +155,7 @@ impl Cache {
     }
 
     /// Slots in memory.
-    pub fn loaded(&self) -> usize {
+    pub(crate) fn loaded(&self) -> usize {
         self.slots().len()
     }
 }

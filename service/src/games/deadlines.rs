@@ -23,7 +23,7 @@ use trinchera_store::{StoreError, Unfinished};
 
 /// Every game's next deadline, soonest first.
 #[derive(Debug, Default)]
-pub struct Deadlines {
+pub(super) struct Deadlines {
     inner: Mutex<Registry>,
     changed: Notify,
 }
@@ -40,7 +40,7 @@ impl Deadlines {
     }
 
     /// Sets (or clears) game `id`'s next deadline.
-    pub fn set(&self, id: GameId, deadline: Option<u64>) {
+    pub(super) fn set(&self, id: GameId, deadline: Option<u64>) {
         let mut registry = self.registry();
         if let Some(old) = registry.by_game.remove(&id) {
             registry.by_time.remove(&(old, id));
@@ -106,7 +106,7 @@ impl Games {
     /// Registers the next deadline of the game in `state`.
     pub(super) fn schedule(&self, state: &GameState) {
         let next = state.clocks().next_deadline().map(|(at, _)| at);
-        self.deadlines.set(state.id(), next);
+        self.schedule.deadlines.set(state.id(), next);
     }
 
     /// Settles every deadline of the game that has passed by now, before anything else
@@ -144,19 +144,19 @@ impl Games {
     }
 
     /// Settles deadlines as they pass, until the server stops.
-    pub async fn run_deadlines(self: Arc<Games>) {
+    pub(crate) async fn run_deadlines(self: Arc<Games>) {
         let mut shutdown = self.shutdown_signal();
         loop {
-            let wait = match self.deadlines.soonest() {
+            let wait = match self.schedule.deadlines.soonest() {
                 Some(at) => Duration::from_millis(at.saturating_sub(self.time.now_ms())),
                 None => Duration::from_secs(3600),
             };
             tokio::select! {
                 () = tokio::time::sleep(wait) => {}
-                () = self.deadlines.changed.notified() => continue,
+                () = self.schedule.deadlines.changed.notified() => continue,
                 _ = shutdown.wait_for(|&stopping| stopping) => return,
             }
-            for id in self.deadlines.take_due(self.time.now_ms()) {
+            for id in self.schedule.deadlines.take_due(self.time.now_ms()) {
                 let settled = async {
                     let (slot, held) = self.lock(id).await?;
                     let held = self.settle(&slot, held).await?;
@@ -182,7 +182,7 @@ impl Games {
 
     /// Calls off every game that waited for a player or for setups longer than the limits;
     /// returns how many.
-    pub async fn expire_overdue(&self) -> Result<usize, ApiError> {
+    pub(crate) async fn expire_overdue(&self) -> Result<usize, ApiError> {
         let now = self.time.now_ms();
         let since = |limit: Duration| now.saturating_sub(limit.as_millis() as u64);
         let (waiting, setup) = (
@@ -221,7 +221,7 @@ impl Games {
 
     /// Loads every unfinished game with a time control, so that its deadline is known
     /// (after a start; time while the server was down counts against nobody).
-    pub async fn resume_clocks(&self) {
+    pub(crate) async fn resume_clocks(&self) {
         self.load_clocks(false).await;
     }
 
@@ -229,7 +229,7 @@ impl Games {
     /// has no deadline for (made or started elsewhere since it started), so that a game
     /// whose server died still ends on time. Any server may settle a deadline; the
     /// conflicting append makes a double decision impossible.
-    pub async fn adopt_clocks(&self) {
+    pub(crate) async fn adopt_clocks(&self) {
         self.load_clocks(true).await;
     }
 
@@ -241,7 +241,7 @@ impl Games {
             Err(error) => return tracing::warn!(%error, "could not list the timed games"),
         };
         for id in timed {
-            if unknown_only && self.deadlines.knows(id) {
+            if unknown_only && self.schedule.deadlines.knows(id) {
                 continue;
             }
             match self.lock(id).await {

@@ -32,7 +32,7 @@ use trinchera_store::records::EventRecord;
 
 impl Games {
     /// Another server committed `record`, version `version` of game `id`.
-    pub async fn follow(&self, id: GameId, version: u64, record: EventRecord) {
+    pub(crate) async fn follow(&self, id: GameId, version: u64, record: EventRecord) {
         let Some((slot, held)) = self.lock_loaded(id).await else {
             return;
         };
@@ -50,7 +50,7 @@ impl Games {
     }
 
     /// Brings the copy of game `id` in memory, if there is one, up to what the store holds.
-    pub async fn catch_up(&self, id: GameId) {
+    pub(crate) async fn catch_up(&self, id: GameId) {
         let Some((slot, held)) = self.lock_loaded(id).await else {
             return;
         };
@@ -60,7 +60,7 @@ impl Games {
 
     /// [`Games::catch_up`] for every game in memory, or (`watched_only`) for those with
     /// watchers; how many were looked at.
-    pub async fn catch_up_all(&self, watched_only: bool) -> usize {
+    pub(crate) async fn catch_up_all(&self, watched_only: bool) -> usize {
         let mut looked = 0;
         for (id, watched) in self.cache.held() {
             if watched || !watched_only {
@@ -102,7 +102,7 @@ impl Games {
 impl Games {
     /// Applies the other servers' events from `bus` to the games in memory, until the
     /// server stops.
-    pub async fn follow_bus(self: Arc<Games>, bus: Arc<Bus>) {
+    pub(crate) async fn follow_bus(self: Arc<Games>, bus: Arc<Bus>) {
         let events = bus.events().await;
         tokio::pin!(events);
         while let Some((game, version, record)) = events.next().await {
@@ -113,7 +113,7 @@ impl Games {
     /// Catches the games in memory up with the store where the bus may have missed
     /// something: all of them after a reconnect; the watched ones every [`CHECK`] while the
     /// bus is up, and every [`POLL`] while it is down or when there is no bus (`None`).
-    pub async fn catch_up_with(self: Arc<Games>, bus: Option<Arc<Bus>>) {
+    pub(crate) async fn catch_up_with(self: Arc<Games>, bus: Option<Arc<Bus>>) {
         let mut polls = tokio::time::interval(POLL);
         let mut checked = tokio::time::Instant::now();
         loop {

@@ -12,17 +12,17 @@
 mod act;
 mod auth;
 mod bot_turns;
-pub mod cache;
+pub(crate) mod cache;
 mod deadlines;
 mod follow;
 mod now;
-pub mod quota;
+pub(crate) mod quota;
 mod reads;
 mod reservations;
 #[cfg(test)]
 mod tests;
 mod thinking;
-pub mod throttle;
+pub(crate) mod throttle;
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, Weak};
@@ -32,10 +32,10 @@ use trinchera_store::Downtime;
 use tokio::sync::{broadcast, watch};
 use trinchera_rules::{Action, Placement, Setup};
 
-pub use self::act::{Answer, Intent, Who};
+pub(crate) use self::act::{Answer, Intent, Who};
 use self::cache::Cache;
 use self::deadlines::Deadlines;
-pub use self::now::{SystemTime, TimeSource};
+pub(crate) use self::now::{SystemTime, TimeSource};
 use self::quota::{Quota, QuotaNames, QuotaPermit};
 use self::reservations::Reservations;
 use self::thinking::Thinking;
@@ -160,7 +160,7 @@ impl Default for Limits {
 
 /// What a new game is to be.
 #[derive(Debug)]
-pub struct NewGame {
+pub(crate) struct NewGame {
     /// Ruleset id (checked when the game is made).
     pub ruleset: String,
     /// The creator's seat.
@@ -179,7 +179,7 @@ pub struct NewGame {
 
 /// How a seat wants to set up.
 #[derive(Clone, Debug)]
-pub enum SetupRequest {
+pub(crate) enum SetupRequest {
     /// Explicit placements, to be validated.
     Placements(Vec<Placement>),
     /// A setup from the server's setup maker (the bots').
@@ -190,7 +190,7 @@ pub enum SetupRequest {
 
 /// A move as the client sent it.
 #[derive(Clone, Debug)]
-pub enum MoveInput {
+pub(crate) enum MoveInput {
     /// Structured.
     Action(Action),
     /// In notation (its length already checked at the edge).
@@ -198,7 +198,7 @@ pub enum MoveInput {
 }
 
 /// The first messages of a watch and the channel of the rest.
-pub struct Watch {
+pub(crate) struct Watch {
     /// What to send first: a snapshot, or the events after the requested version.
     pub initial: Vec<WatchItem>,
     /// Live events.
@@ -209,7 +209,7 @@ pub struct Watch {
 
 /// One message of a watch stream.
 #[derive(Debug)]
-pub struct WatchItem {
+pub(crate) struct WatchItem {
     /// The event; `None` in a snapshot.
     pub event: Option<GameEvent>,
     /// What the watcher sees after it.
@@ -219,7 +219,7 @@ pub struct WatchItem {
 /// A replay ready to be read: its opening, its steps (computed as they are taken), and its
 /// place under the replay caps, given back when the session is dropped.
 #[derive(Debug)]
-pub struct ReplaySession {
+pub(crate) struct ReplaySession {
     /// What the replay shows first.
     pub opening: ReplayOpening,
     /// Each event with the game after it.
@@ -228,38 +228,62 @@ pub struct ReplaySession {
     pub permit: QuotaPermit,
 }
 
-/// Every game of the server.
+/// Every game of the server: the games in memory over the store, and three parts that each
+/// own their state: what writes (the one write path and what it guards: creations per
+/// address, rate limits, the bus to other servers; `act.rs`), what schedules (deadlines,
+/// bot turns and their leases; `deadlines.rs`, `bot_turns.rs`, `thinking.rs`) and what
+/// reads (views, listings, watches and replays with their caps; `reads.rs`).
 pub struct Games {
     store: Arc<dyn Store>,
     limits: Limits,
     cache: Cache,
-    reservations: Reservations,
-    throttle: Throttle,
     shutdown: watch::Sender<bool>,
-    /// Games whose bot has a task now.
-    bots_running: Mutex<HashSet<GameId>>,
-    /// Slots to think in, [`BotPace::threads`] of them.
-    thinking: Arc<Thinking>,
     /// This manager, for the tasks it spawns.
     me: Weak<Games>,
     /// The server's clock.
     time: Arc<dyn TimeSource>,
     /// When the server was down (not counted against any clock).
     downtime: Downtime,
+    /// What the write path holds.
+    writes: Writes,
+    /// What the scheduling of deadlines and bots holds.
+    schedule: Schedule,
+    /// What the reads hold.
+    reads: Reads,
+}
+
+/// The write path's own state.
+struct Writes {
+    /// Unfinished games per creating address.
+    reservations: Reservations,
+    /// Rate limits per address and per token.
+    throttle: Throttle,
+    /// The bus that tells other servers of this server's events, once attached.
+    bus: std::sync::OnceLock<Arc<crate::bus::Bus>>,
+}
+
+/// The scheduler's own state: deadlines and bots.
+struct Schedule {
     /// Every game's next time limit.
     deadlines: Deadlines,
-    /// Replays running now.
-    replays: Arc<Quota>,
+    /// Games whose bot has a task now.
+    bots_running: Mutex<HashSet<GameId>>,
+    /// Slots to think in, [`BotPace::threads`] of them.
+    thinking: Arc<Thinking>,
     /// This server among those that share its store: a random number, for bot leases.
     holder: u64,
-    /// The bus that tells other servers of this one's events, once attached.
-    bus: std::sync::OnceLock<Arc<crate::bus::Bus>>,
+}
+
+/// The reads' own state.
+struct Reads {
+    /// Replays running now.
+    replays: Arc<Quota>,
 }
 
 impl Games {
     /// The store, and the time now: what an export of every game begins from while the
     /// server keeps serving.
-    pub fn exporter_parts(&self) -> (Arc<dyn Store>, u64) {
+    pub(crate) fn exporter_parts(&self) -> (Arc<dyn Store>, u64) {
         (Arc::clone(&self.store), self.time.now_ms())
     }
 
@@ -269,7 +293,7 @@ impl Games {
     }
 
     /// [`Games::new`] with the server's time from `time`.
-    pub async fn with_time(
+    pub(crate) async fn with_time(
         store: Arc<dyn Store>,
         limits: Limits,
         time: Arc<dyn TimeSource>,
@@ -292,39 +316,43 @@ impl Games {
         Ok(Arc::new_cyclic(|me| Games {
             time,
             downtime,
-            deadlines: Deadlines::default(),
             cache: Cache::new(limits.watch_buffer),
-            throttle: Throttle::new(&limits.rates),
-            thinking: Thinking::new(limits.bots.threads),
+            writes: Writes {
+                reservations: Reservations::default(),
+                throttle: Throttle::new(&limits.rates),
+                bus: std::sync::OnceLock::new(),
+            },
+            schedule: Schedule {
+                deadlines: Deadlines::default(),
+                bots_running: Mutex::new(HashSet::new()),
+                thinking: Thinking::new(limits.bots.threads),
+                holder,
+            },
+            reads: Reads { replays },
             store,
             limits,
-            reservations: Reservations::default(),
             shutdown: watch::Sender::new(false),
-            bots_running: Mutex::new(HashSet::new()),
             me: me.clone(),
-            replays,
-            holder,
-            bus: std::sync::OnceLock::new(),
         }))
     }
 
     /// The limits in force.
-    pub fn limits(&self) -> &Limits {
+    pub(crate) fn limits(&self) -> &Limits {
         &self.limits
     }
 
     /// The rate limits, which the gRPC edge checks per client address.
-    pub fn throttle(&self) -> &Throttle {
-        &self.throttle
+    pub(crate) fn throttle(&self) -> &Throttle {
+        &self.writes.throttle
     }
 
     /// Tells watchers to end their streams; later actions are refused.
-    pub fn shut_down(&self) {
+    pub(crate) fn shut_down(&self) {
         self.shutdown.send_replace(true);
     }
 
     /// Resolves when [`Games::shut_down`] is called.
-    pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
+    pub(crate) fn shutdown_signal(&self) -> watch::Receiver<bool> {
         self.shutdown.subscribe()
     }
 
@@ -338,9 +366,9 @@ impl Games {
     /// Drops games idle for longer than the limit and without watchers from memory,
     /// forgets rate-limit state that is back to full and takes back the places of replays
     /// that stood unread for their limit.
-    pub fn evict_idle(&self) -> usize {
-        self.throttle.forget_idle();
-        let reclaimed = self.replays.reclaim_idle();
+    pub(crate) fn evict_idle(&self) -> usize {
+        self.writes.throttle.forget_idle();
+        let reclaimed = self.reads.replays.reclaim_idle();
         if reclaimed > 0 {
             tracing::info!(reclaimed, "took back the places of replays nobody read");
         }
@@ -349,7 +377,7 @@ impl Games {
 
     /// Notes that the server is alive now (call every second or so), so that a later start
     /// knows how long it was down: that time counts against no clock.
-    pub async fn heartbeat(&self) {
+    pub(crate) async fn heartbeat(&self) {
         if let Err(error) = self.store.mark_alive(self.time.now_ms()).await {
             tracing::warn!(%error, "could not note the server's time");
         }
@@ -357,7 +385,7 @@ impl Games {
 
     /// Records what the server holds in the metrics: unfinished games, games in memory,
     /// games with bots, the store's size.
-    pub async fn measure(&self) {
+    pub(crate) async fn measure(&self) {
         let counted = async {
             let open = self.store.count_unfinished(Unfinished::All).await?;
             let with_bots = self.store.count_unfinished(Unfinished::WithBots).await?;
@@ -373,24 +401,24 @@ impl Games {
     }
 
     /// Games held in memory.
-    pub fn loaded(&self) -> usize {
+    pub(crate) fn loaded(&self) -> usize {
         self.cache.loaded()
     }
 
     /// Sends this server's events to the other servers on `bus` from now on.
-    pub fn attach_bus(&self, bus: Arc<crate::bus::Bus>) {
-        let _ = self.bus.set(bus);
+    pub(crate) fn attach_bus(&self, bus: Arc<crate::bus::Bus>) {
+        let _ = self.writes.bus.set(bus);
     }
 
     /// Whether other servers may write this server's games too (see [`Store::shared`]).
-    pub fn shared(&self) -> bool {
+    pub(crate) fn shared(&self) -> bool {
         self.store.shared()
     }
 
     /// Gives up this server's bot leases (other servers take its bots over at once) and
     /// flushes the store one last time.
-    pub async fn close(&self) -> Result<(), StoreError> {
-        if let Err(error) = self.store.give_up_leases(self.holder).await {
+    pub(crate) async fn close(&self) -> Result<(), StoreError> {
+        if let Err(error) = self.store.give_up_leases(self.schedule.holder).await {
             tracing::warn!(%error, "could not give up the bot leases");
         }
         self.store.close().await

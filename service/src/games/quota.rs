@@ -14,7 +14,7 @@ use crate::error::ApiError;
 
 /// What a quota counts, in the words of its refusals.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct QuotaNames {
+pub(crate) struct QuotaNames {
     /// What runs, in the plural: "replays".
     pub what: &'static str,
     /// The server setting of the total cap: "--max-replays".
@@ -27,7 +27,7 @@ pub struct QuotaNames {
 
 /// Places for work running at once, per client address and in total.
 #[derive(Debug)]
-pub struct Quota {
+pub(crate) struct Quota {
     names: QuotaNames,
     total: usize,
     per_peer: usize,
@@ -78,7 +78,12 @@ impl Running {
 impl Quota {
     /// A quota of `total` places, at most `per_peer` of them for one address; a place
     /// untouched for `idle` is [taken back](Quota::reclaim_idle).
-    pub fn new(names: QuotaNames, total: usize, per_peer: usize, idle: Duration) -> Arc<Quota> {
+    pub(crate) fn new(
+        names: QuotaNames,
+        total: usize,
+        per_peer: usize,
+        idle: Duration,
+    ) -> Arc<Quota> {
         Arc::new(Quota {
             names,
             total,
@@ -99,7 +104,7 @@ impl Quota {
 
     /// A place for one more piece of work of `peer` (`None`: an address nobody knows,
     /// counted in the total only), or the refusal naming the cap.
-    pub fn admit(self: &Arc<Quota>, peer: Option<IpAddr>) -> Result<QuotaPermit, ApiError> {
+    pub(crate) fn admit(self: &Arc<Quota>, peer: Option<IpAddr>) -> Result<QuotaPermit, ApiError> {
         let QuotaNames {
             what,
             total_setting,
@@ -152,7 +157,7 @@ impl Quota {
 
     /// Takes back every place whose work has not moved on for the idle limit; returns how
     /// many. Their permits then [say so](QuotaPermit::check).
-    pub fn reclaim_idle(&self) -> usize {
+    pub(crate) fn reclaim_idle(&self) -> usize {
         let now = self.now_ms();
         let idle = self.idle.as_millis() as u64;
         let mut running = self.running();
@@ -182,7 +187,7 @@ impl Quota {
 
 /// One running piece of work's place under a [`Quota`], given back when dropped.
 #[derive(Debug)]
-pub struct QuotaPermit {
+pub(crate) struct QuotaPermit {
     quota: Arc<Quota>,
     number: u64,
     progress: Arc<Progress>,
@@ -191,7 +196,7 @@ pub struct QuotaPermit {
 impl QuotaPermit {
     /// Notes that the work moves on (a reader asked for more), unless its place was taken
     /// back for standing still: then the refusal that ends the work.
-    pub fn check(&self) -> Result<(), ApiError> {
+    pub(crate) fn check(&self) -> Result<(), ApiError> {
         if self.progress.revoked.load(Ordering::Relaxed) {
             let QuotaNames {
                 what, idle_setting, ..

@@ -19,14 +19,14 @@ use trinchera_store::records::SummaryRecord;
 
 impl Games {
     /// What the caller sees of game `id` now.
-    pub async fn view(&self, id: GameId, token: Option<&str>) -> Result<Snapshot, ApiError> {
+    pub(crate) async fn view(&self, id: GameId, token: Option<&str>) -> Result<Snapshot, ApiError> {
         let (_slot, held) = self.lock(id).await?;
         let viewer = self.viewer_for(held.state(), token).await?;
         Ok(held.state().snapshot(viewer).at(self.time.now_ms()))
     }
 
     /// What `viewer` sees of game `id` now.
-    pub async fn snapshot(&self, id: GameId, viewer: Viewer) -> Result<Snapshot, ApiError> {
+    pub(crate) async fn snapshot(&self, id: GameId, viewer: Viewer) -> Result<Snapshot, ApiError> {
         let (_slot, held) = self.lock(id).await?;
         Ok(held.state().snapshot(viewer))
     }
@@ -35,14 +35,14 @@ impl Games {
     /// with `page`, one page of positions (see [`GameState::history`]). A replay of the whole
     /// log: it takes a place under the replay caps of `peer` and runs off the async workers;
     /// the place is returned with the history, to be held until the reply is sent.
-    pub async fn history(
+    pub(crate) async fn history(
         &self,
         id: GameId,
         token: Option<&str>,
         page: Option<PositionPage>,
         peer: Option<IpAddr>,
     ) -> Result<(History, QuotaPermit), ApiError> {
-        let permit = self.replays.admit(peer)?;
+        let permit = self.reads.replays.admit(peer)?;
         // Replayed from a copy of the log: a long replay does not hold up the game's moves.
         let (viewer, over, log) = {
             let (_slot, held) = self.lock(id).await?;
@@ -65,14 +65,14 @@ impl Games {
     /// Starts a replay of game `id` for the caller: what it shows first, and its steps after
     /// version `after` (all if `None`), computed as they are read. The replay holds a place
     /// under the replay caps of `peer` until it is dropped.
-    pub async fn replay(
+    pub(crate) async fn replay(
         &self,
         id: GameId,
         token: Option<&str>,
         after: Option<u64>,
         peer: Option<IpAddr>,
     ) -> Result<ReplaySession, ApiError> {
-        let permit = self.replays.admit(peer)?;
+        let permit = self.reads.replays.admit(peer)?;
         let (viewer, now, reveal, log) = {
             let (_slot, held) = self.lock(id).await?;
             let viewer = self.viewer_for(held.state(), token).await?;
@@ -103,7 +103,7 @@ impl Games {
     /// between the two). A watcher further behind than the watch buffer gets a fresh
     /// snapshot instead, as a watcher that lags live does: a resumption costs at most one
     /// buffer of snapshots, however long the game.
-    pub async fn watch(
+    pub(crate) async fn watch(
         &self,
         id: GameId,
         token: Option<&str>,
@@ -161,7 +161,10 @@ impl Games {
     }
 
     /// A page of game summaries, newest first.
-    pub async fn list(&self, query: &ListQuery) -> Result<Vec<(GameId, SummaryRecord)>, ApiError> {
+    pub(crate) async fn list(
+        &self,
+        query: &ListQuery,
+    ) -> Result<Vec<(GameId, SummaryRecord)>, ApiError> {
         Ok(self.store.list(query).await?)
     }
 }

@@ -14,7 +14,7 @@ use trinchera_store::GameId;
 /// [`Reservations::created`], given back by [`Reservations::cancel`].
 #[derive(Clone, Copy, Debug)]
 #[must_use = "a reservation is kept by `created` or given back by `cancel`"]
-pub struct Reservation {
+pub(super) struct Reservation {
     peer: Option<IpAddr>,
     /// Whether the game is to be played by two bots.
     exhibition: bool,
@@ -54,13 +54,13 @@ impl Inner {
 
 /// The reservations and per-address counts of unfinished games.
 #[derive(Debug, Default)]
-pub struct Reservations {
+pub(super) struct Reservations {
     inner: Mutex<Inner>,
 }
 
 /// How many unfinished games the store holds now.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Unfinished {
+pub(super) struct Unfinished {
     /// Games in all.
     pub games: usize,
     /// Games between two bots.
@@ -74,7 +74,7 @@ impl Reservations {
 
     /// Takes a place for a new unfinished game created by `peer` (an exhibition between
     /// two bots if `exhibition`), within the caps of `limits` given the `stored` ones.
-    pub fn reserve(
+    pub(super) fn reserve(
         &self,
         peer: Option<IpAddr>,
         exhibition: bool,
@@ -134,7 +134,7 @@ impl Reservations {
     }
 
     /// Gives a reservation back: the game was not created.
-    pub fn cancel(&self, reservation: Reservation) {
+    pub(super) fn cancel(&self, reservation: Reservation) {
         let mut inner = self.inner();
         inner.in_flight -= 1;
         inner.in_flight_exhibitions -= usize::from(reservation.exhibition);
@@ -142,7 +142,7 @@ impl Reservations {
     }
 
     /// Game `id` was created (stored, its seats taken) with `reservation`.
-    pub fn created(&self, reservation: Reservation, id: GameId) {
+    pub(super) fn created(&self, reservation: Reservation, id: GameId) {
         let mut inner = self.inner();
         inner.in_flight -= 1;
         inner.in_flight_exhibitions -= usize::from(reservation.exhibition);
@@ -152,7 +152,7 @@ impl Reservations {
     }
 
     /// Game `id` is over: its creator's address may create another.
-    pub fn finished(&self, id: GameId) {
+    pub(super) fn finished(&self, id: GameId) {
         let mut inner = self.inner();
         if let Some(reservation) = inner.creators.remove(&id) {
             inner.release(reservation);

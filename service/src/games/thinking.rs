@@ -12,7 +12,7 @@ use tokio::sync::oneshot;
 
 /// Which bots think first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Urgency {
+pub(super) struct Urgency {
     /// Games between two bots wait for every game with a person.
     pub exhibition: bool,
     /// When the bot's clock (or turn deadline) runs out, ms since the Unix epoch;
@@ -22,7 +22,7 @@ pub struct Urgency {
 
 /// The thinking slots and the line of bots waiting for one.
 #[derive(Debug)]
-pub struct Thinking {
+pub(super) struct Thinking {
     inner: Mutex<Line>,
 }
 
@@ -63,7 +63,7 @@ impl Ord for Waiter {
 
 impl Thinking {
     /// `slots` slots (at least one).
-    pub fn new(slots: usize) -> Arc<Thinking> {
+    pub(super) fn new(slots: usize) -> Arc<Thinking> {
         Arc::new(Thinking {
             inner: Mutex::new(Line {
                 free: slots.max(1),
@@ -78,7 +78,7 @@ impl Thinking {
     }
 
     /// A slot to think in, once one is free and no more urgent bot waits.
-    pub async fn slot(self: &Arc<Thinking>, urgency: Urgency) -> ThinkingSlot {
+    pub(super) async fn slot(self: &Arc<Thinking>, urgency: Urgency) -> ThinkingSlot {
         let granted = {
             let mut line = self.line();
             if line.free > 0 && line.waiting.is_empty() {
@@ -131,7 +131,7 @@ impl Thinking {
 
 /// A bot's slot to think in, handed on when dropped.
 #[derive(Debug)]
-pub struct ThinkingSlot {
+pub(super) struct ThinkingSlot {
     thinking: Arc<Thinking>,
 }
 

@@ -149,7 +149,7 @@ fn peer_key(peer: IpAddr) -> IpAddr {
 }
 
 /// The server's rate limiters.
-pub struct Throttle {
+pub(crate) struct Throttle {
     create_join: Option<Bucket<IpAddr>>,
     acting: Option<Bucket<TokenHash>>,
     stream_opens: Option<Bucket<IpAddr>>,
@@ -157,7 +157,7 @@ pub struct Throttle {
 
 impl Throttle {
     /// Limiters for `limits`.
-    pub fn new(limits: &RateLimits) -> Throttle {
+    pub(crate) fn new(limits: &RateLimits) -> Throttle {
         Throttle {
             create_join: Bucket::new(
                 limits.create_join,
@@ -178,7 +178,7 @@ impl Throttle {
     }
 
     /// Spends one CreateGame/JoinGame call of `peer`.
-    pub fn create_join(&self, peer: Option<IpAddr>) -> Result<(), ApiError> {
+    pub(crate) fn create_join(&self, peer: Option<IpAddr>) -> Result<(), ApiError> {
         match (&self.create_join, peer) {
             (Some(bucket), Some(peer)) => bucket.check(&peer_key(peer)),
             _ => Ok(()),
@@ -186,7 +186,7 @@ impl Throttle {
     }
 
     /// Spends one WatchGame open of `peer`.
-    pub fn stream_open(&self, peer: Option<IpAddr>) -> Result<(), ApiError> {
+    pub(crate) fn stream_open(&self, peer: Option<IpAddr>) -> Result<(), ApiError> {
         match (&self.stream_opens, peer) {
             (Some(bucket), Some(peer)) => bucket.check(&peer_key(peer)),
             _ => Ok(()),
@@ -194,7 +194,7 @@ impl Throttle {
     }
 
     /// Spends one acting call of a (valid) token.
-    pub fn acting(&self, token: &TokenHash) -> Result<(), ApiError> {
+    pub(crate) fn acting(&self, token: &TokenHash) -> Result<(), ApiError> {
         match &self.acting {
             Some(bucket) => bucket.check(token),
             None => Ok(()),
@@ -202,7 +202,7 @@ impl Throttle {
     }
 
     /// Forgets buckets that are full again, so that memory follows active clients only.
-    pub fn forget_idle(&self) {
+    pub(crate) fn forget_idle(&self) {
         if let Some(bucket) = &self.create_join {
             bucket.limiter.retain_recent();
         }

@@ -18,13 +18,13 @@ const RESPONSE_BYTES: usize = 256 * 1024;
 const AHEAD: usize = 4;
 
 /// The admin service over a set of games.
-pub struct Admin {
+pub(crate) struct Admin {
     games: Arc<Games>,
 }
 
 impl Admin {
     /// The service over `games`.
-    pub fn new(games: Arc<Games>) -> Admin {
+    pub(crate) fn new(games: Arc<Games>) -> Admin {
         Admin { games }
     }
 }

@@ -15,7 +15,7 @@ use trinchera_store::GameId;
 
 /// Parses a game id strictly: the decimal digits the server writes, nothing else (no sign,
 /// no leading zero, no spaces). Anything else is no game of this server.
-pub fn game_id(text: &str) -> Result<GameId, ApiError> {
+pub(super) fn game_id(text: &str) -> Result<GameId, ApiError> {
     if text.is_empty() {
         return Err(ApiError::invalid(Reason::BadRequest, "game_id is required"));
     }
@@ -28,13 +28,13 @@ pub fn game_id(text: &str) -> Result<GameId, ApiError> {
 
 /// A display name, checked by [`names::check`]; a refusal is `INVALID_ARGUMENT` with
 /// reason `BAD_NAME`.
-pub fn name(text: &str, limit: NameLimit, what: &str) -> Result<String, ApiError> {
+pub(super) fn name(text: &str, limit: NameLimit, what: &str) -> Result<String, ApiError> {
     names::check(text, limit, what)
         .map_err(|error| ApiError::invalid(Reason::BadName, error.to_string()))
 }
 
 /// A bot level by name; empty for none.
-pub fn bot_level(text: &str) -> Result<Option<BotLevel>, ApiError> {
+pub(super) fn bot_level(text: &str) -> Result<Option<BotLevel>, ApiError> {
     match text {
         "" => Ok(None),
         level => level.parse().map(Some).map_err(|()| {
@@ -51,7 +51,7 @@ pub fn bot_level(text: &str) -> Result<Option<BotLevel>, ApiError> {
 }
 
 /// A move notation within the length limit.
-pub fn notation(text: &str, limits: &Limits) -> Result<(), ApiError> {
+pub(super) fn notation(text: &str, limits: &Limits) -> Result<(), ApiError> {
     if text.len() > limits.max_notation {
         return Err(ApiError::invalid(
             Reason::BadNotation,
@@ -65,7 +65,7 @@ pub fn notation(text: &str, limits: &Limits) -> Result<(), ApiError> {
 }
 
 /// The client's address, for per-address limits (a trusted proxy's forwarded address).
-pub fn peer<T>(request: &tonic::Request<T>) -> Option<IpAddr> {
+pub(super) fn peer<T>(request: &tonic::Request<T>) -> Option<IpAddr> {
     crate::net::peer_address(request)
 }
 

@@ -9,12 +9,12 @@ use trinchera_game::wire;
 use trinchera_store::ListQuery;
 
 /// Largest ListGames page (the contract's bound).
-pub const MAX_PAGE: usize = 100;
+pub(super) const MAX_PAGE: usize = 100;
 /// ListGames page when none is asked for.
-pub const DEFAULT_PAGE: usize = 20;
+pub(super) const DEFAULT_PAGE: usize = 20;
 
 /// `request` read into a [`ListQuery`], every field checked.
-pub fn query(request: &pb::ListGamesRequest) -> Result<ListQuery, ApiError> {
+pub(super) fn query(request: &pb::ListGamesRequest) -> Result<ListQuery, ApiError> {
     let limit = match usize::try_from(request.page_size) {
         Ok(0) => DEFAULT_PAGE,
         Ok(size) if size <= MAX_PAGE => size,

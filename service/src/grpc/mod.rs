@@ -1,7 +1,7 @@
 //! The `trinchera.v1.GameService` adapter: validate, convert, call [`Games`], convert back.
 //! Handlers never touch storage or rules state directly.
 
-pub mod admin;
+pub(crate) mod admin;
 mod checks;
 mod listing;
 mod replay;
@@ -27,13 +27,13 @@ use trinchera_store::ListQuery;
 
 /// The gRPC service over a set of games.
 #[derive(Clone)]
-pub struct Api {
+pub(crate) struct Api {
     games: Arc<Games>,
 }
 
 impl Api {
     /// The service over `games`.
-    pub fn new(games: Arc<Games>) -> Api {
+    pub(crate) fn new(games: Arc<Games>) -> Api {
         Api { games }
     }
 }

@@ -15,14 +15,15 @@ use crate::games::{Games, ReplaySession};
 use trinchera_game::wire;
 
 /// The response stream of ReplayGame.
-pub type ReplayStream = Pin<Box<dyn Stream<Item = Result<pb::ReplayGameResponse, Status>> + Send>>;
+pub(super) type ReplayStream =
+    Pin<Box<dyn Stream<Item = Result<pb::ReplayGameResponse, Status>> + Send>>;
 
 /// Steps made per trip to the blocking pool: enough to make the trip worth it, few enough
 /// that a stalled reader holds little (a frente position is about 1.5 KB).
 const STEPS_PER_BATCH: usize = 16;
 
 /// The stream of `session`; it ends early, with `UNAVAILABLE`, when the server stops.
-pub fn stream(games: Arc<Games>, session: ReplaySession) -> ReplayStream {
+pub(super) fn stream(games: Arc<Games>, session: ReplaySession) -> ReplayStream {
     let ReplaySession {
         opening,
         steps,

@@ -21,7 +21,8 @@ use trinchera_game::{GameEvent, Snapshot};
 use trinchera_store::GameId;
 
 /// The response stream of WatchGame.
-pub type WatchStream = Pin<Box<dyn Stream<Item = Result<pb::WatchGameResponse, Status>> + Send>>;
+pub(super) type WatchStream =
+    Pin<Box<dyn Stream<Item = Result<pb::WatchGameResponse, Status>> + Send>>;
 
 /// How much of the pieces a watcher is sent.
 #[derive(Debug)]
@@ -34,7 +35,7 @@ enum Sent {
 
 /// The stream of `watch` for `viewer`: its initial messages, then live events, their
 /// pieces whole or (`piece_changes_only`) only what changed.
-pub fn stream(
+pub(super) fn stream(
     games: Arc<Games>,
     id: GameId,
     viewer: Viewer,

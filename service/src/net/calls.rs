@@ -18,7 +18,7 @@ use super::Connection;
 
 /// The layer of [`Calls`].
 #[derive(Clone, Copy, Debug, Default)]
-pub struct CallsLayer;
+pub(crate) struct CallsLayer;
 
 impl<S> Layer<S> for CallsLayer {
     type Service = Calls<S>;
@@ -32,7 +32,7 @@ impl<S> Layer<S> for CallsLayer {
 /// over; also gives the request tonic's [`TcpConnectInfo`], so that
 /// `tonic::Request::remote_addr` works.
 #[derive(Clone, Debug)]
-pub struct Calls<S> {
+pub(crate) struct Calls<S> {
     inner: S,
 }
 
@@ -102,13 +102,13 @@ impl Drop for CallGuard {
 /// been sent or the client went away: a reply's place under a cap (a replay), so that a
 /// client that never reads its replies holds places, not an unbounded number of replies.
 #[derive(Clone)]
-pub struct HoldUntilSent {
+pub(crate) struct HoldUntilSent {
     _value: Arc<dyn std::any::Any + Send + Sync>,
 }
 
 impl HoldUntilSent {
     /// Keeps `value` until the response carrying this has been sent.
-    pub fn new(value: impl std::any::Any + Send + Sync) -> HoldUntilSent {
+    pub(crate) fn new(value: impl std::any::Any + Send + Sync) -> HoldUntilSent {
         HoldUntilSent {
             _value: Arc::new(value),
         }

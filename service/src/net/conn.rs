@@ -23,7 +23,7 @@ const PREFACE_LEN: usize = 24;
 
 impl Refusal {
     /// The setting of the limit met.
-    pub fn limit(&self) -> &'static str {
+    pub(crate) fn limit(&self) -> &'static str {
         match self {
             Refusal::Total(_) => "--max-connections",
             Refusal::Peer { .. } => "--max-connections-per-peer",
@@ -33,7 +33,7 @@ impl Refusal {
 
 /// Why a new connection was closed at once.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     /// The server holds its most connections.
     #[error("the server holds {0} connections, its limit (--max-connections)")]
     Total(usize),
@@ -53,7 +53,7 @@ const MAX_CONNECTIONS_PER_EVICTION: usize = 32;
 
 /// A connection's place under the connection caps, given back when dropped.
 #[derive(Debug)]
-pub struct Slot {
+pub(crate) struct Slot {
     net: Arc<Net>,
     peer: IpAddr,
     /// The connection's number among those open.
@@ -65,7 +65,7 @@ impl Net {
     /// Trusted proxies are held to the total cap only. At the total cap, the connection
     /// that has gone longest without a call or stream is closed to make room, if there is
     /// one: a new client is served rather than refused for the sake of an idle one.
-    pub fn admit(self: &Arc<Net>, peer: IpAddr) -> Result<Slot, Refusal> {
+    pub(crate) fn admit(self: &Arc<Net>, peer: IpAddr) -> Result<Slot, Refusal> {
         let peer = peer.to_canonical();
         let trusted = self.trusts(peer);
         let mut load = self.load();
@@ -107,7 +107,7 @@ impl Drop for Slot {
 /// What the server knows of one connection; every request it carries has it as an
 /// extension (`Arc<Connection>`, tonic's connect info).
 #[derive(Debug)]
-pub struct Connection {
+pub(crate) struct Connection {
     net: Arc<Net>,
     remote: SocketAddr,
     local: Option<SocketAddr>,
@@ -129,17 +129,17 @@ pub struct Connection {
 
 impl Connection {
     /// The socket address of the other end (a proxy's, if there is one).
-    pub fn remote(&self) -> SocketAddr {
+    pub(crate) fn remote(&self) -> SocketAddr {
         self.remote
     }
 
     /// The local address the connection came in on.
-    pub fn local(&self) -> Option<SocketAddr> {
+    pub(crate) fn local(&self) -> Option<SocketAddr> {
         self.local
     }
 
     /// The transport's shared state.
-    pub fn net(&self) -> &Arc<Net> {
+    pub(crate) fn net(&self) -> &Arc<Net> {
         &self.net
     }
 
@@ -214,7 +214,7 @@ enum Closing {
 /// fail once the preface timeout passes without the full HTTP/2 preface, and end (EOF,
 /// which makes hyper close the connection) once it has carried no call within the preface
 /// timeout, no call for the idle timeout, or when it is evicted. Writes pass through.
-pub struct Conn<S = TcpStream> {
+pub(crate) struct Conn<S = TcpStream> {
     stream: S,
     connection: Arc<Connection>,
     _slot: Slot,
@@ -227,7 +227,7 @@ pub struct Conn<S = TcpStream> {
 
 impl<S> Conn<S> {
     /// Watches `stream`, accepted at `opened` from `remote` on `local` into `slot`.
-    pub fn new(
+    pub(crate) fn new(
         stream: S,
         local: Option<SocketAddr>,
         remote: SocketAddr,
@@ -235,9 +235,10 @@ impl<S> Conn<S> {
         opened: Instant,
     ) -> Conn<S> {
         let net = Arc::clone(&slot.net);
-        let deadline = Box::pin(tokio::time::sleep_until(
-            opened + net.config.preface_timeout,
-        ));
+        // The first check: the end of the preface timeout, or of the idle timeout if that
+        // is shorter (a connection that never calls is idle from the start).
+        let first = opened + net.config.preface_timeout.min(net.config.idle_timeout);
+        let deadline = Box::pin(tokio::time::sleep_until(first));
         let connection = Arc::new(Connection {
             local,
             net: Arc::clone(&net),

@@ -31,7 +31,7 @@ const REFUSAL_REPORT: Duration = Duration::from_secs(10);
 
 /// The connections `listener` accepts, admitted under `net`'s caps (logged here, once), and
 /// with `tls`, past their TLS handshake.
-pub fn incoming(
+pub(crate) fn incoming(
     listener: TcpListener,
     net: Arc<Net>,
     tls: Option<Arc<Tls>>,
@@ -111,7 +111,7 @@ pub fn incoming(
 const HANDSHAKEN: usize = 64;
 
 /// A connection as the server serves it: plain, or TLS over it.
-pub enum Io {
+pub(crate) enum Io {
     /// Plaintext HTTP/2.
     Plain(Conn),
     /// HTTP/2 over TLS.

@@ -4,22 +4,22 @@
 //! connection ([`calls`]), caps on WatchGame streams ([`watches`]), and the peer address
 //! of a request, honouring trusted proxies ([`peer_address`]).
 
-pub mod calls;
-pub mod conn;
-pub mod incoming;
-pub mod tls;
-pub mod watches;
+pub(crate) mod calls;
+pub(crate) mod conn;
+pub(crate) mod incoming;
+pub(crate) mod tls;
+pub(crate) mod watches;
 
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
-pub use self::calls::{CallsLayer, HoldUntilSent};
-pub use self::conn::Connection;
-pub use self::incoming::incoming;
+pub(crate) use self::calls::{CallsLayer, HoldUntilSent};
+pub(crate) use self::conn::Connection;
+pub(crate) use self::incoming::incoming;
 pub use self::tls::{Tls, TlsError, TlsFiles};
-pub use self::watches::WatchPermit;
+pub(crate) use self::watches::WatchPermit;
 
 /// Connection and stream limits of the transport, and the proxies whose forwarded
 /// addresses are believed. Every limit is refused at once (never queued) and every refusal
@@ -65,7 +65,7 @@ impl Default for NetConfig {
 /// watch cap can still call; HTTP/2 `max_concurrent_streams` is the watch cap plus this,
 /// so a client over the watch cap meets the server's explicit `RESOURCE_EXHAUSTED`, not
 /// HTTP/2 flow control (which clients queue silently).
-pub const UNARY_HEADROOM: usize = 64;
+pub(crate) const UNARY_HEADROOM: usize = 64;
 
 /// Connections a side listener (the admin service, metrics) holds at most, and from one
 /// address: a scraper or an operator needs a few; the descriptors stay the game port's.
@@ -100,7 +100,7 @@ impl NetConfig {
 }
 
 /// The soft limit on open file descriptors of this process, `None` if unlimited or unknown.
-pub fn fd_limit() -> Option<u64> {
+pub(crate) fn fd_limit() -> Option<u64> {
     #[cfg(unix)]
     {
         rustix::process::getrlimit(rustix::process::Resource::Nofile).current
@@ -117,7 +117,7 @@ const UNLIMITED_FDS_CONNECTIONS: usize = 65_536;
 /// Three quarters of the soft file descriptor limit ([`fd_limit`]), leaving a quarter for
 /// the store, the listener and logs, so that a connection flood cannot make `accept` or
 /// the store fail; 65,536 if there is no limit.
-pub fn default_max_connections() -> usize {
+pub(crate) fn default_max_connections() -> usize {
     connections_for(fd_limit())
 }
 
@@ -132,7 +132,7 @@ fn connections_for(fds: Option<u64>) -> usize {
 /// address in its `x-forwarded-for` metadata that is not itself a trusted proxy (the client
 /// the proxies saw). `None` for a request that did not come through [`run`](crate::run)'s
 /// listener. Rate limits and per-peer caps key on this.
-pub fn peer_address<T>(request: &tonic::Request<T>) -> Option<IpAddr> {
+pub(crate) fn peer_address<T>(request: &tonic::Request<T>) -> Option<IpAddr> {
     let connection = request.extensions().get::<Arc<Connection>>()?;
     let forwarded = request
         .metadata()
@@ -208,14 +208,14 @@ impl Load {
 
 /// The transport's shared state: the limits and what is open.
 #[derive(Debug)]
-pub struct Net {
+pub(crate) struct Net {
     config: NetConfig,
     load: Mutex<Load>,
 }
 
 impl Net {
     /// Shared state for `config`, with nothing open.
-    pub fn new(config: NetConfig) -> Arc<Net> {
+    pub(crate) fn new(config: NetConfig) -> Arc<Net> {
         Arc::new(Net {
             config,
             load: Mutex::default(),
@@ -223,7 +223,7 @@ impl Net {
     }
 
     /// The limits.
-    pub fn config(&self) -> &NetConfig {
+    pub(crate) fn config(&self) -> &NetConfig {
         &self.config
     }
 

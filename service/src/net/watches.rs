@@ -16,7 +16,7 @@ use crate::error::ApiError;
 /// A WatchGame stream's place under the watch caps, given back when dropped: when the
 /// stream ends or the client goes away (hyper then drops the response body holding it).
 #[derive(Debug)]
-pub struct WatchPermit {
+pub(crate) struct WatchPermit {
     /// The connection and peer counted; `None` for a request that did not come through
     /// [`run`](crate::run)'s listener, which nothing counts.
     held: Option<(Arc<Connection>, IpAddr)>,
@@ -25,7 +25,7 @@ pub struct WatchPermit {
 impl WatchPermit {
     /// A permit for one more WatchGame stream of `request`'s connection and peer, or
     /// `RESOURCE_EXHAUSTED` naming the cap and its setting.
-    pub fn admit<T>(request: &tonic::Request<T>) -> Result<WatchPermit, ApiError> {
+    pub(crate) fn admit<T>(request: &tonic::Request<T>) -> Result<WatchPermit, ApiError> {
         let (Some(connection), Some(peer)) = (
             request.extensions().get::<Arc<Connection>>(),
             peer_address(request),
@@ -67,7 +67,7 @@ impl WatchPermit {
     }
 
     /// `stream`, holding this permit until it is dropped.
-    pub fn hold<S>(self, stream: S) -> Held<S> {
+    pub(crate) fn hold<S>(self, stream: S) -> Held<S> {
         Held {
             stream,
             _permit: self,
@@ -90,7 +90,7 @@ impl Drop for WatchPermit {
 
 /// A stream that holds a [`WatchPermit`] for as long as it lives.
 #[derive(Debug)]
-pub struct Held<S> {
+pub(crate) struct Held<S> {
     stream: S,
     _permit: WatchPermit,
 }

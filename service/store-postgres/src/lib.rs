@@ -26,6 +26,8 @@
 //! A store refuses a database whose schema is not its build's ([`SchemaMismatch`]);
 //! [`PostgresStore::migrate`] brings it up to date.
 
+#![warn(unreachable_pub)]
+
 mod connect;
 mod retry;
 mod schema;

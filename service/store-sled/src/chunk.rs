@@ -5,7 +5,7 @@ use trinchera_store::records::{DecodeError, EventRecord, FORMAT};
 
 /// Consecutive entries of one game's log, stored together under one key.
 #[derive(Clone, PartialEq, prost::Message)]
-pub struct EventChunk {
+pub(crate) struct EventChunk {
     /// The entries, oldest first.
     #[prost(message, repeated, tag = "1")]
     pub events: Vec<EventRecord>,
@@ -15,7 +15,7 @@ impl EventChunk {
     /// `chunk` (an encoded [`EventChunk`], `None` for a new one) with `event` appended in
     /// place: a repeated field is appended to by appending its encoding, so nothing is
     /// decoded.
-    pub fn append(chunk: Option<Vec<u8>>, event: &EventRecord) -> Vec<u8> {
+    pub(crate) fn append(chunk: Option<Vec<u8>>, event: &EventRecord) -> Vec<u8> {
         let mut bytes = chunk.unwrap_or_else(|| vec![FORMAT]);
         bytes.reserve(prost::Message::encoded_len(event) + 4);
         prost::encoding::message::encode(1, event, &mut bytes);
@@ -23,7 +23,7 @@ impl EventChunk {
     }
 
     /// How many entries the encoded chunk `chunk` holds, counted without decoding them.
-    pub fn count(chunk: &[u8]) -> Result<usize, DecodeError> {
+    pub(crate) fn count(chunk: &[u8]) -> Result<usize, DecodeError> {
         let corrupt = |what: &str| DecodeError::Corrupt(format!("event chunk: {what}"));
         let mut rest = match chunk.split_first() {
             Some((&FORMAT, body)) => body,

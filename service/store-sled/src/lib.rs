@@ -73,6 +73,8 @@
 //! An in-memory [`index`] of every game's traits answers existence checks, listings and the
 //! queries of unfinished games without reading summaries.
 
+#![warn(unreachable_pub)]
+
 mod chunk;
 mod index;
 mod pending;

@@ -13,6 +13,8 @@
 //!
 //! The store knows records, not game states: what an entry means is the game crate's.
 
+#![warn(unreachable_pub)]
+
 pub mod conformance;
 pub mod ids;
 pub mod leases;
