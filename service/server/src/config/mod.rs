@@ -11,15 +11,15 @@
 mod layers;
 pub mod settings;
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::num::NonZeroU32;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
 pub use self::layers::{FlagValues, Source};
+pub use self::settings::Config;
 use trinchera_service::{
     AdminOptions, BotPace, GrpcWeb, Limits, NetConfig, RateLimit, RateLimits, ServeOptions, Tls,
     TlsError, TlsFiles, web,
@@ -27,200 +27,6 @@ use trinchera_service::{
 use trinchera_store_sled::SledOptions;
 
 use crate::store::Location;
-
-/// The whole configuration.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Config {
-    /// Where and how the server serves.
-    pub server: ServerSection,
-    /// The embedded database.
-    pub storage: StorageSection,
-    /// The bus between servers that share a database.
-    pub bus: BusSection,
-    /// Limits that protect the server from clients.
-    pub limits: LimitsSection,
-    /// Connection and stream limits of the transport.
-    pub net: NetSection,
-    /// How the server's bots think.
-    pub bots: BotsSection,
-    /// TLS.
-    pub tls: TlsSection,
-    /// Browsers.
-    pub web: WebSection,
-    /// The operators' service.
-    pub admin: AdminSection,
-    /// Prometheus metrics.
-    pub metrics: MetricsSection,
-    /// Logs.
-    pub log: LogSection,
-}
-
-/// `[server]`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ServerSection {
-    /// Address to serve gRPC on.
-    pub listen: SocketAddr,
-    /// Seconds a stopping server lets running calls finish.
-    pub drain_secs: u64,
-}
-
-/// `[storage]`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StorageSection {
-    /// Directory of the embedded database.
-    pub data_dir: PathBuf,
-    /// fdatasync on every group commit.
-    pub sync_data: bool,
-    /// Page cache in MiB.
-    pub cache_mib: u64,
-    /// A PostgreSQL URL; empty: the embedded database.
-    pub url: String,
-    /// Migrate the database's schema before serving.
-    pub migrate_on_start: bool,
-}
-
-/// `[limits]`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LimitsSection {
-    /// Unfinished games in all.
-    pub max_open_games: u64,
-    /// Unfinished games one address created.
-    pub max_open_games_per_peer: u64,
-    /// Unfinished games between two bots in all.
-    pub max_exhibitions: u64,
-    /// Unfinished games between two bots one address created.
-    pub max_exhibitions_per_peer: u64,
-    /// Replays at once in all.
-    pub max_replays: u64,
-    /// Replays at once of one address.
-    pub max_replays_per_peer: u64,
-    /// Positions in one GetHistory reply.
-    pub history_page: u64,
-    /// Seconds a replay may stand unread.
-    pub replay_idle_secs: u64,
-    /// Seconds an untouched game stays in memory.
-    pub idle_secs: u64,
-    /// Hours a game waits for its second player.
-    pub waiting_expiry_hours: f64,
-    /// Hours a game waits for its setups.
-    pub setup_expiry_hours: f64,
-    /// Days before an absent opponent may be claimed against.
-    pub abandon_days: f64,
-    /// CreateGame and JoinGame calls per minute from one address.
-    pub create_join_per_minute: u64,
-    /// Their burst.
-    pub create_join_burst: u64,
-    /// Acting calls per second with one token.
-    pub actions_per_second: u64,
-    /// Their burst.
-    pub actions_burst: u64,
-    /// WatchGame opens per minute from one address.
-    pub watch_opens_per_minute: u64,
-    /// Their burst.
-    pub watch_opens_burst: u64,
-    /// Every rate limit off.
-    pub no_rate_limits: bool,
-}
-
-/// `[net]`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NetSection {
-    /// Open connections in all (0: three quarters of the open-files limit).
-    pub max_connections: u64,
-    /// Open connections of one address.
-    pub max_connections_per_peer: u64,
-    /// WatchGame streams on one connection.
-    pub max_watches_per_connection: u64,
-    /// WatchGame streams of one address.
-    pub max_watches_per_peer: u64,
-    /// Seconds to start speaking HTTP/2.
-    pub preface_timeout_secs: u64,
-    /// Seconds a connection may idle.
-    pub connection_idle_secs: u64,
-    /// Proxies believed about the client's address.
-    pub trusted_proxy: Vec<IpAddr>,
-}
-
-/// `[bus]`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BusSection {
-    /// NATS server URLs, comma-separated; empty: none.
-    pub url: String,
-}
-
-/// `[bots]`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BotsSection {
-    /// Thinking budget per decision, ms.
-    pub think_ms: u64,
-    /// Least delay of a bot's action, ms.
-    pub delay_ms: u64,
-    /// Bots thinking at once (0: cores − 1, at least one).
-    pub threads: u64,
-    /// Seconds a lease on a bot's turn lasts.
-    pub lease_secs: u64,
-}
-
-/// `[tls]`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TlsSection {
-    /// PEM certificate chain; empty: no TLS.
-    pub cert: String,
-    /// PEM private key.
-    pub key: String,
-    /// PEM CA certificates of client certificates; empty: none asked.
-    pub client_ca: String,
-}
-
-/// `[web]`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WebSection {
-    /// Answer gRPC-web too.
-    pub grpc_web: bool,
-    /// Origins allowed by CORS.
-    pub cors_origin: Vec<String>,
-    /// Serve the browser client (and gRPC-web).
-    pub enabled: bool,
-    /// Directory of the browser client; empty: the one built in.
-    pub root: String,
-}
-
-/// `[admin]`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AdminSection {
-    /// Address of the admin service; empty: off.
-    pub listen: String,
-    /// PEM CA certificates of the operators' client certificates; empty: none asked.
-    pub client_ca: String,
-}
-
-/// `[metrics]`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MetricsSection {
-    /// Address of `/metrics`; empty: off.
-    pub listen: String,
-}
-
-/// `[log]`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LogSection {
-    /// `text` or `json`.
-    pub format: LogFormat,
-    /// A tracing filter.
-    pub filter: String,
-}
 
 /// How log lines are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -232,91 +38,14 @@ pub enum LogFormat {
     Json,
 }
 
-impl Default for Config {
-    fn default() -> Self {
-        let limits = Limits::default();
-        let net = NetConfig::default();
-        let bots = BotPace::default();
-        let rates = default_rates();
-        Config {
-            server: ServerSection {
-                listen: SocketAddr::from(([127, 0, 0, 1], 50051)),
-                drain_secs: 10,
-            },
-            storage: StorageSection {
-                data_dir: PathBuf::from("./trinchera-data"),
-                sync_data: false,
-                cache_mib: SledOptions::default().cache_bytes / (1024 * 1024),
-                url: String::new(),
-                migrate_on_start: false,
-            },
-            bus: BusSection { url: String::new() },
-            limits: LimitsSection {
-                max_open_games: limits.max_open_games as u64,
-                max_open_games_per_peer: limits.max_open_games_per_peer as u64,
-                max_exhibitions: limits.max_exhibitions as u64,
-                max_exhibitions_per_peer: limits.max_exhibitions_per_peer as u64,
-                max_replays: limits.max_replays as u64,
-                max_replays_per_peer: limits.max_replays_per_peer as u64,
-                history_page: limits.history_page as u64,
-                replay_idle_secs: limits.replay_idle.as_secs(),
-                idle_secs: limits.idle_eviction.as_secs(),
-                waiting_expiry_hours: limits.waiting_expiry.as_secs_f64() / 3600.0,
-                setup_expiry_hours: limits.setup_expiry.as_secs_f64() / 3600.0,
-                abandon_days: limits.abandon_after.as_secs_f64() / 86_400.0,
-                create_join_per_minute: rates.0,
-                create_join_burst: rates.1,
-                actions_per_second: rates.2,
-                actions_burst: rates.3,
-                watch_opens_per_minute: rates.4,
-                watch_opens_burst: rates.5,
-                no_rate_limits: false,
-            },
-            net: NetSection {
-                max_connections: 0,
-                max_connections_per_peer: net.max_connections_per_peer as u64,
-                max_watches_per_connection: net.max_watches_per_connection as u64,
-                max_watches_per_peer: net.max_watches_per_peer as u64,
-                preface_timeout_secs: net.preface_timeout.as_secs(),
-                connection_idle_secs: net.idle_timeout.as_secs(),
-                trusted_proxy: Vec::new(),
-            },
-            bots: BotsSection {
-                think_ms: bots.think.as_millis() as u64,
-                delay_ms: bots.min_delay.as_millis() as u64,
-                threads: 0,
-                lease_secs: bots.lease.as_secs(),
-            },
-            tls: TlsSection {
-                cert: String::new(),
-                key: String::new(),
-                client_ca: String::new(),
-            },
-            web: WebSection {
-                grpc_web: false,
-                cors_origin: Vec::new(),
-                enabled: false,
-                root: String::new(),
-            },
-            admin: AdminSection {
-                listen: String::new(),
-                client_ca: String::new(),
-            },
-            metrics: MetricsSection {
-                listen: String::new(),
-            },
-            log: LogSection {
-                format: LogFormat::Text,
-                filter: "info".into(),
-            },
-        }
-    }
+/// Calls of a default rate limit per period, 0 for none.
+fn rate_count(rate: Option<RateLimit>) -> u64 {
+    rate.map_or(0, |rate| u64::from(rate.count.get()))
 }
 
-/// The default rate limits, as counts and bursts: create/join per minute and burst,
-/// actions per second and burst, watch opens per minute and burst.
-fn default_rates() -> (u64, u64, u64, u64, u64, u64) {
-    (60, 20, 100, 200, 100, 30)
+/// The burst of a default rate limit, 0 for none.
+fn rate_burst(rate: Option<RateLimit>) -> u64 {
+    rate.map_or(0, |rate| u64::from(rate.burst.get()))
 }
 
 /// Why the configuration cannot be used: every problem found, each naming its key and
