@@ -29,7 +29,7 @@ use crate::store::Location;
 /// the storage layout it writes.
 const VERSION: &str = concat!(
     env!("CARGO_PKG_VERSION"),
-    " (API trinchera.v1, storage layout 3)"
+    " (API trinchera.v1, storage layout 4)"
 );
 
 /// mimalloc: the server allocates and frees many small buffers per call (views, HTTP/2

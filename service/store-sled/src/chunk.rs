@@ -16,9 +16,16 @@ impl EventChunk {
     /// place: a repeated field is appended to by appending its encoding, so nothing is
     /// decoded.
     pub(crate) fn append(chunk: Option<Vec<u8>>, event: &EventRecord) -> Vec<u8> {
+        EventChunk::append_encoded(chunk, &prost::Message::encode_to_vec(event))
+    }
+
+    /// [`EventChunk::append`] of an entry already encoded (its protobuf message).
+    pub(crate) fn append_encoded(chunk: Option<Vec<u8>>, record: &[u8]) -> Vec<u8> {
         let mut bytes = chunk.unwrap_or_else(|| vec![FORMAT]);
-        bytes.reserve(prost::Message::encoded_len(event) + 4);
-        prost::encoding::message::encode(1, event, &mut bytes);
+        bytes.reserve(record.len() + 11);
+        prost::encoding::encode_key(1, prost::encoding::WireType::LengthDelimited, &mut bytes);
+        prost::encoding::encode_varint(record.len() as u64, &mut bytes);
+        bytes.extend_from_slice(record);
         bytes
     }
 

@@ -1,82 +1,29 @@
-//! The embedded default store: one sled 0.34 tree with prefixed keys, and a committer thread
-//! that makes the writes of concurrent actions durable together, with one write of a commit
-//! log; sled gets them at the next checkpoint.
+//! The embedded default store: one sled 0.34 tree with prefixed keys, and a committer
+//! thread that makes the appends of concurrent actions durable together, with one write of
+//! a commit log (`wal`); sled gets their values at the next checkpoint, and reads look at
+//! the values on their way (`pending`) first.
 //!
-//! Keys (big-endian numbers, so scans come out in order):
-//! - `E` game(8) chunk(4) → [`EventChunk`]: the append-only log, [`CHUNK`] entries a key
-//!   (chunk `c` holds versions `c * CHUNK + 1 ..= (c + 1) * CHUNK`);
-//! - `G` game(8) → [`SummaryRecord`]: what listings show;
-//! - `T` sha256(token)(32) → game(8): which game a token belongs to;
-//! - `format` → the layout of the directory, [`LAYOUT`].
-//!
-//! Layout 1 kept one key per log entry (`E` game(8) version(8) → [`EventRecord`]). sled
-//! 0.34 splits a leaf above 16 keys, so millions of entries made hundreds of thousands of
-//! pages; the page table is rebuilt from the log and the snapshot at every open, which made
-//! start-up grow with every move ever played. Chunks cut the keys (and pages) by
-//! [`CHUNK`]; an append rewrites only its chunk. Layout 1 directories are converted when
-//! opened, one game per atomic batch, so an interrupted conversion resumes.
-//!
-//! All keys live in one tree (a cross-tree transaction per move cost far more when actions
-//! were sled batches; now an action is one frame of the commit log, below).
-//!
-//! Only the committer thread writes to sled: handlers queue their writes, and the committer
-//! writes everything queued as one group and answers the waiters.
-//!
-//! A group is made durable by the [`wal`] (layout 3): the committer appends the group's
-//! operations to `commits.wal` with one `write`, notes their values as [`pending`], and
-//! answers. A checkpoint runs every [`CHECKPOINT`], or at [`WAL_LIMIT`] bytes of log or
-//! [`PENDING_LIMIT`] pending keys: it sets the pending keys in sled (each once, however often
-//! it changed meanwhile), flushes sled, and empties the commit log; an open replays what it
-//! holds. Every read looks at the pending values before sled's. Before the log, each group
-//! waited for a sled flush of its own: a hand-over to sled's I/O threads, which wakes all
-//! seven of them, and a wait for the disk, during which flat out every game waited too;
-//! before the pending values, each group also set its keys in sled, a game's open chunk
-//! again at each of its moves.
-//!
-//! Keys are set one by one, not as a sled batch: the first batch (or transaction) a process
-//! applies switches every later sled call of the process, reads included, to a process-wide
-//! read-write lock, and a batch takes it exclusively (and waits for any flush, which holds
-//! it shared through its disk wait). Atomicity comes from the commit log instead: a
-//! checkpoint sled holds only part of after a crash is completed by the replay, and a
-//! checkpoint that fails keeps the pending values (and the log) for the next try.
-//! Only the conversion of a layout 1 directory still uses batches.
-//!
-//! How sled 0.34.7 behaves under SIGKILL, as the integration suite `crash` measures it (a
-//! loaded server killed 20 times per run, 100 with `TRINCHERA_HEAVY=1`, plus kills during
-//! start-up), and the write protocol that follows from it:
-//! - an action is acknowledged only once its group's frame is written to the commit log
-//!   (and, with [`SledOptions::sync_data`], synced), which happens before sled sees the
-//!   group: whatever sled kept of the checkpoint under way, replaying the log's
-//!   frames in order sets every key they touch to its value after the last frame, so no
-//!   acknowledged action is lost and none is half there (with a sled flush per group
-//!   instead, no acknowledged action was ever lost either: 23 145 of them over 100 kills in
-//!   one heavy run);
-//! - one action's writes are in one frame, replayed whole, so after a crash a listing
-//!   summary never disagrees with its log, and a token never exists without its game;
-//! - a written frame survives a crash of the process but not a power loss unless synced
-//!   (hence [`SledOptions::sync_data`]); the log is emptied only after a checkpoint's
-//!   `flush()` returned (with `sync_data`, and an `fdatasync` of sled's file);
-//! - a kill inside sled's snapshot write (which happens while it opens a directory whose log
-//!   grew) leaves a partial `snap.*.generating`, after which every open fails with
-//!   `Corruption` (sled #1527/#1533). The window is well under a millisecond here: no real
-//!   start-up kill of the suite has hit it, so the suite also leaves such a file itself.
-//!   Leftovers are deleted before opening, which is safe: the snapshot being written is only
-//!   an index, and the previous complete snapshot and the log after it are still there;
-//! - sled's `generate_id` continues 2 000 000 higher after each restart (it reserves twice
-//!   its persist interval), so game ids come from a counter of this store instead, started
-//!   above the highest stored game: dense, and never an acknowledged game's id twice (an id
-//!   is reused only if its creation was never acknowledged);
-//! - every append names its version and the committer refuses one that is not the next of
-//!   its log ([`StoreError::Conflict`]), checked against the chunk it appends to (and the
-//!   previous chunk when it starts one), so no version is ever written twice or skipped.
-//!
-//! An in-memory [`index`] of every game's traits answers existence checks, listings and the
-//! queries of unfinished games without reading summaries.
+//! `docs/storage.md` is the design: what is durable when, the keys, the commit log's format,
+//! checkpoints, recovery and the layouts (`migrate`). In short:
+//! - only the committer writes: callers queue an append and wait for its answer, which
+//!   comes once the group's frame is in the commit log (and synced, with
+//!   [`SledOptions::sync_data`]); an append whose version is not the next of its log is
+//!   refused ([`StoreError::Conflict`]) and nothing of it is written;
+//! - the log records what happened (each appended event, summaries, tokens); a checkpoint
+//!   sets the pending keys in sled one by one (never as a batch: the first batch switches
+//!   every later sled call to a process-wide lock), flushes sled and empties the log;
+//! - an open replays the log's intact frames, appending each event to its chunk unless the
+//!   chunk already holds it, so a checkpoint that a crash cut short is completed;
+//! - game ids come from a counter above the highest stored game (sled's own generator
+//!   skips two million after each restart), and an in-memory `index` of every game's
+//!   traits answers existence checks, listings and the queries of unfinished games.
 
 #![warn(unreachable_pub)]
 
 mod chunk;
+mod error;
 mod index;
+mod migrate;
 mod pending;
 pub mod runtime;
 mod wal;
@@ -99,13 +46,14 @@ use trinchera_store::{
 };
 
 use self::chunk::EventChunk;
+use self::error::SledError;
 use self::index::Index;
 use self::pending::Pending;
-use self::wal::{Op, Wal};
+use self::wal::{Entry, Op, Wal};
 
-/// The directory layout this build writes (see the module documentation): 3 keeps the
-/// tree of layout 2 and adds the commit log, which an older build would not replay.
-pub const LAYOUT: u8 = 3;
+/// The directory layout this build writes (`docs/storage.md`, "Layouts"): 4, whose commit
+/// log records appended events, which a layout 3 build would not replay.
+pub const LAYOUT: u8 = 4;
 /// Log entries per chunk key.
 pub const CHUNK: u64 = 32;
 
@@ -197,7 +145,7 @@ enum Refusal {
     /// Its version was not the next of its log.
     Conflict,
     /// The group could not be written.
-    Failed(String),
+    Failed(Arc<SledError>),
 }
 
 type Waiter = oneshot::Sender<Result<(), Refusal>>;
@@ -224,7 +172,7 @@ type Queued = (Instant, Request);
 struct Put {
     ops: Vec<Op>,
     /// Told once the operations are durable, or why not.
-    waiter: oneshot::Sender<Result<(), String>>,
+    waiter: oneshot::Sender<Result<(), Arc<SledError>>>,
 }
 
 /// What the committer is asked to do.
@@ -251,10 +199,6 @@ pub struct SledStore {
     leases: Mutex<Leases>,
 }
 
-fn backend(error: impl std::fmt::Display) -> StoreError {
-    StoreError::backend(error.to_string())
-}
-
 /// The key of the chunk that holds `version` (from 1) of `game`'s log.
 fn chunk_key(game: GameId, version: u64) -> [u8; 13] {
     let chunk = u32::try_from(version.saturating_sub(1) / CHUNK).unwrap_or(u32::MAX);
@@ -263,66 +207,6 @@ fn chunk_key(game: GameId, version: u64) -> [u8; 13] {
     key[1..9].copy_from_slice(&game.0.to_be_bytes());
     key[9..].copy_from_slice(&chunk.to_be_bytes());
     key
-}
-
-/// Length of a layout 1 event key: `E` game(8) version(8).
-const LAYOUT_1_EVENT_KEY: usize = 17;
-
-/// Converts layout 1 (one key per log entry) to chunks, one game per atomic batch.
-fn migrate_from_layout_1(db: &sled::Db) -> Result<(), StoreError> {
-    let started = Instant::now();
-    let mut games = 0u64;
-    let mut entries = 0u64;
-    let mut batch = sled::Batch::default();
-    let mut chunks: Vec<([u8; 13], Vec<u8>)> = Vec::new();
-    let mut current: Option<GameId> = None;
-    let finish = |batch: &mut sled::Batch, chunks: &mut Vec<([u8; 13], Vec<u8>)>| {
-        for (key, value) in chunks.drain(..) {
-            batch.insert(key.as_slice(), value);
-        }
-        db.apply_batch(std::mem::take(batch)).map_err(backend)
-    };
-    for item in db.scan_prefix([EVENT]) {
-        let (key, value) = item.map_err(backend)?;
-        if key.len() != LAYOUT_1_EVENT_KEY {
-            continue;
-        }
-        let game = game_of(&key[1..9])?;
-        let version = u64::from_be_bytes(
-            key[9..]
-                .try_into()
-                .map_err(|_| backend("malformed event key"))?,
-        );
-        if current != Some(game) {
-            if current.is_some() {
-                finish(&mut batch, &mut chunks)?;
-            }
-            current = Some(game);
-            games += 1;
-        }
-        let record: EventRecord = records::decode(&value)?;
-        let key_now = chunk_key(game, version);
-        match chunks.last_mut() {
-            Some((last, bytes)) if *last == key_now => {
-                *bytes = EventChunk::append(Some(std::mem::take(bytes)), &record);
-            }
-            _ => chunks.push((key_now, EventChunk::append(None, &record))),
-        }
-        batch.remove(key.as_ref());
-        entries += 1;
-    }
-    if current.is_some() {
-        finish(&mut batch, &mut chunks)?;
-    }
-    db.insert(FORMAT_KEY, &[LAYOUT]).map_err(backend)?;
-    db.flush().map_err(backend)?;
-    tracing::info!(
-        games,
-        entries,
-        took_ms = started.elapsed().as_millis(),
-        "converted the data directory to storage layout {LAYOUT} (chunked logs)"
-    );
-    Ok(())
 }
 
 fn game_key(prefix: u8, game: GameId) -> [u8; 9] {
@@ -339,10 +223,10 @@ fn token_key(token: &TokenHash) -> [u8; 33] {
     key
 }
 
-fn game_of(bytes: &[u8]) -> Result<GameId, StoreError> {
+fn game_of(bytes: &[u8]) -> Result<GameId, SledError> {
     let bytes: [u8; 8] = bytes
         .try_into()
-        .map_err(|_| backend("malformed game key"))?;
+        .map_err(|_| SledError::Malformed("game key"))?;
     Ok(GameId(u64::from_be_bytes(bytes)))
 }
 
@@ -381,7 +265,7 @@ pub fn refresh_snapshot(dir: &Path, patience: Duration) -> Result<Duration, Stor
                 tracing::debug!(%error, "the database is still being released");
                 std::thread::sleep(Duration::from_millis(50));
             }
-            Err(error) => return Err(backend(error)),
+            Err(error) => return Err(SledError::from(error).into()),
         }
     }
 }
@@ -389,8 +273,9 @@ pub fn refresh_snapshot(dir: &Path, patience: Duration) -> Result<Duration, Stor
 impl SledStore {
     /// Opens (creating if needed) the store in `dir`.
     pub fn open(dir: &Path, options: SledOptions) -> Result<SledStore, StoreError> {
-        std::fs::create_dir_all(dir).map_err(backend)?;
-        for path in remove_partial_snapshots(dir).map_err(backend)? {
+        std::fs::create_dir_all(dir).map_err(SledError::io("the data directory"))?;
+        let removed = remove_partial_snapshots(dir).map_err(SledError::io("the data directory"))?;
+        for path in removed {
             tracing::warn!(path = %path.display(), "removed a partial snapshot left by a crash");
         }
         let db = sled::Config::new()
@@ -402,45 +287,22 @@ impl SledStore {
                 sled::Error::Io(io) if io.to_string().contains("could not acquire lock") => {
                     StoreError::Locked(dir.to_owned())
                 }
-                other => backend(other),
+                other => SledError::from(other).into(),
             })?;
-        match db.get(FORMAT_KEY).map_err(backend)?.as_deref() {
-            None => {
-                db.insert(FORMAT_KEY, &[LAYOUT]).map_err(backend)?;
-                db.flush().map_err(backend)?;
-            }
-            Some([found, ..]) if *found > LAYOUT => {
-                let newer = NewerLayout {
-                    found: *found,
-                    supported: LAYOUT,
-                };
-                return Err(StoreError::Incompatible(Box::new(newer)));
-            }
-            Some([1, ..]) => migrate_from_layout_1(&db)?,
-            Some([2, ..]) => {
-                // The tree is the same; the commit log is new, and must not be written
-                // before the directory says that it is there.
-                db.insert(FORMAT_KEY, &[LAYOUT]).map_err(backend)?;
-                db.flush().map_err(backend)?;
-            }
-            Some(_) => {}
-        }
-        let data_file = if options.sync_data {
-            Some(File::open(dir.join("db")).map_err(backend)?)
-        } else {
-            None
+        migrate::to_current_layout(&db)?;
+        let data_file = match options.sync_data {
+            true => Some(File::open(dir.join("db")).map_err(SledError::io("sled's data file"))?),
+            false => None,
         };
         let store = Stored {
             db: db.clone(),
             pending: Pending::default(),
             data_file,
         };
-        let (mut wal, groups) = Wal::open(&dir.join(WAL_FILE), options.sync_data)
-            .map_err(|error| backend(format!("cannot open the commit log: {error}")))?;
+        let (mut wal, groups) =
+            Wal::open(&dir.join(WAL_FILE), options.sync_data).map_err(SledError::Log)?;
         if !groups.is_empty() {
-            for group in &groups {
-                Op::apply(&db, group).map_err(backend)?;
-            }
+            replay(&db, &groups)?;
             store.checkpoint(&mut wal)?;
             tracing::info!(
                 groups = groups.len(),
@@ -449,7 +311,7 @@ impl SledStore {
         }
         let index = Arc::new(Index::default());
         for item in db.scan_prefix([SUMMARY]) {
-            let (key, value) = item.map_err(backend)?;
+            let (key, value) = item.map_err(SledError::from)?;
             index.record(game_of(&key[1..])?, &records::decode(&value)?);
         }
         let stored = Arc::new(store);
@@ -461,7 +323,7 @@ impl SledStore {
             std::thread::Builder::new()
                 .name("trinchera-committer".into())
                 .spawn(move || commit_loop(&stored, &index, &mut wal, &requests, &*gather))
-                .map_err(backend)?
+                .map_err(SledError::io("the committer thread"))?
         };
         Ok(SledStore {
             stored,
@@ -536,14 +398,18 @@ fn commit_loop(
         }
         let appends = writes.len();
         let started = Instant::now();
-        let planned = plan(store, &writes, alive).map(|(mut ops, conflicts)| {
-            ops.extend(puts.iter().flat_map(|put| put.ops.iter().cloned()));
-            (ops, conflicts)
+        let planned = plan(store, &writes, alive).map(|mut group| {
+            group.extend(puts.iter().flat_map(|put| put.ops.iter().cloned()));
+            group
         });
         let (result, conflicts) = match planned {
-            Ok((ops, conflicts)) => (store.write_group(wal, ops), conflicts),
-            Err(error) => (Err(error.to_string()), vec![false; writes.len()]),
+            Ok(group) => (
+                store.write_group(wal, group.ops, group.entries),
+                group.conflicts,
+            ),
+            Err(error) => (Err(error), vec![false; writes.len()]),
         };
+        let result = result.map_err(Arc::new);
         if let Err(error) = &result {
             tracing::error!(%error, appends, "group commit failed");
         }
@@ -590,29 +456,34 @@ struct Stored {
 
 impl Stored {
     /// The value of `key`, pending or in sled.
-    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
-        self.pending.get(&self.db, key).map_err(backend)
+    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, SledError> {
+        Ok(self.pending.get(&self.db, key)?)
     }
 
     /// Reads `game`'s log (on the calling thread).
-    fn read_log(&self, game: GameId) -> Result<Vec<EventRecord>, StoreError> {
+    fn read_log(&self, game: GameId) -> Result<Vec<EventRecord>, SledError> {
         let mut log = Vec::new();
         let chunks = self.pending.scan_prefix(&self.db, &game_key(EVENT, game));
-        for value in chunks.map_err(backend)? {
+        for value in chunks? {
             let chunk: EventChunk = records::decode(&value)?;
             log.extend(chunk.events);
         }
         Ok(log)
     }
 
-    /// Makes `ops` durable, as a frame in the commit log; sled gets them at the next
-    /// checkpoint.
-    fn write_group(&self, wal: &mut Wal, ops: Vec<Op>) -> Result<(), String> {
-        if ops.is_empty() {
+    /// Makes a group durable: its `entries` as a frame in the commit log; the values of
+    /// the keys they change (`ops`) are pending until the next checkpoint sets them in
+    /// sled.
+    fn write_group(
+        &self,
+        wal: &mut Wal,
+        ops: Vec<Op>,
+        entries: Vec<Entry>,
+    ) -> Result<(), SledError> {
+        if entries.is_empty() {
             return Ok(());
         }
-        wal.append(&ops)
-            .map_err(|error| format!("cannot write the commit log: {error}"))?;
+        wal.append(&entries).map_err(SledError::Log)?;
         self.pending.set(ops);
         Ok(())
     }
@@ -621,13 +492,14 @@ impl Stored {
     /// holds is in sled's files, then empties the log and forgets the pending keys. A
     /// failure keeps the pending keys, and the log unless only its emptying failed, for
     /// the next try.
-    fn checkpoint(&self, wal: &mut Wal) -> Result<(), StoreError> {
-        self.pending.write_to(&self.db).map_err(backend)?;
-        self.db.flush().map_err(backend)?;
+    fn checkpoint(&self, wal: &mut Wal) -> Result<(), SledError> {
+        self.pending.write_to(&self.db)?;
+        self.db.flush()?;
         if let Some(file) = &self.data_file {
-            file.sync_data().map_err(backend)?;
+            file.sync_data()
+                .map_err(SledError::io("sled's data file"))?;
         }
-        wal.clear().map_err(backend)?;
+        wal.clear().map_err(SledError::Log)?;
         self.pending.clear();
         Ok(())
     }
@@ -651,7 +523,7 @@ fn chunk_of(
     store: &Stored,
     group: &HashMap<[u8; 13], Vec<u8>>,
     key: [u8; 13],
-) -> Result<Option<Vec<u8>>, StoreError> {
+) -> Result<Option<Vec<u8>>, SledError> {
     match group.get(&key) {
         Some(chunk) => Ok(Some(chunk.clone())),
         None => store.get(&key),
@@ -666,7 +538,7 @@ fn is_next(
     game: GameId,
     version: u64,
     chunk: Option<&[u8]>,
-) -> Result<bool, StoreError> {
+) -> Result<bool, SledError> {
     let Some(before) = version.checked_sub(1) else {
         return Ok(false);
     };
@@ -689,25 +561,50 @@ fn is_next(
     })
 }
 
+/// A group as planned: the keys it sets (for the pending values and the checkpoint), what
+/// the commit log records of it, and for each write whether it conflicted.
+#[derive(Default)]
+struct Group {
+    ops: Vec<Op>,
+    entries: Vec<Entry>,
+    conflicts: Vec<bool>,
+}
+
+impl Group {
+    /// Sets `key` to `value` in both forms.
+    fn set(&mut self, key: Vec<u8>, value: Vec<u8>) {
+        self.entries.push(Entry::Set(key.clone(), value.clone()));
+        self.ops.push(Op::Insert(key, value));
+    }
+
+    /// Adds operations on keys as they are (a [`Put`]'s).
+    fn extend(&mut self, ops: impl IntoIterator<Item = Op>) {
+        for op in ops {
+            self.entries.push(match &op {
+                Op::Insert(key, value) => Entry::Set(key.clone(), value.clone()),
+                Op::Remove(key) => Entry::Remove(key.clone()),
+            });
+            self.ops.push(op);
+        }
+    }
+}
+
 /// Plans a group: every append that is next in its log is appended to its chunk (read from
-/// the group itself when an earlier append of the group changed it), with its summary and
-/// token; `alive` notes the server's time. Returns the group's operations and, for each
-/// write, whether it conflicted.
-fn plan(
-    store: &Stored,
-    writes: &[Write],
-    alive: Option<u64>,
-) -> Result<(Vec<Op>, Vec<bool>), StoreError> {
+/// the group itself when an earlier append of the group changed it) and recorded as its
+/// event, with its summary and token; `alive` notes the server's time.
+fn plan(store: &Stored, writes: &[Write], alive: Option<u64>) -> Result<Group, SledError> {
     let mut chunks: HashMap<[u8; 13], Vec<u8>> = HashMap::new();
-    let mut ops = Vec::new();
-    let mut conflicts = Vec::with_capacity(writes.len());
+    let mut group = Group {
+        conflicts: Vec::with_capacity(writes.len()),
+        ..Group::default()
+    };
     for write in writes {
         let first = chunk_of(store, &chunks, chunk_key(write.game, write.version))?;
         if !is_next(store, &chunks, write.game, write.version, first.as_deref())? {
-            conflicts.push(true);
+            group.conflicts.push(true);
             continue;
         }
-        conflicts.push(false);
+        group.conflicts.push(false);
         // The first record goes into the chunk just read; later ones (a restored game's)
         // into whatever the group holds by then.
         let mut first = Some(first);
@@ -717,30 +614,63 @@ fn plan(
                 Some(chunk) => chunk,
                 None => chunk_of(store, &chunks, key)?,
             };
-            chunks.insert(key, EventChunk::append(stored, record));
+            let record = prost::Message::encode_to_vec(record);
+            chunks.insert(key, EventChunk::append_encoded(stored, &record));
+            group.entries.push(Entry::Event {
+                game: write.game,
+                version,
+                record,
+            });
         }
         if let Some(summary) = &write.summary {
-            ops.push(Op::Insert(
-                game_key(SUMMARY, write.game).to_vec(),
-                records::encode(summary),
-            ));
+            let key = game_key(SUMMARY, write.game).to_vec();
+            group.set(key, records::encode(summary));
         }
         for token in &write.tokens {
-            ops.push(Op::Insert(
+            group.set(
                 token_key(token).to_vec(),
                 write.game.0.to_be_bytes().to_vec(),
-            ));
+            );
         }
     }
-    ops.extend(
+    group.ops.extend(
         chunks
             .into_iter()
             .map(|(key, value)| Op::Insert(key.to_vec(), value)),
     );
     if let Some(now) = alive {
-        ops.push(Op::Insert(ALIVE_KEY.to_vec(), now.to_be_bytes().to_vec()));
+        group.set(ALIVE_KEY.to_vec(), now.to_be_bytes().to_vec());
     }
-    Ok((ops, conflicts))
+    Ok(group)
+}
+
+/// Replays the groups a commit log holds into `db`, in order: sets and removals as they
+/// are, and each event appended to its chunk unless the chunk holds it already (a
+/// checkpoint that wrote part of the keys before the crash). An event after a gap in its
+/// log is refused: no group ever wrote one.
+fn replay(db: &sled::Db, groups: &[Vec<Entry>]) -> Result<(), SledError> {
+    for entry in groups.iter().flatten() {
+        match entry {
+            Entry::Set(key, value) => wal::set(db, key, Some(value))?,
+            Entry::Remove(key) => wal::set(db, key, None)?,
+            Entry::Event {
+                game,
+                version,
+                record,
+            } => {
+                let key = chunk_key(*game, *version);
+                let chunk = db.get(key)?.map(|chunk| chunk.to_vec());
+                let held = chunk.as_deref().map_or(Ok(0), EventChunk::count)?;
+                let position = (version.saturating_sub(1) % CHUNK) as usize;
+                if held == position {
+                    db.insert(key, EventChunk::append_encoded(chunk, record))?;
+                } else if held < position {
+                    return Err(SledError::Malformed("commit log event after a gap"));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 impl SledStore {
@@ -855,9 +785,10 @@ impl Store for SledStore {
     async fn log(&self, game: GameId) -> Result<Vec<EventRecord>, StoreError> {
         let stored = Arc::clone(&self.stored);
         // A long log is many chunks to read and decode: not on the async workers.
-        tokio::task::spawn_blocking(move || stored.read_log(game))
+        let log = tokio::task::spawn_blocking(move || stored.read_log(game))
             .await
-            .map_err(StoreError::backend)?
+            .map_err(StoreError::backend)??;
+        Ok(log)
     }
 
     async fn exists(&self, game: GameId) -> Result<bool, StoreError> {
@@ -891,10 +822,8 @@ impl Store for SledStore {
     }
 
     async fn token_owner(&self, token: &TokenHash) -> Result<Option<GameId>, StoreError> {
-        self.stored
-            .get(&token_key(token))?
-            .map(|value| game_of(&value))
-            .transpose()
+        let owner = self.stored.get(&token_key(token))?;
+        Ok(owner.map(|value| game_of(&value)).transpose()?)
     }
 
     async fn mark_alive(&self, now_ms: u64) -> Result<(), StoreError> {
@@ -936,7 +865,8 @@ impl Store for SledStore {
     }
 
     async fn size_on_disk(&self) -> Result<Option<u64>, StoreError> {
-        self.stored.db.size_on_disk().map(Some).map_err(backend)
+        let bytes = self.stored.db.size_on_disk().map_err(SledError::from)?;
+        Ok(Some(bytes))
     }
 
     async fn take_lease(
@@ -970,7 +900,8 @@ impl Store for SledStore {
 
     async fn close(&self) -> Result<(), StoreError> {
         self.shut();
-        self.stored.db.flush().map(drop).map_err(backend)
+        self.stored.db.flush().map_err(SledError::from)?;
+        Ok(())
     }
 }
 
@@ -1199,34 +1130,78 @@ mod tests {
             .db
             .scan_prefix([EVENT])
             .keys()
-            .filter(|k| k.as_ref().is_ok_and(|k| k.len() == LAYOUT_1_EVENT_KEY))
+            .filter(|k| {
+                k.as_ref()
+                    .is_ok_and(|k| k.len() == migrate::LAYOUT_1_EVENT_KEY)
+            })
             .count();
         assert_eq!(old_keys, 0);
     }
 
     /// What a server killed after writing `moves` of `game` to the commit log, before any
-    /// checkpoint, leaves in `dir` (sled itself has none of it).
-    fn crashed_after(dir: &Path, game: GameId, moves: &[String]) {
+    /// checkpoint, leaves in `dir` (sled itself has none of it): frames of events, or with
+    /// `layout_3`, of whole chunks as a layout 3 server wrote them.
+    fn crashed_after(dir: &Path, game: GameId, moves: &[String], layout_3: bool) {
         drop(SledStore::open(dir, SledOptions::default()).expect("opens"));
         let (mut wal, _) = Wal::open(&dir.join(WAL_FILE), false).expect("commit log");
         let mut chunk: Option<Vec<u8>> = None;
         for (version, notation) in (1u64..).zip(moves) {
-            let bytes = EventChunk::append(chunk.take(), &event(notation));
-            let mut ops = vec![Op::Insert(chunk_key(game, version).to_vec(), bytes.clone())];
+            let open = chunk.take().filter(|_| (version - 1) % CHUNK > 0);
+            let bytes = EventChunk::append(open, &event(notation));
+            let mut entries = vec![match layout_3 {
+                true => wal::Entry::Set(chunk_key(game, version).to_vec(), bytes.clone()),
+                false => wal::Entry::Event {
+                    game,
+                    version,
+                    record: prost::Message::encode_to_vec(&event(notation)),
+                },
+            }];
             if version == 1 {
                 let summary = SummaryRecord {
                     ruleset: "frente".into(),
                     phase: GamePhase::Playing.number(),
                     ..SummaryRecord::default()
                 };
-                ops.push(Op::Insert(
+                entries.push(wal::Entry::Set(
                     game_key(SUMMARY, game).to_vec(),
                     records::encode(&summary),
                 ));
             }
-            wal.append(&ops).expect("frame");
+            wal.append(&entries).expect("frame");
             chunk = Some(bytes);
         }
+    }
+
+    #[tokio::test]
+    async fn an_open_replays_a_commit_log_of_events_or_of_layout_3_chunks() {
+        for layout_3 in [false, true] {
+            let dir = tempfile::tempdir().expect("temp dir");
+            let game = GameId(7);
+            let moves: Vec<String> = (1..=CHUNK + 5).map(|v| format!("m{v}")).collect();
+            crashed_after(dir.path(), game, &moves, layout_3);
+            let store = reopen(dir.path());
+            assert_eq!(notations(&store.log(game).await.expect("log")), moves);
+        }
+    }
+
+    #[tokio::test]
+    async fn a_replay_after_a_partial_checkpoint_appends_each_event_once() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let game = GameId(7);
+        let moves: Vec<String> = (1..=6).map(|v| format!("m{v}")).collect();
+        crashed_after(dir.path(), game, &moves, false);
+        // The checkpoint under way had set the chunk with the first four moves in sled.
+        {
+            let db = sled::open(dir.path()).expect("sled");
+            let chunk = moves[..4].iter().fold(None, |chunk, notation| {
+                Some(EventChunk::append(chunk, &event(notation)))
+            });
+            db.insert(chunk_key(game, 1), chunk.expect("a chunk"))
+                .expect("insert");
+            db.flush().expect("flush");
+        }
+        let store = reopen(dir.path());
+        assert_eq!(notations(&store.log(game).await.expect("log")), moves);
     }
 
     #[tokio::test]
@@ -1234,7 +1209,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let game = GameId(7);
         let moves: Vec<String> = (1..=5).map(|v| format!("m{v}")).collect();
-        crashed_after(dir.path(), game, &moves);
+        crashed_after(dir.path(), game, &moves, false);
         let store = reopen(dir.path());
         assert!(
             store.exists(game).await.expect("exists"),
@@ -1290,21 +1265,23 @@ mod tests {
     }
 
     #[test]
-    fn layout_2_directories_become_layout_3_on_open() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        {
-            let db = sled::Config::new().path(dir.path()).open().expect("sled");
-            db.insert(FORMAT_KEY, &[2]).expect("insert");
-            db.flush().expect("flush");
+    fn layout_2_and_3_directories_become_the_current_layout_on_open() {
+        for old in [2, 3] {
+            let dir = tempfile::tempdir().expect("temp dir");
+            {
+                let db = sled::Config::new().path(dir.path()).open().expect("sled");
+                db.insert(FORMAT_KEY, &[old]).expect("insert");
+                db.flush().expect("flush");
+            }
+            let store = reopen(dir.path());
+            let format = store
+                .stored
+                .db
+                .get(FORMAT_KEY)
+                .expect("get")
+                .expect("format");
+            assert_eq!(format.as_ref(), [LAYOUT], "from layout {old}");
         }
-        let store = reopen(dir.path());
-        let format = store
-            .stored
-            .db
-            .get(FORMAT_KEY)
-            .expect("get")
-            .expect("format");
-        assert_eq!(format.as_ref(), [LAYOUT]);
     }
 
     #[test]

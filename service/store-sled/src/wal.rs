@@ -1,39 +1,42 @@
 //! The commit log: every group the committer writes, appended to a file of its own before
-//! sled sees it, so that a group is durable as soon as one `write` of it returned, without a
-//! sled flush per group. The log is emptied at each checkpoint (once sled holds its values
-//! and is flushed), and replayed at open: the groups written since the last checkpoint, in order, as the values they set.
-//!
-//! A frame is `length(u32) crc32(u32) payload`, little-endian, the payload the group's
-//! operations, each `0 key_len(u32) key value_len(u32) value` (insert) or `1 key_len(u32)
-//! key` (remove). Replaying stops at the first frame that is cut short or fails its
-//! checksum: the tail of a write the process did not live to finish, which nobody was told
-//! about.
+//! sled sees it, so that a group is durable as soon as one `write` of it returned, without
+//! a sled flush per group. The log is emptied at each checkpoint (once sled holds its
+//! values and is flushed), and replayed at open ([`Entry`] says how). `docs/storage.md`
+//! describes the format.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
-/// One operation of a group.
+use trinchera_store::GameId;
+
+/// What a group records, in the order it happened.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Op {
+pub(crate) enum Entry {
+    /// `key` was set to the value (a summary, a token, the server's time).
+    Set(Vec<u8>, Vec<u8>),
+    /// `key` was removed.
+    Remove(Vec<u8>),
+    /// Version `version` of `game`'s log was appended: the entry, as its protobuf message.
+    /// Replayed by appending it to its chunk unless the chunk already holds it.
+    Event {
+        /// The game.
+        game: GameId,
+        /// Its version (from 1).
+        version: u64,
+        /// The encoded `EventRecord`, without the stored values' format byte.
+        record: Vec<u8>,
+    },
+}
+
+/// One operation on sled's keys: what a group does to them once its events are in their
+/// chunks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Op {
     /// Set `key` to the value.
     Insert(Vec<u8>, Vec<u8>),
     /// Delete `key`.
     Remove(Vec<u8>),
-}
-
-impl Op {
-    /// Sets `ops` in `db`, in order, key by key (see the store's documentation on batches):
-    /// the replay of a group at open.
-    pub(super) fn apply(db: &sled::Db, ops: &[Op]) -> sled::Result<()> {
-        for op in ops {
-            match op {
-                Op::Insert(key, value) => set(db, key, Some(value))?,
-                Op::Remove(key) => set(db, key, None)?,
-            }
-        }
-        Ok(())
-    }
 }
 
 /// Sets `key` in `db` to `value`, or removes it (`None`).
@@ -59,7 +62,7 @@ pub(super) struct Wal {
 impl Wal {
     /// Opens (creating if needed) the log at `path`, and returns it with the groups it holds,
     /// oldest first. A torn tail is cut off.
-    pub(super) fn open(path: &Path, sync: bool) -> std::io::Result<(Wal, Vec<Vec<Op>>)> {
+    pub(super) fn open(path: &Path, sync: bool) -> std::io::Result<(Wal, Vec<Vec<Entry>>)> {
         let mut file = OpenOptions::new()
             .read(true)
             .write(true)
@@ -85,7 +88,7 @@ impl Wal {
 
     /// Appends `group` as one frame; when this returns, the group survives the process.
     /// A failed append leaves no part of the frame behind.
-    pub(super) fn append(&mut self, group: &[Op]) -> std::io::Result<()> {
+    pub(super) fn append(&mut self, group: &[Entry]) -> std::io::Result<()> {
         if self.torn {
             return Err(std::io::Error::other(
                 "an earlier write failed and could not be taken back; restart the server",
@@ -133,8 +136,11 @@ impl Wal {
     }
 }
 
-const INSERT: u8 = 0;
+/// The tags of the entries in a payload. Layout 3 wrote whole chunks as `SET`s, which
+/// layout 4 reads as they are.
+const SET: u8 = 0;
 const REMOVE: u8 = 1;
+const EVENT: u8 = 2;
 
 fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
     let len = u32::try_from(bytes.len()).expect("a sled key or value is under 4 GiB");
@@ -143,18 +149,28 @@ fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
 }
 
 /// The frame of `group`.
-fn encode(group: &[Op]) -> Vec<u8> {
+fn encode(group: &[Entry]) -> Vec<u8> {
     let mut payload = Vec::new();
-    for op in group {
-        match op {
-            Op::Insert(key, value) => {
-                payload.push(INSERT);
+    for entry in group {
+        match entry {
+            Entry::Set(key, value) => {
+                payload.push(SET);
                 put_bytes(&mut payload, key);
                 put_bytes(&mut payload, value);
             }
-            Op::Remove(key) => {
+            Entry::Remove(key) => {
                 payload.push(REMOVE);
                 put_bytes(&mut payload, key);
+            }
+            Entry::Event {
+                game,
+                version,
+                record,
+            } => {
+                payload.push(EVENT);
+                payload.extend_from_slice(&game.0.to_le_bytes());
+                payload.extend_from_slice(&version.to_le_bytes());
+                put_bytes(&mut payload, record);
             }
         }
     }
@@ -180,28 +196,37 @@ impl<'a> Reader<'a> {
         Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
     }
 
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+
     fn bytes(&mut self) -> Option<Vec<u8>> {
         let len = usize::try_from(self.u32()?).ok()?;
         Some(self.take(len)?.to_vec())
     }
 }
 
-/// The operations of one payload; `None` if it does not parse.
-fn decode_payload(payload: &[u8]) -> Option<Vec<Op>> {
+/// The entries of one payload; `None` if it does not parse.
+fn decode_payload(payload: &[u8]) -> Option<Vec<Entry>> {
     let mut reader = Reader(payload);
-    let mut ops = Vec::new();
+    let mut entries = Vec::new();
     while let Some(tag) = reader.take(1) {
-        ops.push(match tag[0] {
-            INSERT => Op::Insert(reader.bytes()?, reader.bytes()?),
-            REMOVE => Op::Remove(reader.bytes()?),
+        entries.push(match tag[0] {
+            SET => Entry::Set(reader.bytes()?, reader.bytes()?),
+            REMOVE => Entry::Remove(reader.bytes()?),
+            EVENT => Entry::Event {
+                game: GameId(reader.u64()?),
+                version: reader.u64()?,
+                record: reader.bytes()?,
+            },
             _ => return None,
         });
     }
-    Some(ops)
+    Some(entries)
 }
 
 /// The intact groups at the front of `bytes`, and how many bytes they take.
-fn decode(bytes: &[u8]) -> (Vec<Vec<Op>>, usize) {
+fn decode(bytes: &[u8]) -> (Vec<Vec<Entry>>, usize) {
     let mut reader = Reader(bytes);
     let mut groups = Vec::new();
     let mut intact = 0;
@@ -223,14 +248,18 @@ fn decode(bytes: &[u8]) -> (Vec<Vec<Op>>, usize) {
 mod tests {
     use super::*;
 
-    fn groups() -> Vec<Vec<Op>> {
+    fn groups() -> Vec<Vec<Entry>> {
         vec![
             vec![
-                Op::Insert(b"E1".to_vec(), b"one".to_vec()),
-                Op::Insert(b"G1".to_vec(), Vec::new()),
+                Entry::Set(b"E1".to_vec(), b"one".to_vec()),
+                Entry::Set(b"G1".to_vec(), Vec::new()),
             ],
-            vec![Op::Remove(b"alive".to_vec())],
-            vec![Op::Insert(b"E1".to_vec(), b"one two".to_vec())],
+            vec![Entry::Remove(b"alive".to_vec())],
+            vec![Entry::Event {
+                game: GameId(7),
+                version: 33,
+                record: b"two".to_vec(),
+            }],
         ]
     }
 
@@ -271,6 +300,27 @@ mod tests {
         wal.append(&groups()[2]).expect("append");
         drop(wal);
         assert_eq!(Wal::open(&path, false).expect("reopen").1, groups());
+    }
+
+    #[test]
+    fn a_layout_3_frame_reads_as_its_sets_and_removals() {
+        // Layout 3 wrote `0 key value` (insert) and `1 key` (remove), whole chunks included.
+        let mut payload = vec![0];
+        for part in [&b"E\x01"[..], &b"chunk"[..]] {
+            payload.extend_from_slice(&(part.len() as u32).to_le_bytes());
+            payload.extend_from_slice(part);
+        }
+        payload.push(1);
+        payload.extend_from_slice(&5u32.to_le_bytes());
+        payload.extend_from_slice(b"alive");
+        let mut frame = (payload.len() as u32).to_le_bytes().to_vec();
+        frame.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+        frame.extend_from_slice(&payload);
+        let expected = vec![
+            Entry::Set(b"E\x01".to_vec(), b"chunk".to_vec()),
+            Entry::Remove(b"alive".to_vec()),
+        ];
+        assert_eq!(decode(&frame), (vec![expected], frame.len()));
     }
 
     #[test]
