@@ -7,7 +7,7 @@ use trinchera_client::error::{Fault, status_name};
 use trinchera_client::{ClientError, Code};
 
 /// The command that starts a local server, named in the hint when none answers.
-pub const START_SERVER: &str = "cargo run --release -p trinchera-service --bin trinchera-server";
+pub const START_SERVER: &str = "cargo run --release -p trinchera-server";
 
 /// Exit codes other than 0 (success), documented in `trinchera --help`.
 pub mod code {
