@@ -14,10 +14,10 @@ use std::time::{Duration, Instant};
 
 use futures_util::StreamExt as _;
 use futures_util::stream::FuturesUnordered;
+use trinchera_bench::Samples;
 use trinchera_client::{Names, Server};
 use trinchera_proto::v1 as pb;
 
-use crate::bench::stats::Samples;
 use crate::cli::ArenaArgs;
 use crate::context::Ctx;
 use crate::error::CliError;

@@ -1,4 +1,5 @@
-//! One function per command (except `play`, in its own module).
+//! One function per command (except `play`, `arena` and `rulesets`, in modules of their
+//! own; `bench` prints what the load client of `trinchera-bench` found).
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::Path;
@@ -881,4 +882,17 @@ pub async fn verify(ctx: &Ctx, game: Option<&str>, file: Option<&Path>) -> Resul
     } else {
         Err(CliError::Unfair)
     }
+}
+
+/// `bench`: measures the server with the load client and prints its findings, the table or
+/// (with --json) one document; fails after printing them if a call failed or a watcher
+/// missed an event.
+pub async fn bench(ctx: &Ctx, args: &trinchera_bench::BenchArgs) -> Result<(), CliError> {
+    let findings = trinchera_bench::run(&ctx.url, &ctx.trust, args).await?;
+    if ctx.json {
+        ctx.print_json(&findings.to_json())?;
+    } else {
+        print!("{}", findings.to_text());
+    }
+    Ok(findings.verdict()?)
 }

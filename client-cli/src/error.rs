@@ -3,10 +3,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use trinchera_client::ClientError;
+use trinchera_client::error::{Fault, status_name};
+use trinchera_client::{ClientError, Code};
 
 /// The command that starts a local server, named in the hint when none answers.
-pub const START_SERVER: &str = "cargo run --release -p trinchera-service --bin trinchera-server";
+pub const START_SERVER: &str = "cargo run --release -p trinchera-server";
 
 /// Exit codes other than 0 (success), documented in `trinchera --help`.
 pub mod code {
@@ -47,7 +48,7 @@ pub enum CliError {
     Unfair,
     /// `bench` saw failed calls or missed events; the report has already been printed.
     #[error("bench: {0}")]
-    BenchFailed(String),
+    BenchFailed(#[from] trinchera_bench::Failed),
     /// Anything else that went wrong locally, in words.
     #[error("{0}")]
     Local(String),
@@ -118,7 +119,7 @@ impl CliError {
     }
 
     /// The refusal's status and reason, if the server refused.
-    pub fn refusal(&self) -> Option<(tonic::Code, Option<&str>)> {
+    pub fn refusal(&self) -> Option<(Code, Option<&str>)> {
         match self {
             CliError::Client(ClientError::Refused { status, reason, .. })
             | CliError::Unjoinable {
@@ -135,17 +136,11 @@ impl CliError {
             CliError::Client(client)
             | CliError::Unjoinable {
                 refusal: client, ..
-            } => match client {
-                ClientError::BadAddress { .. }
-                | ClientError::NoRuleset { .. }
-                | ClientError::BadToken => Class::Usage,
-                ClientError::Refused { .. } => Class::Refused,
-                ClientError::Unreachable { .. } | ClientError::Untrusted { .. } => {
-                    Class::Unreachable
-                }
-                ClientError::Missing(_) | ClientError::File { .. } | ClientError::State(_) => {
-                    Class::Local
-                }
+            } => match client.fault() {
+                Fault::Usage => Class::Usage,
+                Fault::Refused => Class::Refused,
+                Fault::Unreachable => Class::Unreachable,
+                Fault::Local => Class::Local,
             },
             CliError::Unfair => Class::Unfair,
             CliError::BenchFailed(_) => Class::BenchFailed,
@@ -193,29 +188,5 @@ impl CliError {
     /// A file error.
     pub fn file(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         CliError::Client(ClientError::file(action, path, source))
-    }
-}
-
-/// The gRPC name of a status code, e.g. `FAILED_PRECONDITION`.
-pub fn status_name(status: tonic::Code) -> &'static str {
-    use tonic::Code;
-    match status {
-        Code::Ok => "OK",
-        Code::Cancelled => "CANCELLED",
-        Code::Unknown => "UNKNOWN",
-        Code::InvalidArgument => "INVALID_ARGUMENT",
-        Code::DeadlineExceeded => "DEADLINE_EXCEEDED",
-        Code::NotFound => "NOT_FOUND",
-        Code::AlreadyExists => "ALREADY_EXISTS",
-        Code::PermissionDenied => "PERMISSION_DENIED",
-        Code::ResourceExhausted => "RESOURCE_EXHAUSTED",
-        Code::FailedPrecondition => "FAILED_PRECONDITION",
-        Code::Aborted => "ABORTED",
-        Code::OutOfRange => "OUT_OF_RANGE",
-        Code::Unimplemented => "UNIMPLEMENTED",
-        Code::Internal => "INTERNAL",
-        Code::Unavailable => "UNAVAILABLE",
-        Code::DataLoss => "DATA_LOSS",
-        Code::Unauthenticated => "UNAUTHENTICATED",
     }
 }

@@ -7,7 +7,6 @@
 //! desktop client).
 
 mod arena;
-mod bench;
 mod cli;
 mod commands;
 mod context;
@@ -178,7 +177,7 @@ async fn run(cli: Cli) -> Result<(), CliError> {
             commands::verify(&ctx, game.as_deref(), history.as_deref()).await
         }
         Command::Play(args) => play::play(&ctx, args).await,
-        Command::Bench(args) => bench::bench(&ctx, args).await,
+        Command::Bench(args) => commands::bench(&ctx, args).await,
         Command::Arena(args) => arena::arena(&ctx, args).await,
         Command::Completions { .. } => Ok(()),
     }

@@ -1,9 +1,10 @@
 //! Status lines under a board, in words (the client library's sentences) and colours.
 
+use trinchera_client::clock::{self, clock_face};
 use trinchera_client::status::{self, lost, seat_line, turn};
-use trinchera_client::words::{clock_face, time_control};
+use trinchera_client::words::time_control;
 pub use trinchera_client::words::{event, final_result, phase, result, seat_holder};
-use trinchera_client::{Lang, Names, clock};
+use trinchera_client::{Lang, Names};
 use trinchera_proto::v1 as pb;
 
 use crate::render::{Paint, Style};

@@ -1,12 +1,22 @@
 //! The clocks of a game as a client shows them: counted down locally from the snapshot a
-//! view carries, the limit that runs instead of a clock (a setup's, a first move's), the
-//! low-time warning, and their sentences.
+//! view carries, their faces, the limit that runs instead of a clock (a setup's, a first
+//! move's), the low-time warning, and their sentences.
 
 use trinchera_proto::v1 as pb;
 
 use crate::lang::Lang;
 use crate::tr;
-use crate::words::clock_face;
+
+/// Milliseconds as a clock face: `9:41`, `0:07.3` under ten seconds, `2d 03h` for days.
+pub fn clock_face(ms: u64) -> String {
+    let secs = ms / 1000;
+    match secs {
+        0..10 => format!("0:0{secs}.{}", ms % 1000 / 100),
+        10..3600 => format!("{}:{:02}", secs / 60, secs % 60),
+        3600..86_400 => format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60),
+        _ => format!("{}d {:02}h", secs / 86_400, secs / 3600 % 24),
+    }
+}
 
 /// Each seat's time left `elapsed_ms` after the snapshot `clock`: only the running seat's
 /// clock counts down, and only while running out would lose the game (a seat's first turn
@@ -122,6 +132,14 @@ mod tests {
             lapse: lapse as i32,
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn clock_faces_fit_the_time_left() {
+        assert_eq!(clock_face(9_740), "0:09.7");
+        assert_eq!(clock_face(581_000), "9:41");
+        assert_eq!(clock_face(3_723_000), "1:02:03");
+        assert_eq!(clock_face(2 * 86_400_000 + 3 * 3_600_000), "2d 03h");
     }
 
     #[test]

@@ -85,4 +85,56 @@ impl ClientError {
     pub fn is_unreachable(&self) -> bool {
         matches!(self, ClientError::Unreachable { .. })
     }
+
+    /// Whose the failure is, as a program's exit code or a count of errors tells it.
+    pub fn fault(&self) -> Fault {
+        match self {
+            ClientError::BadAddress { .. }
+            | ClientError::NoRuleset { .. }
+            | ClientError::BadToken => Fault::Usage,
+            ClientError::Refused { .. } => Fault::Refused,
+            ClientError::Unreachable { .. } | ClientError::Untrusted { .. } => Fault::Unreachable,
+            ClientError::Missing(_) | ClientError::File { .. } | ClientError::State(_) => {
+                Fault::Local
+            }
+        }
+    }
+}
+
+/// The kinds of [`ClientError`], by whose the failure is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// What was asked cannot be sent as given: a bad address, an unknown ruleset, a token
+    /// that cannot travel in a header.
+    Usage,
+    /// The server answered with an error status.
+    Refused,
+    /// No server answered, the connection broke, or the server's certificate is not trusted.
+    Unreachable,
+    /// A local file or state, or a reply without a part the contract promises.
+    Local,
+}
+
+/// The gRPC name of a status code, e.g. `FAILED_PRECONDITION`.
+pub fn status_name(status: tonic::Code) -> &'static str {
+    use tonic::Code;
+    match status {
+        Code::Ok => "OK",
+        Code::Cancelled => "CANCELLED",
+        Code::Unknown => "UNKNOWN",
+        Code::InvalidArgument => "INVALID_ARGUMENT",
+        Code::DeadlineExceeded => "DEADLINE_EXCEEDED",
+        Code::NotFound => "NOT_FOUND",
+        Code::AlreadyExists => "ALREADY_EXISTS",
+        Code::PermissionDenied => "PERMISSION_DENIED",
+        Code::ResourceExhausted => "RESOURCE_EXHAUSTED",
+        Code::FailedPrecondition => "FAILED_PRECONDITION",
+        Code::Aborted => "ABORTED",
+        Code::OutOfRange => "OUT_OF_RANGE",
+        Code::Unimplemented => "UNIMPLEMENTED",
+        Code::Internal => "INTERNAL",
+        Code::Unavailable => "UNAVAILABLE",
+        Code::DataLoss => "DATA_LOSS",
+        Code::Unauthenticated => "UNAUTHENTICATED",
+    }
 }

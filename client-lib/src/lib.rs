@@ -4,9 +4,10 @@
 //! [`verify`], the ruleset [`names`] index and [`ruleset_texts`] in both languages, board
 //! [`geometry`] in abstract positions, what [`actions`] do on the board, games in
 //! [`words`] and where they stand in [`status`] sentences and [`clock`]s (English or
-//! Spanish, [`lang`]), [`setup_file`]s and the setup [`tray`], [`json`] documents, and
-//! [`sanitize`]: every string a server sends is made display-safe on arrival. Watch
-//! streams carry only the pieces that changed and arrive whole again ([`rebuild`]).
+//! Spanish, [`lang`]), what a tanques position counts ([`tanks`]), [`setup_file`]s and
+//! the setup [`tray`], [`json`] documents, and [`sanitize`]: every string a server sends
+//! is made display-safe on arrival. Watch streams carry only the pieces that changed and
+//! arrive whole again ([`rebuild`]).
 
 pub mod actions;
 pub mod clock;
@@ -24,6 +25,7 @@ pub mod sanitize;
 pub mod setup_file;
 pub mod status;
 pub mod store;
+pub mod tanks;
 pub mod tray;
 pub mod verify;
 pub mod words;

@@ -5,6 +5,7 @@ use trinchera_proto::v1 as pb;
 
 use crate::lang::Lang;
 use crate::names::Names;
+use crate::tanks::{in_reserve, urban_held};
 use crate::tr;
 use crate::words::{Holder, final_result, seat_holder, tank_phase};
 
@@ -72,31 +73,6 @@ pub fn turn(lang: Lang, names: &Names<'_>, view: &pb::GameView) -> String {
         pb::Phase::Finished => final_result(lang, names, view)
             .unwrap_or_else(|| tr!(lang, "Game over", "Fin de la partida")),
         pb::Phase::Unspecified => String::new(),
-    }
-}
-
-/// The tanks of `seat` in reserve (off the board, not destroyed).
-pub fn in_reserve(view: &pb::GameView, seat: i32) -> usize {
-    view.pieces
-        .iter()
-        .filter(|p| p.owner == seat && p.cell.is_none())
-        .count()
-}
-
-/// The tanks `seat` has left (tanques): on the board and in reserve.
-pub fn tanks_left(view: &pb::GameView, seat: i32) -> usize {
-    view.pieces.iter().filter(|p| p.owner == seat).count()
-}
-
-/// The urban hexes `seat` controls (tanques).
-pub fn urban_held(view: &pb::GameView, seat: i32) -> usize {
-    match &view.status {
-        Some(pb::game_view::Status::Tanks(tanks)) => tanks
-            .control
-            .iter()
-            .filter(|c| c.seat == Some(seat))
-            .count(),
-        _ => 0,
     }
 }
 

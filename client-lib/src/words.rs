@@ -3,11 +3,11 @@
 
 use trinchera_proto::v1 as pb;
 
-use crate::clock::low_ms;
+use crate::clock::{clock_face, low_ms};
 use crate::lang::Lang;
 use crate::names::Names;
 use crate::ruleset_texts::bot_name;
-use crate::status::{tanks_left, urban_held};
+use crate::tanks::{tanks_left, urban_held};
 use crate::tr;
 
 /// The name of a phase, e.g. "playing".
@@ -395,17 +395,6 @@ pub fn tank_phase(lang: Lang, phase: pb::TankPhase) -> &'static str {
     lang.pick(en, es)
 }
 
-/// Milliseconds as a clock face: `9:41`, `0:07.3` under ten seconds, `2d 03h` for days.
-pub fn clock_face(ms: u64) -> String {
-    let secs = ms / 1000;
-    match secs {
-        0..10 => format!("0:0{secs}.{}", ms % 1000 / 100),
-        10..3600 => format!("{}:{:02}", secs / 60, secs % 60),
-        3600..86_400 => format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60),
-        _ => format!("{}d {:02}h", secs / 86_400, secs / 3600 % 24),
-    }
-}
-
 /// A time control in words, with the remaining time under which a player is warned
 /// ([`low_ms`]): "10+5" or "3 days a move".
 pub fn time_control(lang: Lang, control: Option<&pb::TimeControl>) -> (String, u64) {
@@ -503,11 +492,7 @@ mod tests {
     }
 
     #[test]
-    fn clock_faces_fit_the_time_left() {
-        assert_eq!(clock_face(9_740), "0:09.7");
-        assert_eq!(clock_face(581_000), "9:41");
-        assert_eq!(clock_face(3_723_000), "1:02:03");
-        assert_eq!(clock_face(2 * 86_400_000 + 3 * 3_600_000), "2d 03h");
+    fn time_controls_read_as_players_write_them() {
         let live = |initial_seconds, increment_seconds| pb::TimeControl {
             control: Some(pb::time_control::Control::Live(pb::LiveControl {
                 initial_seconds,

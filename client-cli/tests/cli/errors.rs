@@ -157,9 +157,8 @@ fn an_absent_server_exits_with_4_and_a_hint() {
         "{run:?}"
     );
     assert!(
-        run.stderr.contains(
-            "start it with `cargo run --release -p trinchera-service --bin trinchera-server`"
-        ),
+        run.stderr
+            .contains("start it with `cargo run --release -p trinchera-server`"),
         "{run:?}"
     );
     let json = user.run(&["--json", "games"]);

@@ -24,7 +24,7 @@ pub fn ui(game: &GameScreen, ui: &mut Ui) {
     let mut counting = None;
     ui.horizontal_wrapped(|ui| {
         for (seat, &ms) in (0..).zip(&left) {
-            let face = format!("{} {}", names.seat(seat), words::clock_face(ms));
+            let face = format!("{} {}", names.seat(seat), clock::clock_face(ms));
             let mut text = RichText::new(face)
                 .monospace()
                 .size(18.0)

@@ -1,5 +1,6 @@
 //! The book and the README, checked against the repository: links, chapters, the API
-//! reference, and the `cargo` and script commands they show. (The `trinchera`,
+//! reference, the architecture's table of crates, and the `cargo` and script commands they
+//! show. (The `trinchera`,
 //! `trinchera-server` and `trinchera-gui` command lines are checked by the tests of the
 //! CLI, the service and the GUI, which run those programs.)
 
@@ -143,6 +144,24 @@ fn cargo_commands_name_real_packages_and_targets_and_scripts_exist() {
         problems.is_empty(),
         "commands that name what does not exist:\n{}",
         problems.join("\n")
+    );
+}
+
+#[test]
+fn the_architecture_lists_every_crate_where_it_is() {
+    let root = repository();
+    let chapter = std::fs::read_to_string(root.join("docs/architecture.md")).expect("chapter");
+    let packages = packages(&root);
+    assert!(packages.len() > 10, "{packages:?}");
+    let missing: Vec<String> = packages
+        .iter()
+        .map(|p| format!("| `{}` | `{}/` |", p.name, p.dir.display()))
+        .filter(|row| !chapter.lines().any(|line| line.starts_with(row.as_str())))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "crates the table of docs/architecture.md does not list at their path:\n{}",
+        missing.join("\n")
     );
 }
 

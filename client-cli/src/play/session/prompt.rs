@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use trinchera_client::words::clock_face;
+use trinchera_client::clock::clock_face;
 use trinchera_client::{Lang, clock};
 use trinchera_proto::v1 as pb;
 

@@ -7,10 +7,9 @@ use std::time::Duration;
 use clap::ValueEnum;
 use serde_json::{Value, json};
 
-use super::stats::{Samples, Summary};
-use super::watchers::Watched;
-use crate::cli::BenchArgs;
-use crate::error::CliError;
+use crate::options::BenchArgs;
+use crate::stats::{Samples, Summary};
+use crate::watchers::Watched;
 
 /// One measured kind of call.
 #[derive(Debug)]
@@ -59,12 +58,12 @@ fn pace(args: &BenchArgs) -> String {
 }
 
 /// `--curve --json`: every size's report.
-pub fn curve_json(reports: &[Report<'_>]) -> Value {
+fn curve_json(reports: &[Report]) -> Value {
     json!({ "curve": reports.iter().map(Report::to_json).collect::<Vec<_>>() })
 }
 
 /// `--curve`: a row per size, so that the cost of more games shows.
-pub fn curve_text(args: &BenchArgs, reports: &[Report<'_>]) -> String {
+fn curve_text(args: &BenchArgs, reports: &[Report]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -153,13 +152,13 @@ fn latency_json(latency: Option<&Summary>) -> Value {
     })
 }
 
-/// Everything a run found.
+/// Everything one measurement found.
 #[derive(Debug)]
-pub struct Report<'a> {
+pub struct Report {
     /// The server.
     pub url: String,
-    /// The options of the run.
-    pub args: &'a BenchArgs,
+    /// The options of the measurement (with `--curve`, of its size).
+    pub args: BenchArgs,
     /// Connections used.
     pub connections: u32,
     /// The server's process, when known.
@@ -196,7 +195,7 @@ pub struct Report<'a> {
     pub first_error: Option<String>,
 }
 
-impl Report<'_> {
+impl Report {
     /// MakeMove throughput over health-check throughput.
     fn ratio(&self) -> Option<f64> {
         match (&self.moves, &self.baseline) {
@@ -288,7 +287,7 @@ impl Report<'_> {
     /// The table for people.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
-        let args = self.args;
+        let args = &self.args;
         let _ = writeln!(
             out,
             "trinchera bench: {} — {} games of {}, {}, {:.1} s per phase, {} connections, {} client threads, legal moves from {}",
@@ -439,15 +438,77 @@ impl Report<'_> {
             .map_or(0, |(w, _)| w.dropped + w.out_of_order + w.resnapshots)
     }
 
-    /// Fails the command when a call failed or a watcher missed something.
-    pub fn verdict(&self) -> Result<(), CliError> {
-        let errors: u64 = self.errors.values().sum();
-        let missed = self.missed();
-        if errors == 0 && missed == 0 {
+    /// Whether the measurement was clean: no call failed and no watcher missed anything.
+    fn verdict(&self) -> Result<(), Failed> {
+        let failed = Failed {
+            calls: self.errors.values().sum(),
+            missed: self.missed(),
+        };
+        if failed.calls == 0 && failed.missed == 0 {
             return Ok(());
         }
-        Err(CliError::BenchFailed(format!(
-            "{errors} calls failed and watchers missed {missed} times"
-        )))
+        Err(failed)
     }
+}
+
+/// What a run found: one measurement's report, or with `--curve` one per size.
+#[derive(Debug)]
+pub struct Findings(Measured);
+
+/// The reports of [`Findings`].
+#[derive(Debug)]
+enum Measured {
+    /// One measurement (boxed: a report is large beside a curve's list of them).
+    One(Box<Report>),
+    /// `--curve`: the run's options and a measurement per size.
+    Curve(BenchArgs, Vec<Report>),
+}
+
+impl Findings {
+    /// The findings of one measurement.
+    pub(crate) fn one(report: Report) -> Findings {
+        Findings(Measured::One(Box::new(report)))
+    }
+
+    /// The findings of a `--curve` run of `args`, a report per size.
+    pub(crate) fn curve(args: &BenchArgs, reports: Vec<Report>) -> Findings {
+        Findings(Measured::Curve(args.clone(), reports))
+    }
+
+    /// The table for people: the phases measured with their latencies, or with `--curve`
+    /// a row per size.
+    pub fn to_text(&self) -> String {
+        match &self.0 {
+            Measured::One(report) => report.to_text(),
+            Measured::Curve(args, reports) => curve_text(args, reports),
+        }
+    }
+
+    /// The `--json` document: the report, or with `--curve` `{"curve": [report, …]}`.
+    pub fn to_json(&self) -> Value {
+        match &self.0 {
+            Measured::One(report) => report.to_json(),
+            Measured::Curve(_, reports) => curve_json(reports),
+        }
+    }
+
+    /// Whether the run was clean; otherwise (a call failed, a watcher missed events) what
+    /// went wrong, for the first measurement that was not.
+    pub fn verdict(&self) -> Result<(), Failed> {
+        match &self.0 {
+            Measured::One(report) => report.verdict(),
+            Measured::Curve(_, reports) => reports.iter().try_for_each(Report::verdict),
+        }
+    }
+}
+
+/// A measurement that was not clean, counted.
+#[derive(Debug, thiserror::Error)]
+#[error("{calls} calls failed and watchers missed {missed} times")]
+pub struct Failed {
+    /// Calls that failed, whatever their status.
+    pub calls: u64,
+    /// Events the watchers missed: streams dropped, events out of order, snapshots after
+    /// lag.
+    pub missed: u64,
 }

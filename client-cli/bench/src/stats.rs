@@ -1,13 +1,6 @@
-//! Latency samples, their percentiles, error counts by status code, and the move chooser's
-//! random numbers.
+//! Latency samples and their percentiles, and the move chooser's random numbers.
 
-use std::collections::BTreeMap;
-use std::sync::Mutex;
 use std::time::Duration;
-
-use trinchera_client::ClientError;
-
-use crate::error::{CliError, status_name};
 
 /// Latencies of one kind of call, in nanoseconds.
 #[derive(Clone, Debug, Default)]
@@ -21,12 +14,12 @@ impl Samples {
     }
 
     /// Takes in another task's samples.
-    pub fn merge(&mut self, other: Samples) {
+    pub(crate) fn merge(&mut self, other: Samples) {
         self.0.extend(other.0);
     }
 
     /// How many were recorded.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.0.len()
     }
 
@@ -77,48 +70,6 @@ impl Summary {
             ("max", ms(self.max)),
             ("mean", ms(self.mean)),
         ]
-    }
-}
-
-/// Failed calls by gRPC status code (or client-side failure class).
-#[derive(Debug, Default)]
-pub struct Errors {
-    counts: Mutex<BTreeMap<String, u64>>,
-    first: Mutex<Option<String>>,
-}
-
-impl Errors {
-    /// Counts `error`; the first one's message is kept to be shown.
-    pub fn count(&self, error: &CliError) {
-        let code = match error {
-            CliError::Client(ClientError::Refused { status, .. }) => {
-                status_name(*status).to_owned()
-            }
-            CliError::Client(ClientError::Unreachable { .. }) => "UNAVAILABLE".to_owned(),
-            other => format!("CLIENT_{}", other.kind().to_uppercase()),
-        };
-        let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
-        *counts.entry(code).or_default() += 1;
-        let mut first = self.first.lock().unwrap_or_else(|e| e.into_inner());
-        first.get_or_insert_with(|| error.to_string());
-    }
-
-    /// The counts so far.
-    pub fn counts(&self) -> BTreeMap<String, u64> {
-        self.counts
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-    }
-
-    /// Every failure counted.
-    pub fn total(&self) -> u64 {
-        self.counts().values().sum()
-    }
-
-    /// The message of the first failure.
-    pub fn first(&self) -> Option<String> {
-        self.first.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 }
 
@@ -192,24 +143,6 @@ mod tests {
         assert_eq!(summary.max, 100_000_000);
         assert_eq!(summary.mean, 50_500_000);
         assert!(Samples::default().summary().is_none());
-    }
-
-    #[test]
-    fn errors_are_counted_by_status() {
-        let errors = Errors::default();
-        let refused = CliError::Client(ClientError::Refused {
-            status: tonic::Code::FailedPrecondition,
-            reason: None,
-            message: "not your turn".into(),
-        });
-        errors.count(&refused);
-        errors.count(&refused);
-        errors.count(&CliError::Local("stream ended".into()));
-        let counts = errors.counts();
-        assert_eq!(counts["FAILED_PRECONDITION"], 2);
-        assert_eq!(counts["CLIENT_LOCAL"], 1);
-        assert_eq!(errors.total(), 3);
-        assert_eq!(errors.first().as_deref(), Some("not your turn"));
     }
 
     #[test]

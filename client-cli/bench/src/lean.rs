@@ -11,10 +11,10 @@ use tonic::client::Grpc;
 use tonic::codegen::http::uri::PathAndQuery;
 use tonic::transport::Channel;
 use tonic_prost::ProstCodec;
+use trinchera_client::{Server, authed};
 use trinchera_proto::v1 as pb;
 
-use crate::error::CliError;
-use trinchera_client::{Server, authed};
+use crate::failure::Failure;
 
 /// The parts of `trinchera.v1.GameView` a player needs to move.
 #[derive(Clone, PartialEq, prost::Message)]
@@ -76,12 +76,12 @@ pub struct Watched {
 }
 
 /// The move inside an encoded `LegalMove`.
-pub fn move_of(legal: &[u8]) -> Result<pb::Move, CliError> {
+pub fn move_of(legal: &[u8]) -> Result<pb::Move, Failure> {
     let legal: pb::LegalMove = prost::Message::decode(legal)
-        .map_err(|e| CliError::Local(format!("the server sent a malformed legal move: {e}")))?;
-    legal
-        .r#move
-        .ok_or_else(|| CliError::Local("the server listed a legal move without its move".into()))
+        .map_err(|e| Failure::Unexpected(format!("the server sent a malformed legal move: {e}")))?;
+    legal.r#move.ok_or_else(|| {
+        Failure::Unexpected("the server listed a legal move without its move".into())
+    })
 }
 
 fn path(method: &'static str) -> PathAndQuery {
@@ -94,12 +94,12 @@ pub struct Calls<'a> {
 }
 
 impl<'a> Calls<'a> {
-    /// Calls over `server`'s connection, its errors mapped as the CLI maps them.
+    /// Calls over `server`'s connection, its errors told as the client library tells them.
     pub fn new(server: &'a Server) -> Calls<'a> {
         Calls { server }
     }
 
-    async fn ready(&self) -> Result<Grpc<Channel>, CliError> {
+    async fn ready(&self) -> Result<Grpc<Channel>, Failure> {
         let mut grpc = Grpc::new(self.server.channel().clone());
         grpc.ready()
             .await
@@ -112,7 +112,7 @@ impl<'a> Calls<'a> {
         method: &'static str,
         message: Q,
         token: Option<&str>,
-    ) -> Result<R, CliError>
+    ) -> Result<R, Failure>
     where
         Q: prost::Message + Send + Sync + 'static,
         R: prost::Message + Default + Send + Sync + 'static,
@@ -122,7 +122,7 @@ impl<'a> Calls<'a> {
         grpc.unary(request, path(method), ProstCodec::<Q, R>::default())
             .await
             .map(tonic::Response::into_inner)
-            .map_err(|status| CliError::from(self.server.error(status)))
+            .map_err(|status| Failure::from(self.server.error(status)))
     }
 
     /// `MakeMove` for the holder of `token`.
@@ -130,13 +130,13 @@ impl<'a> Calls<'a> {
         &self,
         request: pb::MakeMoveRequest,
         token: &str,
-    ) -> Result<MoveReply, CliError> {
+    ) -> Result<MoveReply, Failure> {
         self.unary("/trinchera.v1.GameService/MakeMove", request, Some(token))
             .await
     }
 
     /// `GetView` for the holder of `token`.
-    pub async fn view(&self, game: &str, token: &str) -> Result<ViewReply, CliError> {
+    pub async fn view(&self, game: &str, token: &str) -> Result<ViewReply, Failure> {
         let request = pb::GetViewRequest {
             game_id: game.to_owned(),
         };
@@ -154,7 +154,7 @@ impl<'a> Calls<'a> {
         token: Option<&str>,
         piece_changes_only: bool,
         lean: bool,
-    ) -> Result<tonic::Streaming<Watched>, CliError> {
+    ) -> Result<tonic::Streaming<Watched>, Failure> {
         let request = authed(
             pb::WatchGameRequest {
                 game_id: game.to_owned(),
@@ -172,7 +172,7 @@ impl<'a> Calls<'a> {
         )
         .await
         .map(tonic::Response::into_inner)
-        .map_err(|status| CliError::from(self.server.error(status)))
+        .map_err(|status| Failure::from(self.server.error(status)))
     }
 }
 

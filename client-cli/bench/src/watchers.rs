@@ -9,9 +9,10 @@ use tokio::sync::watch;
 use trinchera_client::Server;
 use trinchera_proto::v1 as pb;
 
-use super::lean::{self, Calls};
-use super::player::{Ack, Table};
-use crate::error::CliError;
+use crate::failure::Failure;
+use crate::lean::{self, Calls};
+use crate::player::{Ack, Table};
+use crate::stats::Samples;
 
 /// When a watcher received an event.
 #[derive(Clone, Copy, Debug)]
@@ -140,7 +141,7 @@ async fn follow(
                 return true;
             }
             Ok(Err(status)) => {
-                table.errors.count(&CliError::from(server.error(status)));
+                table.errors.count(&Failure::from(server.error(status)));
                 watched.dropped += 1;
                 return true;
             }
@@ -174,12 +175,12 @@ async fn follow(
 /// Fan-out latencies: for each receipt, the time since the mover's acknowledgement of the
 /// same event (zero when the watcher got it first). Receipts of events acknowledged outside
 /// the measured phase are left out.
-pub fn fan_out(acks: &[Ack], receipts: &[Receipt]) -> super::stats::Samples {
+pub fn fan_out(acks: &[Ack], receipts: &[Receipt]) -> Samples {
     let by_event: std::collections::HashMap<(u64, u64), Instant> = acks
         .iter()
         .map(|ack| ((ack.game, ack.version), ack.at))
         .collect();
-    let mut samples = super::stats::Samples::default();
+    let mut samples = Samples::default();
     for receipt in receipts {
         if let Some(ack) = by_event.get(&(receipt.game, receipt.version)) {
             samples.push(receipt.at.saturating_duration_since(*ack));

@@ -1,5 +1,8 @@
-//! `trinchera bench`: drives a running server with concurrent games and measures it
-//! against the trivial health-check RPC at the same concurrency.
+//! The load client behind `trinchera bench`: drives a running server with concurrent games
+//! and measures it against the trivial health-check RPC at the same concurrency. The
+//! command line takes its options whole ([`BenchArgs`]), calls [`run`] and prints the
+//! [`Findings`] as a table or one JSON document. Its latency [`Samples`] measure the bots
+//! of `trinchera arena` too.
 //!
 //! Protocol of the simulated players (the cheapest correct one measured, docs/benchmarks/):
 //! each game is played by one task holding both seats' tokens; a WatchGame stream per seat
@@ -8,12 +11,18 @@
 //! already lists its legal moves. `--moves-from get-view` calls GetView before each move
 //! instead. Only MakeMove calls are timed.
 
+mod failure;
 mod lean;
 mod machine;
+mod options;
 mod player;
 mod report;
-pub(crate) mod stats;
+mod stats;
 mod watchers;
+
+pub use options::{BenchArgs, MovesFrom};
+pub use report::{Failed, Findings};
+pub use stats::{Samples, Summary};
 
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
@@ -22,44 +31,36 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use tokio::task::JoinSet;
+use trinchera_client::{ClientError, Server, Trust};
 
+use self::failure::{Errors, Failure};
 use self::player::{Played, Table};
 use self::report::{Phase, Report};
-use self::stats::{Errors, Rng, Samples};
+use self::stats::Rng;
 use self::watchers::Watched;
-use crate::cli::BenchArgs;
-use crate::context::Ctx;
-use crate::error::CliError;
-use trinchera_client::Server;
 
 /// Long-lived streams one connection carries at most (servers commonly allow 100–200).
 const STREAMS_PER_CONNECTION: u32 = 100;
 /// The longest time paced games take to start.
 const MAX_RAMP: Duration = Duration::from_secs(5);
 
-/// `bench`: one measurement, or with `--curve` one per size and a row each.
-pub async fn bench(ctx: &Ctx, args: &BenchArgs) -> Result<(), CliError> {
+/// Measures the server at `url` (trusted as `trust` says, and every `--replica` beside
+/// it) as `args` describe: one measurement, or with `--curve` one per size (each row's
+/// size said on stderr as it starts). A progress line goes to stderr meanwhile. Fails only
+/// when no measurement could start (a server that cannot be reached or refuses the health
+/// check); failed calls during one are counted in the findings ([`Findings::verdict`]).
+pub async fn run(url: &str, trust: &Trust, args: &BenchArgs) -> Result<Findings, ClientError> {
     if args.curve.is_empty() {
-        let report = measure(ctx, args).await?;
-        if ctx.json {
-            ctx.print_json(&report.to_json())?;
-        } else {
-            print!("{}", report.to_text());
-        }
-        return report.verdict();
+        return Ok(Findings::one(measure(url, trust, args).await?));
     }
-    let sized: Vec<BenchArgs> = args
-        .curve
-        .iter()
-        .map(|&games| BenchArgs {
+    let mut reports = Vec::new();
+    for (row, &games) in args.curve.iter().enumerate() {
+        let sized = BenchArgs {
             games,
             watchers: games.saturating_mul(args.watchers),
             curve: Vec::new(),
             ..args.clone()
-        })
-        .collect();
-    let mut reports = Vec::new();
-    for (row, sized) in sized.iter().enumerate() {
+        };
         eprintln!(
             "curve {}/{}: {} games, {} watchers",
             row + 1,
@@ -67,25 +68,20 @@ pub async fn bench(ctx: &Ctx, args: &BenchArgs) -> Result<(), CliError> {
             sized.games,
             sized.watchers
         );
-        reports.push(measure(ctx, sized).await?);
+        reports.push(measure(url, trust, &sized).await?);
     }
-    if ctx.json {
-        ctx.print_json(&report::curve_json(&reports))?;
-    } else {
-        print!("{}", report::curve_text(args, &reports));
-    }
-    reports.iter().try_for_each(Report::verdict)
+    Ok(Findings::curve(args, reports))
 }
 
 /// One measurement of `args.games` games (or the fill, or the baseline alone).
-async fn measure<'a>(ctx: &Ctx, args: &'a BenchArgs) -> Result<Report<'a>, CliError> {
+async fn measure(url: &str, trust: &Trust, args: &BenchArgs) -> Result<Report, ClientError> {
     let streams = match (args.moves_from.streams(), args.baseline_only) {
         (true, false) => 2 * args.games + args.watchers,
         _ => args.watchers,
     };
     // Connections go to the servers in turn, as many to each: slot n uses connection
     // n mod connections, so each game stays on one server.
-    let urls: Vec<&str> = std::iter::once(ctx.url.as_str())
+    let urls: Vec<&str> = std::iter::once(url)
         .chain(args.replica.iter().map(String::as_str))
         .collect();
     let connections = args
@@ -94,12 +90,10 @@ async fn measure<'a>(ctx: &Ctx, args: &'a BenchArgs) -> Result<Report<'a>, CliEr
         .next_multiple_of(urls.len() as u32);
     let mut servers = Vec::new();
     for n in 0..connections as usize {
-        servers.push(Server::connect(urls[n % urls.len()], &ctx.trust).await?);
+        servers.push(Server::connect(urls[n % urls.len()], trust).await?);
     }
     servers[0].health().await?;
-    let server_pid = args
-        .server_pid
-        .or_else(|| machine::local_server_pid(&ctx.url));
+    let server_pid = args.server_pid.or_else(|| machine::local_server_pid(url));
     let slots = (0..args.games)
         .map(|_| tokio::sync::watch::Sender::new(None))
         .collect();
@@ -117,8 +111,8 @@ async fn measure<'a>(ctx: &Ctx, args: &'a BenchArgs) -> Result<Report<'a>, CliEr
         slots,
     });
     let mut report = Report {
-        url: ctx.url.clone(),
-        args,
+        url: url.to_owned(),
+        args: args.clone(),
         connections,
         server_pid,
         load_before: machine::load_average(),
@@ -203,7 +197,7 @@ async fn baseline(table: &Arc<Table>, args: &BenchArgs) -> Phase {
                         samples.push(at - sent);
                         table.calls.fetch_add(1, Ordering::Relaxed);
                     }
-                    Err(error) => table.errors.count(&CliError::from(error)),
+                    Err(error) => table.errors.count(&Failure::from(error)),
                 }
             }
             samples

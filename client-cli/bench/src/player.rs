@@ -8,13 +8,13 @@ use std::time::{Duration, Instant};
 
 use prost::bytes::Bytes;
 use tokio::sync::watch;
+use trinchera_client::Server;
 use trinchera_proto::v1 as pb;
 
-use super::lean::{self, Calls};
-use super::stats::{Errors, Rng, Samples};
-use crate::cli::MovesFrom;
-use crate::error::CliError;
-use trinchera_client::Server;
+use crate::failure::{Errors, Failure};
+use crate::lean::{self, Calls};
+use crate::options::MovesFrom;
+use crate::stats::{Rng, Samples};
 
 /// How long a slot waits after a failed game before it starts the next.
 const FAILURE_PAUSE: Duration = Duration::from_millis(200);
@@ -92,7 +92,7 @@ pub struct Played {
 
 impl Played {
     /// Counts how one game's play ended: finished, stopped, or failed (the error is counted).
-    fn tally(&mut self, table: &Table, outcome: Result<End, CliError>) {
+    fn tally(&mut self, table: &Table, outcome: Result<End, Failure>) {
         match outcome {
             Ok(End::Finished) => self.finished += 1,
             Ok(End::Stopped) => {}
@@ -221,7 +221,7 @@ pub async fn fill_slot(
 
 /// Creates a game of `ruleset`, seats both players, submits random setups where needed
 /// and, when legal moves come from streams, opens both seats' streams.
-async fn new_game(table: &Table, server: &Server, ruleset: &str) -> Result<Game, CliError> {
+async fn new_game(table: &Table, server: &Server, ruleset: &str) -> Result<Game, Failure> {
     let created = server
         .create(pb::CreateGameRequest {
             ruleset: ruleset.to_owned(),
@@ -233,9 +233,9 @@ async fn new_game(table: &Table, server: &Server, ruleset: &str) -> Result<Game,
         .await?;
     table.games.fetch_add(1, Ordering::Relaxed);
     let id = created.game_id;
-    let key = id
-        .parse()
-        .map_err(|_| CliError::Local(format!("the server gave a non-numeric game id {id:?}")))?;
+    let key = id.parse().map_err(|_| {
+        Failure::Unexpected(format!("the server gave a non-numeric game id {id:?}"))
+    })?;
     let joined = server
         .join(pb::JoinGameRequest {
             game_id: id.clone(),
@@ -280,11 +280,7 @@ async fn new_game(table: &Table, server: &Server, ruleset: &str) -> Result<Game,
 }
 
 /// The legal moves (encoded `LegalMove`s) of `seat` at the game's current version.
-async fn legal_moves(
-    server: &Server,
-    game: &mut Game,
-    seat: usize,
-) -> Result<Vec<Bytes>, CliError> {
+async fn legal_moves(server: &Server, game: &mut Game, seat: usize) -> Result<Vec<Bytes>, Failure> {
     if game.streams.is_none() {
         let reply = Calls::new(server)
             .view(&game.id, &game.tokens[seat])
@@ -301,9 +297,9 @@ async fn streamed(
     game: &mut Game,
     seat: usize,
     version: u64,
-) -> Result<lean::View, CliError> {
+) -> Result<lean::View, Failure> {
     let Some(streams) = game.streams.as_mut() else {
-        return Err(CliError::Local(format!(
+        return Err(Failure::Unexpected(format!(
             "game {} has no streams to read version {version} from",
             game.id
         )));
@@ -312,7 +308,7 @@ async fn streamed(
     loop {
         let message = stream.message().await.map_err(|s| server.error(s))?;
         let Some(message) = message else {
-            return Err(CliError::Local(format!(
+            return Err(Failure::Unexpected(format!(
                 "the watch stream of game {} ended before version {version}",
                 game.id
             )));
@@ -331,7 +327,7 @@ async fn play(
     rng: &mut Rng,
     played: &mut Played,
     stop: Stop,
-) -> Result<End, CliError> {
+) -> Result<End, Failure> {
     // The seat to move's legal moves when the view read after the last move already
     // listed them, so that no other stream message or GetView is needed.
     let mut known: Option<Vec<Bytes>> = None;
@@ -352,7 +348,7 @@ async fn play(
             .and_then(|s| usize::try_from(s).ok())
             .filter(|&s| s < 2)
             .ok_or_else(|| {
-                CliError::Local(format!(
+                Failure::Unexpected(format!(
                     "game {} is being played but no seat is to move",
                     game.id
                 ))
@@ -370,7 +366,7 @@ async fn play(
             None => legal_moves(server, game, seat).await?,
         };
         if legal.is_empty() {
-            return Err(CliError::Local(format!(
+            return Err(Failure::Unexpected(format!(
                 "game {} at version {} lists no legal move for seat {seat}",
                 game.id, game.view.version
             )));
