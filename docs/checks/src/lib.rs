@@ -1,5 +1,5 @@
-//! The checks that keep the book (`docs/`, an mdBook) and the README honest, run by
-//! `cargo test --workspace`:
+//! The checks that keep the book (`docs/`, an mdBook), the README and the code's layering
+//! honest, run by `cargo test --workspace`:
 //!
 //! - every relative link of every page points to a file of the repository, and its
 //!   `#anchor` to a heading; the book's pages link only inside the book, and every chapter
@@ -9,10 +9,13 @@
 //! - every `cargo` command shown names a real package and target (this crate's tests), and
 //!   every `trinchera`, `trinchera-server` and `trinchera-gui` command line shown parses
 //!   ([`shown_commands`], checked against the real programs by the tests of the CLI, the
-//!   service and the GUI, which can run their own binaries).
+//!   service and the GUI, which can run their own binaries);
+//! - no module of any crate uses a sibling that uses it back ([`modules`]; this crate's
+//!   tests).
 
 pub mod api_reference;
 pub mod markdown;
+pub mod modules;
 pub mod shell;
 
 use std::path::{Path, PathBuf};
