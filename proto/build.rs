@@ -9,6 +9,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "trinchera/v1/rulesets.proto",
         "trinchera/v1/game.proto",
         "trinchera/v1/game_service.proto",
+        "trinchera/v1/account_service.proto",
         "trinchera/admin/v1/admin_service.proto",
     ];
     for file in files {

@@ -42,10 +42,12 @@ use tokio_postgres::types::{FromSql, ToSql};
 pub use self::connect::is_postgres_url;
 use self::retry::retrying;
 pub use self::schema::{Migrated, SchemaMismatch};
-use trinchera_store::records::{self, EventRecord, SummaryRecord};
+use trinchera_store::records::{
+    self, AccountRecord, AccountTokenRecord, EventRecord, SummaryRecord,
+};
 use trinchera_store::{
-    Append, BotLease, Downtime, GameId, GamePhase, Lifetime, ListQuery, Restored, Speed, Store,
-    StoreError, TokenHash, Traits, Unfinished, Unstarted,
+    AccountId, Append, BotLease, Downtime, GameId, GamePhase, Lifetime, ListQuery, Restored, Speed,
+    Store, StoreError, TokenHash, Traits, Unfinished, Unstarted,
 };
 
 /// A [`Store`] in a PostgreSQL database.
@@ -213,6 +215,32 @@ impl<'a> GameColumns<'a> {
     }
 }
 
+/// Notes the accounts that hold seats of game `id`, from its summary.
+async fn insert_players(
+    client: &impl GenericClient,
+    summary: &SummaryRecord,
+    id: i64,
+) -> Result<(), StoreError> {
+    let accounts: Vec<i64> = summary
+        .accounts
+        .iter()
+        .filter(|&&account| account != 0)
+        .map(|&account| int8(account))
+        .collect();
+    if accounts.is_empty() {
+        return Ok(());
+    }
+    let sql = "INSERT INTO game_players (account_id, game_id) \
+               SELECT account_id, $2::INT8 FROM UNNEST($1::INT8[]) AS seats (account_id) \
+               ON CONFLICT DO NOTHING";
+    rows(client, sql, &[&accounts, &id]).await.map(drop)
+}
+
+/// Column `index` of `row`, an account's id.
+fn account_id(row: &Row, index: usize) -> Result<AccountId, StoreError> {
+    Ok(AccountId(unsigned(get(row, index)?)?))
+}
+
 /// Notes that `token` belongs to game `id`.
 async fn insert_token(
     client: &impl GenericClient,
@@ -247,6 +275,7 @@ impl PostgresStore {
         }
         let sql = "INSERT INTO events (game_id, version, record) VALUES ($1::INT8, 1, $2::BYTEA)";
         rows(&transaction, sql, &[&id, &records::encode(creation.record)]).await?;
+        insert_players(&transaction, summary, id).await?;
         insert_token(&transaction, creation.token, id).await?;
         transaction.commit().await.map_err(StoreError::backend)?;
         Ok(game)
@@ -274,6 +303,7 @@ impl PostgresStore {
         }
         if let Some(summary) = append.summary {
             GameColumns::of(summary).update(&transaction, id).await?;
+            insert_players(&transaction, summary, id).await?;
         }
         insert_token(&transaction, append.token, id).await?;
         write_lease(&transaction, append.lease, id).await?;
@@ -316,7 +346,107 @@ impl PostgresStore {
     }
 }
 
+/// Stores an account's token under its hash (replacing one stored before).
+async fn insert_account_token(
+    client: &impl GenericClient,
+    hash: &TokenHash,
+    account: i64,
+    record: &[u8],
+) -> Result<(), StoreError> {
+    let sql = "INSERT INTO account_tokens (token_hash, account_id, record) \
+               VALUES ($1::BYTEA, $2::INT8, $3::BYTEA) \
+               ON CONFLICT (token_hash) DO UPDATE \
+               SET account_id = excluded.account_id, record = excluded.record";
+    rows(client, sql, &[&hash.0.as_slice(), &account, &record])
+        .await
+        .map(drop)
+}
+
 impl PostgresStore {
+    /// One attempt at creating an account: its name is claimed in the same transaction,
+    /// taken over from a deleted account only when that one's reservation has passed.
+    async fn try_create_account(
+        &self,
+        account: &AccountRecord,
+        reusable_before_ms: u64,
+    ) -> Result<Option<AccountId>, StoreError> {
+        let mut client = self.client().await?;
+        let transaction = client.transaction().await.map_err(StoreError::backend)?;
+        let sql = "SELECT a.id, a.record FROM account_names n \
+                   JOIN accounts a ON a.id = n.account_id WHERE n.folded = $1::TEXT FOR UPDATE";
+        let holder = rows(&transaction, sql, &[&account.folded]).await?;
+        let holder = match holder.first() {
+            Some(row) => Some((get::<i64>(row, 0)?, decoded::<AccountRecord>(row, 1)?)),
+            None => None,
+        };
+        if !trinchera_store::name_is_free(holder.as_ref().map(|(_, held)| held), reusable_before_ms)
+        {
+            return Ok(None);
+        }
+        let sql = "INSERT INTO accounts (id, record) VALUES (nextval('account_ids'), $1::BYTEA) \
+                   RETURNING id";
+        let id: i64 = get(
+            &rows(&transaction, sql, &[&records::encode(account)]).await?[0],
+            0,
+        )?;
+        let claimed = match holder {
+            // A concurrent registration of the same new name takes it first: no row back.
+            None => {
+                let sql = "INSERT INTO account_names (folded, account_id) \
+                           VALUES ($1::TEXT, $2::INT8) ON CONFLICT DO NOTHING RETURNING folded";
+                rows(&transaction, sql, &[&account.folded, &id]).await?
+            }
+            Some((old, _)) => {
+                let sql = "UPDATE account_names SET account_id = $2::INT8 \
+                           WHERE folded = $1::TEXT AND account_id = $3::INT8 RETURNING folded";
+                rows(&transaction, sql, &[&account.folded, &id, &old]).await?
+            }
+        };
+        if claimed.is_empty() {
+            return Ok(None);
+        }
+        transaction.commit().await.map_err(StoreError::backend)?;
+        Ok(Some(AccountId(unsigned(id)?)))
+    }
+
+    /// One attempt at restoring an account under its own id, with its tokens.
+    async fn try_restore_account(
+        &self,
+        id: AccountId,
+        account: &AccountRecord,
+        tokens: &[(TokenHash, AccountTokenRecord)],
+    ) -> Result<bool, StoreError> {
+        let id = int8(id.0);
+        let mut client = self.client().await?;
+        let transaction = client.transaction().await.map_err(StoreError::backend)?;
+        let sql = "INSERT INTO accounts (id, record) VALUES ($1::INT8, $2::BYTEA) \
+                   ON CONFLICT DO NOTHING RETURNING id";
+        if rows(&transaction, sql, &[&id, &records::encode(account)])
+            .await?
+            .is_empty()
+        {
+            return Ok(false);
+        }
+        let sql = "INSERT INTO account_names (folded, account_id) VALUES ($1::TEXT, $2::INT8) \
+                   ON CONFLICT DO NOTHING";
+        rows(&transaction, sql, &[&account.folded, &id]).await?;
+        for (hash, token) in tokens {
+            insert_account_token(
+                &transaction,
+                hash,
+                int8(token.account),
+                &records::encode(token),
+            )
+            .await?;
+        }
+        // Only ever forward: a sequence behind the restored id would hand it out again.
+        let sql = "SELECT CASE WHEN nextval('account_ids') < $1::INT8 \
+                   THEN setval('account_ids', $1::INT8) END";
+        rows(&transaction, sql, &[&id]).await?;
+        transaction.commit().await.map_err(StoreError::backend)?;
+        Ok(true)
+    }
+
     /// One attempt at restoring a whole game: its row under its own id unless one exists,
     /// its log in one statement, its tokens; the id sequence moved past it.
     async fn try_restore(&self, game: GameId, restored: Restored<'_>) -> Result<bool, StoreError> {
@@ -342,6 +472,7 @@ impl PostgresStore {
         for token in restored.tokens {
             insert_token(&transaction, Some(*token), id).await?;
         }
+        insert_players(&transaction, restored.summary, id).await?;
         // Only ever forward: a sequence behind the restored id would hand it out again.
         let sql = "SELECT CASE WHEN nextval('game_ids') < $1::INT8 \
                    THEN setval('game_ids', $1::INT8) END";
@@ -488,6 +619,14 @@ impl Store for PostgresStore {
             params.push(speed);
             sql += &format!(" AND speed = ${}::INT4", params.len());
         }
+        let player = query.player.map(|account| int8(account.0));
+        if let Some(player) = &player {
+            params.push(player);
+            sql += &format!(
+                " AND id IN (SELECT game_id FROM game_players WHERE account_id = ${}::INT8)",
+                params.len()
+            );
+        }
         params.push(&limit);
         sql += &format!(" ORDER BY id DESC LIMIT ${}::INT8", params.len());
         self.read(&sql, &params)
@@ -633,6 +772,119 @@ impl Store for PostgresStore {
         retrying(|| async { self.read(sql, &[&holder]).await })
             .await
             .map(drop)
+    }
+
+    async fn create_account(
+        &self,
+        account: &AccountRecord,
+        reusable_before_ms: u64,
+    ) -> Result<Option<AccountId>, StoreError> {
+        retrying(|| self.try_create_account(account, reusable_before_ms)).await
+    }
+
+    async fn account(&self, id: AccountId) -> Result<Option<AccountRecord>, StoreError> {
+        let sql = "SELECT record FROM accounts WHERE id = $1::INT8";
+        self.read(sql, &[&int8(id.0)])
+            .await?
+            .first()
+            .map(|row| decoded(row, 0))
+            .transpose()
+    }
+
+    async fn account_named(
+        &self,
+        folded: &str,
+    ) -> Result<Option<(AccountId, AccountRecord)>, StoreError> {
+        let sql = "SELECT a.id, a.record FROM account_names n \
+                   JOIN accounts a ON a.id = n.account_id WHERE n.folded = $1::TEXT";
+        self.read(sql, &[&folded])
+            .await?
+            .first()
+            .map(|row| Ok((account_id(row, 0)?, decoded(row, 1)?)))
+            .transpose()
+    }
+
+    async fn update_account(
+        &self,
+        id: AccountId,
+        account: &AccountRecord,
+    ) -> Result<(), StoreError> {
+        let sql = "UPDATE accounts SET record = $2::BYTEA WHERE id = $1::INT8";
+        let (id, record) = (int8(id.0), records::encode(account));
+        retrying(|| async { self.read(sql, &[&id, &record]).await })
+            .await
+            .map(drop)
+    }
+
+    async fn accounts(
+        &self,
+        after: Option<AccountId>,
+        limit: usize,
+    ) -> Result<Vec<(AccountId, AccountRecord)>, StoreError> {
+        let sql = "SELECT id, record FROM accounts WHERE id > $1::INT8 ORDER BY id LIMIT $2::INT8";
+        let after = after.map_or(0, |id| int8(id.0));
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.read(sql, &[&after, &limit])
+            .await?
+            .iter()
+            .map(|row| Ok((account_id(row, 0)?, decoded(row, 1)?)))
+            .collect()
+    }
+
+    async fn put_account_token(
+        &self,
+        hash: &TokenHash,
+        token: &AccountTokenRecord,
+    ) -> Result<(), StoreError> {
+        let (account, record) = (int8(token.account), records::encode(token));
+        retrying(|| async {
+            insert_account_token(&self.client().await?, hash, account, &record).await
+        })
+        .await
+    }
+
+    async fn account_token(
+        &self,
+        hash: &TokenHash,
+    ) -> Result<Option<AccountTokenRecord>, StoreError> {
+        let sql = "SELECT record FROM account_tokens WHERE token_hash = $1::BYTEA";
+        self.read(sql, &[&hash.0.as_slice()])
+            .await?
+            .first()
+            .map(|row| decoded(row, 0))
+            .transpose()
+    }
+
+    async fn account_tokens(
+        &self,
+        account: AccountId,
+    ) -> Result<Vec<(TokenHash, AccountTokenRecord)>, StoreError> {
+        let sql = "SELECT token_hash, record FROM account_tokens WHERE account_id = $1::INT8 \
+                   ORDER BY token_hash";
+        self.read(sql, &[&int8(account.0)])
+            .await?
+            .iter()
+            .map(|row| {
+                let hash: &[u8] = get(row, 0)?;
+                let hash = hash.try_into().map_err(StoreError::backend)?;
+                Ok((TokenHash(hash), decoded(row, 1)?))
+            })
+            .collect()
+    }
+
+    async fn remove_account_token(&self, hash: &TokenHash) -> Result<bool, StoreError> {
+        let sql = "DELETE FROM account_tokens WHERE token_hash = $1::BYTEA RETURNING account_id";
+        let removed = retrying(|| async { self.read(sql, &[&hash.0.as_slice()]).await }).await?;
+        Ok(!removed.is_empty())
+    }
+
+    async fn restore_account(
+        &self,
+        id: AccountId,
+        account: &AccountRecord,
+        tokens: &[(TokenHash, AccountTokenRecord)],
+    ) -> Result<bool, StoreError> {
+        retrying(|| self.try_restore_account(id, account, tokens)).await
     }
 
     fn shared(&self) -> bool {

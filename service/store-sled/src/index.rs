@@ -2,15 +2,17 @@
 //! and the queries of unfinished games read no summaries they do not show: four bytes of
 //! traits for each game, by id (a sorted map, so that memory follows the games there are,
 //! not the highest id), counts of unfinished games and exhibitions, and when each game that
-//! has not started entered its phase. Built from the summaries at open; updated as
-//! summaries are durably written.
+//! has not started entered its phase, and the games of each account. Built from the
+//! summaries at open; updated as summaries are durably written.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use trinchera_store::records::SummaryRecord;
-use trinchera_store::{GameId, GamePhase, ListQuery, Speed, Traits, Unfinished, Unstarted};
+use trinchera_store::{
+    AccountId, GameId, GamePhase, ListQuery, Speed, Traits, Unfinished, Unstarted,
+};
 
 /// A game's [`Traits`] in four bytes: ruleset index + 1, phase number, speed number and
 /// seats played by bots; all zero for an id without a game.
@@ -42,6 +44,8 @@ impl Packed {
 #[derive(Debug, Default)]
 struct Inner {
     games: BTreeMap<GameId, Packed>,
+    /// The games each account holds a seat of (seats are taken, never given back).
+    players: BTreeMap<AccountId, BTreeSet<GameId>>,
     unstarted: BTreeMap<GameId, Unstarted>,
     unfinished: usize,
     exhibitions: usize,
@@ -65,6 +69,13 @@ impl Index {
     /// Game `game`'s summary is now `summary` (durably).
     pub(super) fn record(&self, game: GameId, summary: &SummaryRecord) {
         let mut inner = self.write();
+        for &account in summary.accounts.iter().filter(|&&account| account != 0) {
+            inner
+                .players
+                .entry(AccountId(account))
+                .or_default()
+                .insert(game);
+        }
         let after = Traits::of(summary);
         let before = inner
             .games
@@ -108,13 +119,29 @@ impl Index {
     pub(super) fn page(&self, query: &ListQuery) -> Vec<GameId> {
         let inner = self.read();
         let below = query.before.map_or(Bound::Unbounded, Bound::Excluded);
-        inner
-            .games
-            .range((Bound::Unbounded, below))
-            .rev()
-            .filter(|(_, packed)| packed.traits().matches(query))
+        let matches = |game: &GameId| {
+            inner
+                .games
+                .get(game)
+                .is_some_and(|packed| packed.traits().matches(query))
+        };
+        let candidates: Box<dyn Iterator<Item = &GameId>> = match query.player {
+            Some(player) => match inner.players.get(&player) {
+                Some(games) => Box::new(games.range((Bound::Unbounded, below)).rev()),
+                None => Box::new(std::iter::empty()),
+            },
+            None => Box::new(
+                inner
+                    .games
+                    .range((Bound::Unbounded, below))
+                    .rev()
+                    .map(|(game, _)| game),
+            ),
+        };
+        candidates
+            .filter(|game| matches(game))
             .take(query.limit)
-            .map(|(&game, _)| game)
+            .copied()
             .collect()
     }
 

@@ -39,10 +39,12 @@ use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
 use trinchera_store::leases::Leases;
-use trinchera_store::records::{self, EventRecord, SummaryRecord};
+use trinchera_store::records::{
+    self, AccountRecord, AccountTokenRecord, EventRecord, SummaryRecord,
+};
 use trinchera_store::{
-    Append, Downtime, GameId, Lifetime, ListQuery, Restored, Store, StoreError, TokenHash,
-    Unfinished, Unstarted,
+    AccountId, Append, Downtime, GameId, Lifetime, ListQuery, Restored, Store, StoreError,
+    TokenHash, Unfinished, Unstarted,
 };
 
 use self::chunk::EventChunk;
@@ -60,6 +62,14 @@ pub const CHUNK: u64 = 32;
 const EVENT: u8 = b'E';
 const SUMMARY: u8 = b'G';
 const TOKEN: u8 = b'T';
+/// `A` account(8) → its record.
+const ACCOUNT: u8 = b'A';
+/// `N` folded name → the account (8) that holds it.
+const NAME: u8 = b'N';
+/// `K` sha256(token)(32) → an account token's record.
+const ACCOUNT_TOKEN: u8 = b'K';
+/// `L` account(8) sha256(token)(32) → nothing: the account's tokens, for listing them.
+const ACCOUNT_TOKENS: u8 = b'L';
 const FORMAT_KEY: &[u8] = b"format";
 /// When the server was last known to run: ms since the Unix epoch, big-endian.
 const ALIVE_KEY: &[u8] = b"alive";
@@ -197,6 +207,9 @@ pub struct SledStore {
     /// Bot leases: in memory, since one process holds the directory (a restart finds
     /// none, and its bots take their turns again).
     leases: Mutex<Leases>,
+    /// The next account id to hand out; held while an account is created, so that a name
+    /// is looked at and claimed in one step (one process holds the directory).
+    next_account: tokio::sync::Mutex<u64>,
 }
 
 /// The key of the chunk that holds `version` (from 1) of `game`'s log.
@@ -214,6 +227,42 @@ fn game_key(prefix: u8, game: GameId) -> [u8; 9] {
     key[0] = prefix;
     key[1..].copy_from_slice(&game.0.to_be_bytes());
     key
+}
+
+fn account_key(account: AccountId) -> [u8; 9] {
+    let mut key = [0; 9];
+    key[0] = ACCOUNT;
+    key[1..].copy_from_slice(&account.0.to_be_bytes());
+    key
+}
+
+fn name_key(folded: &str) -> Vec<u8> {
+    let mut key = vec![NAME];
+    key.extend_from_slice(folded.as_bytes());
+    key
+}
+
+fn account_token_key(token: &TokenHash) -> [u8; 33] {
+    let mut key = [0; 33];
+    key[0] = ACCOUNT_TOKEN;
+    key[1..].copy_from_slice(&token.0);
+    key
+}
+
+/// The key that lists `token` among `account`'s tokens.
+fn listed_token_key(account: AccountId, token: &TokenHash) -> [u8; 41] {
+    let mut key = [0; 41];
+    key[0] = ACCOUNT_TOKENS;
+    key[1..9].copy_from_slice(&account.0.to_be_bytes());
+    key[9..].copy_from_slice(&token.0);
+    key
+}
+
+fn account_of(bytes: &[u8]) -> Result<AccountId, SledError> {
+    let bytes: [u8; 8] = bytes
+        .try_into()
+        .map_err(|_| SledError::Malformed("account key"))?;
+    Ok(AccountId(u64::from_be_bytes(bytes)))
 }
 
 fn token_key(token: &TokenHash) -> [u8; 33] {
@@ -325,8 +374,13 @@ impl SledStore {
                 .spawn(move || commit_loop(&stored, &index, &mut wal, &requests, &*gather))
                 .map_err(SledError::io("the committer thread"))?
         };
+        let last_account = match db.scan_prefix([ACCOUNT]).keys().next_back() {
+            Some(key) => account_of(&key.map_err(SledError::from)?[1..])?.0,
+            None => 0,
+        };
         Ok(SledStore {
             stored,
+            next_account: tokio::sync::Mutex::new(last_account + 1),
             next_game: AtomicU64::new(index.last().saturating_add(1)),
             index,
             commits: Mutex::new(Some(commits)),
@@ -754,12 +808,42 @@ impl SledStore {
             Some(alive) => Op::Insert(ALIVE_KEY.to_vec(), alive.to_be_bytes().to_vec()),
             None => Op::Remove(ALIVE_KEY.to_vec()),
         };
-        let ops = vec![Op::Insert(DOWNTIME_KEY.to_vec(), downtime), alive];
+        self.put(vec![Op::Insert(DOWNTIME_KEY.to_vec(), downtime), alive])
+            .await
+    }
+
+    /// Writes `ops` durably, through the committer.
+    async fn put(&self, ops: Vec<Op>) -> Result<(), StoreError> {
         let (waiter, done) = oneshot::channel();
         self.send(Request::Put(Put { ops, waiter }))?;
         done.await
             .map_err(|_| StoreError::Closed)?
             .map_err(StoreError::backend)
+    }
+
+    /// A stored record under `key`, decoded.
+    fn read<M: prost::Message + Default>(&self, key: &[u8]) -> Result<Option<M>, StoreError> {
+        self.stored
+            .get(key)?
+            .map(|value| records::decode(&value).map_err(StoreError::from))
+            .transpose()
+    }
+
+    /// The operations that store `account` under `id` and give it its folded name.
+    fn account_ops(id: AccountId, account: &AccountRecord) -> Vec<Op> {
+        vec![
+            Op::Insert(account_key(id).to_vec(), records::encode(account)),
+            Op::Insert(name_key(&account.folded), id.0.to_be_bytes().to_vec()),
+        ]
+    }
+
+    /// The operations that store `token` of its account under `hash`.
+    fn token_ops(hash: &TokenHash, token: &AccountTokenRecord) -> Vec<Op> {
+        let listed = listed_token_key(AccountId(token.account), hash);
+        vec![
+            Op::Insert(account_token_key(hash).to_vec(), records::encode(token)),
+            Op::Insert(listed.to_vec(), Vec::new()),
+        ]
     }
 
     fn read_summary(&self, game: GameId) -> Result<Option<SummaryRecord>, StoreError> {
@@ -896,6 +980,152 @@ impl Store for SledStore {
     async fn give_up_leases(&self, holder: u64) -> Result<(), StoreError> {
         self.leases().give_up(holder);
         Ok(())
+    }
+
+    async fn create_account(
+        &self,
+        account: &AccountRecord,
+        reusable_before_ms: u64,
+    ) -> Result<Option<AccountId>, StoreError> {
+        let mut next = self.next_account.lock().await;
+        if let Some((_, holder)) = self.account_named(&account.folded).await?
+            && !trinchera_store::name_is_free(Some(&holder), reusable_before_ms)
+        {
+            return Ok(None);
+        }
+        let id = AccountId(*next);
+        self.put(SledStore::account_ops(id, account)).await?;
+        *next += 1;
+        Ok(Some(id))
+    }
+
+    async fn account(&self, id: AccountId) -> Result<Option<AccountRecord>, StoreError> {
+        self.read(&account_key(id))
+    }
+
+    async fn account_named(
+        &self,
+        folded: &str,
+    ) -> Result<Option<(AccountId, AccountRecord)>, StoreError> {
+        let Some(id) = self.stored.get(&name_key(folded))? else {
+            return Ok(None);
+        };
+        let id = account_of(&id)?;
+        Ok(self.account(id).await?.map(|account| (id, account)))
+    }
+
+    async fn update_account(
+        &self,
+        id: AccountId,
+        account: &AccountRecord,
+    ) -> Result<(), StoreError> {
+        let record = Op::Insert(account_key(id).to_vec(), records::encode(account));
+        self.put(vec![record]).await
+    }
+
+    async fn accounts(
+        &self,
+        after: Option<AccountId>,
+        limit: usize,
+    ) -> Result<Vec<(AccountId, AccountRecord)>, StoreError> {
+        let values = self
+            .stored
+            .pending
+            .scan_prefix_keys(&self.stored.db, &[ACCOUNT])
+            .map_err(SledError::from)?;
+        let mut page = Vec::new();
+        for (key, value) in values {
+            let id = account_of(&key[1..])?;
+            if after.is_some_and(|after| id <= after) {
+                continue;
+            }
+            page.push((id, records::decode(&value)?));
+            if page.len() == limit {
+                break;
+            }
+        }
+        Ok(page)
+    }
+
+    async fn put_account_token(
+        &self,
+        hash: &TokenHash,
+        token: &AccountTokenRecord,
+    ) -> Result<(), StoreError> {
+        self.put(SledStore::token_ops(hash, token)).await
+    }
+
+    async fn account_token(
+        &self,
+        hash: &TokenHash,
+    ) -> Result<Option<AccountTokenRecord>, StoreError> {
+        self.read(&account_token_key(hash))
+    }
+
+    async fn account_tokens(
+        &self,
+        account: AccountId,
+    ) -> Result<Vec<(TokenHash, AccountTokenRecord)>, StoreError> {
+        let mut prefix = vec![ACCOUNT_TOKENS];
+        prefix.extend_from_slice(&account.0.to_be_bytes());
+        let listed = self
+            .stored
+            .pending
+            .scan_prefix_keys(&self.stored.db, &prefix)
+            .map_err(SledError::from)?;
+        let mut tokens = Vec::new();
+        for (key, _) in listed {
+            let hash = TokenHash(
+                key[9..]
+                    .try_into()
+                    .map_err(|_| SledError::Malformed("account token key"))?,
+            );
+            if let Some(token) = self.account_token(&hash).await? {
+                tokens.push((hash, token));
+            }
+        }
+        Ok(tokens)
+    }
+
+    async fn remove_account_token(&self, hash: &TokenHash) -> Result<bool, StoreError> {
+        let Some(token) = self.account_token(hash).await? else {
+            return Ok(false);
+        };
+        let listed = listed_token_key(AccountId(token.account), hash);
+        let ops = vec![
+            Op::Remove(account_token_key(hash).to_vec()),
+            Op::Remove(listed.to_vec()),
+        ];
+        self.put(ops).await?;
+        Ok(true)
+    }
+
+    async fn restore_account(
+        &self,
+        id: AccountId,
+        account: &AccountRecord,
+        tokens: &[(TokenHash, AccountTokenRecord)],
+    ) -> Result<bool, StoreError> {
+        let mut next = self.next_account.lock().await;
+        if self.account(id).await?.is_some() {
+            return Ok(false);
+        }
+        let mut ops = vec![Op::Insert(
+            account_key(id).to_vec(),
+            records::encode(account),
+        )];
+        if self.stored.get(&name_key(&account.folded))?.is_none() {
+            ops.push(Op::Insert(
+                name_key(&account.folded),
+                id.0.to_be_bytes().to_vec(),
+            ));
+        }
+        for (hash, token) in tokens {
+            ops.extend(SledStore::token_ops(hash, token));
+        }
+        self.put(ops).await?;
+        *next = (*next).max(id.0 + 1);
+        Ok(true)
     }
 
     async fn close(&self) -> Result<(), StoreError> {

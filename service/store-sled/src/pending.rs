@@ -36,6 +36,17 @@ impl Pending {
 
     /// The values of the keys starting with `prefix`, in key order, pending ones over sled's.
     pub(super) fn scan_prefix(&self, db: &sled::Db, prefix: &[u8]) -> sled::Result<Vec<Vec<u8>>> {
+        let entries = self.scan_prefix_keys(db, prefix)?;
+        Ok(entries.into_iter().map(|(_, value)| value).collect())
+    }
+
+    /// The keys starting with `prefix` and their values, in key order, pending ones over
+    /// sled's.
+    pub(super) fn scan_prefix_keys(
+        &self,
+        db: &sled::Db,
+        prefix: &[u8],
+    ) -> sled::Result<Vec<(Vec<u8>, Vec<u8>)>> {
         let values = self.values();
         let mut merged = BTreeMap::new();
         for item in db.scan_prefix(prefix) {
@@ -48,7 +59,10 @@ impl Pending {
         for (key, value) in pending {
             merged.insert(key.clone(), value.clone());
         }
-        Ok(merged.into_values().flatten().collect())
+        Ok(merged
+            .into_iter()
+            .filter_map(|(key, value)| Some((key, value?)))
+            .collect())
     }
 
     /// Notes `ops`, whose frame the commit log holds.

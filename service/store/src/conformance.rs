@@ -15,10 +15,11 @@
 use std::sync::Arc;
 
 use crate::ids::{GameId, TokenHash};
+use crate::records::{AccountRecord, AccountTokenRecord};
 use crate::records::{Entry, EventRecord, SummaryRecord};
 use crate::{
-    Append, BotLease, Downtime, GamePhase, Lifetime, ListQuery, MemoryStore, Restored, Speed,
-    Store, StoreError, Unfinished,
+    AccountId, Append, BotLease, Downtime, GamePhase, Lifetime, ListQuery, MemoryStore, Restored,
+    Speed, Store, StoreError, Unfinished,
 };
 
 /// A backend under test: its store, and the store a restart would find.
@@ -61,7 +62,7 @@ impl Backend for Memory {
 #[macro_export]
 macro_rules! conformance_tests {
     ($(#[$attr:meta])* $run:path) => {
-        $crate::conformance_tests!(@each [$(#[$attr])*] $run; appends_survive_restarts, appends_out_of_turn_conflict_and_write_nothing, racing_appends_of_one_version_let_exactly_one_through, ids_are_new_and_increase_across_restarts, listings_page_newest_first_and_filter, queries_find_unfinished_and_unstarted_games, downtime_is_the_gap_before_a_start, restored_games_keep_their_ids_and_are_written_once, a_restored_lifetime_is_what_the_next_start_counts_from, log_after_gives_what_a_copy_missed, bot_leases_go_to_one_server_at_a_time);
+        $crate::conformance_tests!(@each [$(#[$attr])*] $run; appends_survive_restarts, appends_out_of_turn_conflict_and_write_nothing, racing_appends_of_one_version_let_exactly_one_through, ids_are_new_and_increase_across_restarts, listings_page_newest_first_and_filter, queries_find_unfinished_and_unstarted_games, downtime_is_the_gap_before_a_start, restored_games_keep_their_ids_and_are_written_once, a_restored_lifetime_is_what_the_next_start_counts_from, log_after_gives_what_a_copy_missed, bot_leases_go_to_one_server_at_a_time, accounts_hold_their_names_and_survive_restarts, account_tokens_are_found_listed_and_removed, listings_filter_by_player, restored_accounts_keep_their_ids);
     };
     (@each $attrs:tt $run:path; $($name:ident),*) => {
         $($crate::conformance_tests!(@one $attrs $run; $name);)*
@@ -559,4 +560,277 @@ mod memory {
     }
 
     crate::conformance_tests!(on_memory);
+}
+
+fn account(name: &str) -> AccountRecord {
+    AccountRecord {
+        name: name.into(),
+        folded: name.to_lowercase(),
+        password: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA".into(),
+        created_ms: 1_000,
+        ..AccountRecord::default()
+    }
+}
+
+fn account_token(account: AccountId, label: &str) -> AccountTokenRecord {
+    AccountTokenRecord {
+        account: account.0,
+        scopes: 1,
+        label: label.into(),
+        created_ms: 2_000,
+        expires_ms: 0,
+        session: true,
+    }
+}
+
+/// Accounts hold their names and survive restarts.
+pub async fn accounts_hold_their_names_and_survive_restarts(mut backend: impl Backend) {
+    let store = backend.store();
+    let ana = store
+        .create_account(&account("Ana"), 0)
+        .await
+        .expect("creates")
+        .expect("a free name");
+    let again = store
+        .create_account(&account("ANA"), 0)
+        .await
+        .expect("answers");
+    assert_eq!(again, None, "the folded name is taken");
+    let beto = store
+        .create_account(&account("Beto"), 0)
+        .await
+        .expect("creates")
+        .expect("a free name");
+    assert!(beto > ana);
+    let mut disabled = account("Beto");
+    disabled.disabled = true;
+    store
+        .update_account(beto, &disabled)
+        .await
+        .expect("updates");
+    drop(store);
+    backend.restart().await;
+    let store = backend.store();
+    assert_eq!(
+        store.account(ana).await.expect("reads"),
+        Some(account("Ana"))
+    );
+    assert_eq!(
+        store.account_named("beto").await.expect("reads"),
+        Some((beto, disabled))
+    );
+    assert_eq!(store.account_named("nadie").await.expect("reads"), None);
+    let page: Vec<AccountId> = store
+        .accounts(None, 10)
+        .await
+        .expect("lists")
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
+    assert_eq!(page, [ana, beto]);
+    let after: Vec<AccountId> = store
+        .accounts(Some(ana), 10)
+        .await
+        .expect("lists")
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
+    assert_eq!(after, [beto]);
+    // A deleted account's name is reserved until the given time, then free again.
+    let mut deleted = account("Ana");
+    deleted.deleted_ms = 5_000;
+    store.update_account(ana, &deleted).await.expect("deletes");
+    let reserved = store.create_account(&account("ana"), 5_000).await;
+    assert_eq!(reserved.expect("answers"), None, "still reserved");
+    let taken_over = store
+        .create_account(&account("ana"), 5_001)
+        .await
+        .expect("answers")
+        .expect("free again");
+    assert!(taken_over > beto, "ids are never used twice");
+    assert_eq!(
+        store
+            .account_named("ana")
+            .await
+            .expect("reads")
+            .map(|(id, _)| id),
+        Some(taken_over)
+    );
+    assert_eq!(
+        store.account(ana).await.expect("reads"),
+        Some(deleted),
+        "kept"
+    );
+    drop(store);
+    backend.restart().await;
+    let store = backend.store();
+    assert_eq!(
+        store
+            .account_named("ana")
+            .await
+            .expect("reads")
+            .map(|(id, _)| id),
+        Some(taken_over)
+    );
+    let newest = store
+        .create_account(&account("Cleo"), 0)
+        .await
+        .expect("creates")
+        .expect("a free name");
+    assert!(newest > taken_over, "ids go on after a restart");
+}
+
+/// Account tokens are found, listed and removed.
+pub async fn account_tokens_are_found_listed_and_removed(mut backend: impl Backend) {
+    let store = backend.store();
+    let ana = AccountId(1);
+    let hashes = [
+        TokenHash::of("tra1_a"),
+        TokenHash::of("tra1_b"),
+        TokenHash::of("tra1_c"),
+    ];
+    let tokens = [
+        account_token(ana, "laptop"),
+        account_token(ana, "phone"),
+        account_token(AccountId(2), "bot"),
+    ];
+    for (hash, token) in hashes.iter().zip(&tokens) {
+        store.put_account_token(hash, token).await.expect("stores");
+    }
+    assert_eq!(
+        store.account_token(&hashes[1]).await.expect("reads"),
+        Some(tokens[1].clone())
+    );
+    assert_eq!(
+        store
+            .account_token(&TokenHash::of("x"))
+            .await
+            .expect("reads"),
+        None
+    );
+    let mut of_ana: Vec<String> = store
+        .account_tokens(ana)
+        .await
+        .expect("lists")
+        .into_iter()
+        .map(|(_, token)| token.label)
+        .collect();
+    of_ana.sort();
+    assert_eq!(of_ana, ["laptop", "phone"]);
+    assert!(
+        store
+            .remove_account_token(&hashes[0])
+            .await
+            .expect("removes")
+    );
+    assert!(
+        !store
+            .remove_account_token(&hashes[0])
+            .await
+            .expect("answers")
+    );
+    drop(store);
+    backend.restart().await;
+    let store = backend.store();
+    assert_eq!(store.account_token(&hashes[0]).await.expect("reads"), None);
+    assert_eq!(store.account_tokens(ana).await.expect("lists").len(), 1);
+    assert_eq!(
+        store.account_token(&hashes[2]).await.expect("reads"),
+        Some(tokens[2].clone())
+    );
+}
+
+/// Listings filter by player.
+pub async fn listings_filter_by_player(mut backend: impl Backend) {
+    let store = backend.store();
+    let seated = |accounts: [u64; 2]| SummaryRecord {
+        accounts: accounts.to_vec(),
+        ..summary("frente", GamePhase::Playing)
+    };
+    let first = create(store.as_ref(), &seated([1, 0]), None).await;
+    let second = create(store.as_ref(), &seated([0, 2]), None).await;
+    let third = create(store.as_ref(), &seated([1, 2]), None).await;
+    let _other = create(store.as_ref(), &summary("frente", GamePhase::Waiting), None).await;
+    let games_of = |store: Arc<dyn Store>, player: u64| async move {
+        let query = ListQuery {
+            player: Some(AccountId(player)),
+            limit: 10,
+            ..ListQuery::default()
+        };
+        let listed = store.list(&query).await.expect("lists");
+        listed.into_iter().map(|(id, _)| id).collect::<Vec<_>>()
+    };
+    assert_eq!(games_of(store.clone(), 1).await, [third, first]);
+    assert_eq!(games_of(store.clone(), 2).await, [third, second]);
+    assert!(games_of(store.clone(), 3).await.is_empty());
+    // A seat taken later (a summary rewritten) counts too.
+    append_summary(store.as_ref(), second, &seated([4, 2])).await;
+    assert_eq!(games_of(store.clone(), 4).await, [second]);
+    drop(store);
+    backend.restart().await;
+    let store = backend.store();
+    assert_eq!(games_of(store.clone(), 1).await, [third, first]);
+    assert_eq!(games_of(store.clone(), 4).await, [second]);
+    let paged = store
+        .list(&ListQuery {
+            player: Some(AccountId(1)),
+            before: Some(third),
+            limit: 10,
+            ..ListQuery::default()
+        })
+        .await
+        .expect("lists");
+    assert_eq!(paged.len(), 1);
+}
+
+/// Appends an entry to `game` (at version 2) that rewrites its summary.
+async fn append_summary(store: &dyn Store, game: GameId, summary: &SummaryRecord) {
+    store
+        .append(
+            game,
+            Append {
+                version: 2,
+                record: &record("joined"),
+                summary: Some(summary),
+                token: None,
+                lease: None,
+            },
+        )
+        .await
+        .expect("appends");
+}
+
+/// Restored accounts keep their ids.
+pub async fn restored_accounts_keep_their_ids(mut backend: impl Backend) {
+    let store = backend.store();
+    let tokens = [(TokenHash::of("tra1_x"), account_token(AccountId(40), "cli"))];
+    assert!(
+        store
+            .restore_account(AccountId(40), &account("Dora"), &tokens)
+            .await
+            .expect("restores")
+    );
+    assert!(
+        !store
+            .restore_account(AccountId(40), &account("Other"), &[])
+            .await
+            .expect("answers")
+    );
+    drop(store);
+    backend.restart().await;
+    let store = backend.store();
+    assert_eq!(
+        store.account_named("dora").await.expect("reads"),
+        Some((AccountId(40), account("Dora")))
+    );
+    assert_eq!(
+        store.account_token(&tokens[0].0).await.expect("reads"),
+        Some(tokens[0].1.clone())
+    );
+    let next = store
+        .create_account(&account("Eva"), 0)
+        .await
+        .expect("creates")
+        .expect("a free name");
+    assert!(next > AccountId(40), "{next:?}");
 }

@@ -1,10 +1,20 @@
-//! Typed identifiers the store keys on: game ids and the hashes of players' tokens.
+//! Typed identifiers the store keys on: game and account ids, and the hashes of tokens.
 
 use std::fmt;
 use std::str::FromStr;
 
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
+
+/// An account's id: a number from the store's counter of accounts, never used twice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AccountId(pub u64);
+
+impl fmt::Display for AccountId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
 
 /// A game's id: a number from the store's monotonic counter, written in decimal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -24,11 +24,11 @@ mod memory;
 pub mod metrics;
 pub mod records;
 
-pub use self::ids::{GameId, TokenHash};
+pub use self::ids::{AccountId, GameId, TokenHash};
 pub use self::lifetime::{Downtime, Lifetime, MAX_DOWNTIMES};
 pub use self::listing::{GamePhase, ListQuery, Speed, Traits, Unfinished, Unstarted};
 pub use self::memory::MemoryStore;
-use self::records::{DecodeError, EventRecord, SummaryRecord};
+use self::records::{AccountRecord, AccountTokenRecord, DecodeError, EventRecord, SummaryRecord};
 
 /// A failure of a backend, with its cause.
 pub type BackendError = Box<dyn std::error::Error + Send + Sync>;
@@ -71,6 +71,13 @@ impl StoreError {
     pub fn backend(error: impl Into<BackendError>) -> StoreError {
         StoreError::Backend(error.into())
     }
+}
+
+/// Whether a folded name may be claimed by a new account, given the account that holds it
+/// now (if any): one that lives keeps it, and so does one deleted at or after
+/// `reusable_before_ms`. What every backend's [`Store::create_account`] decides by.
+pub fn name_is_free(holder: Option<&AccountRecord>, reusable_before_ms: u64) -> bool {
+    holder.is_none_or(|held| held.deleted_ms != 0 && held.deleted_ms < reusable_before_ms)
 }
 
 /// Refuses to restore a game under an id no store holds: what every backend's
@@ -217,6 +224,73 @@ pub trait Store: Send + Sync + 'static {
 
     /// Lets every lease of server `holder` run out now (a server that stops).
     async fn give_up_leases(&self, holder: u64) -> Result<(), StoreError>;
+
+    /// Creates `account` under its folded name and gives it the next account id, durably;
+    /// `None` (nothing written) when the name is held by a live account, or by one deleted
+    /// at or after `reusable_before_ms` (a name stays reserved for a while after its account
+    /// is deleted).
+    async fn create_account(
+        &self,
+        account: &AccountRecord,
+        reusable_before_ms: u64,
+    ) -> Result<Option<AccountId>, StoreError>;
+
+    /// An account by its id.
+    async fn account(&self, id: AccountId) -> Result<Option<AccountRecord>, StoreError>;
+
+    /// The account that holds the folded name `folded` now (a deleted one included, while
+    /// no other took the name over).
+    async fn account_named(
+        &self,
+        folded: &str,
+    ) -> Result<Option<(AccountId, AccountRecord)>, StoreError>;
+
+    /// Replaces account `id`'s record (its name stays), durably.
+    async fn update_account(
+        &self,
+        id: AccountId,
+        account: &AccountRecord,
+    ) -> Result<(), StoreError>;
+
+    /// A page of accounts by id: those after `after`, `limit` at most.
+    async fn accounts(
+        &self,
+        after: Option<AccountId>,
+        limit: usize,
+    ) -> Result<Vec<(AccountId, AccountRecord)>, StoreError>;
+
+    /// Stores an account's token under its hash, durably.
+    async fn put_account_token(
+        &self,
+        hash: &TokenHash,
+        token: &AccountTokenRecord,
+    ) -> Result<(), StoreError>;
+
+    /// The account token whose hash is `hash`, if it exists.
+    async fn account_token(
+        &self,
+        hash: &TokenHash,
+    ) -> Result<Option<AccountTokenRecord>, StoreError>;
+
+    /// Every token of account `account`, with its hash.
+    async fn account_tokens(
+        &self,
+        account: AccountId,
+    ) -> Result<Vec<(TokenHash, AccountTokenRecord)>, StoreError>;
+
+    /// Removes the account token whose hash is `hash`, durably; whether there was one.
+    async fn remove_account_token(&self, hash: &TokenHash) -> Result<bool, StoreError>;
+
+    /// Writes a whole account under its own id (an import), with its tokens, unless an
+    /// account with that id exists (then nothing is written and the answer is `false`).
+    /// Accounts created afterwards get higher ids. Its name goes to it unless another
+    /// account holds it.
+    async fn restore_account(
+        &self,
+        id: AccountId,
+        account: &AccountRecord,
+        tokens: &[(TokenHash, AccountTokenRecord)],
+    ) -> Result<bool, StoreError>;
 
     /// Whether other servers may write the same games (a database shared by replicas):
     /// then a server's games in memory may fall behind the store, and are brought up to

@@ -2,7 +2,7 @@
 //! and speed class a summary records, a page of a listing, the unfinished and unstarted
 //! games, and the [`Traits`] every backend indexes.
 
-use crate::ids::GameId;
+use crate::ids::{AccountId, GameId};
 use crate::records::SummaryRecord;
 
 /// Where a game stands: what its summary records and listings filter by.
@@ -98,6 +98,8 @@ pub struct ListQuery {
     pub ruleset: Option<usize>,
     /// Only games of this speed class.
     pub speed: Option<Speed>,
+    /// Only games in which this account holds a seat (see [`SummaryRecord::accounts`]).
+    pub player: Option<AccountId>,
     /// Only games with ids below this one (the previous page's last); `None`: from the
     /// newest.
     pub before: Option<GameId>,

@@ -7,9 +7,9 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use crate::ids::{GameId, TokenHash};
+use crate::ids::{AccountId, GameId, TokenHash};
 use crate::leases::Leases;
-use crate::records::{EventRecord, SummaryRecord};
+use crate::records::{AccountRecord, AccountTokenRecord, EventRecord, SummaryRecord};
 use crate::{
     Append, Downtime, Lifetime, ListQuery, Restored, Store, StoreError, Traits, Unfinished,
     Unstarted,
@@ -25,6 +25,11 @@ struct Data {
     alive: Option<u64>,
     downtime: Downtime,
     leases: Leases,
+    accounts: BTreeMap<AccountId, AccountRecord>,
+    /// Folded names, by the account that holds each.
+    names: HashMap<String, AccountId>,
+    account_tokens: HashMap<TokenHash, AccountTokenRecord>,
+    last_account: u64,
 }
 
 impl Data {
@@ -122,6 +127,7 @@ impl Store for MemoryStore {
             .range(..below)
             .rev()
             .filter(|(_, summary)| Traits::of(summary).matches(query))
+            .filter(|(_, summary)| query.player.is_none_or(|a| summary.has_account(a)))
             .take(query.limit)
             .map(|(&game, summary)| (game, summary.clone()))
             .collect())
@@ -226,6 +232,119 @@ impl Store for MemoryStore {
     async fn give_up_leases(&self, holder: u64) -> Result<(), StoreError> {
         self.data().leases.give_up(holder);
         Ok(())
+    }
+
+    async fn create_account(
+        &self,
+        account: &AccountRecord,
+        reusable_before_ms: u64,
+    ) -> Result<Option<AccountId>, StoreError> {
+        let mut data = self.data();
+        let holder = data
+            .names
+            .get(&account.folded)
+            .and_then(|id| data.accounts.get(id));
+        if !crate::name_is_free(holder, reusable_before_ms) {
+            return Ok(None);
+        }
+        data.last_account += 1;
+        let id = AccountId(data.last_account);
+        data.accounts.insert(id, account.clone());
+        data.names.insert(account.folded.clone(), id);
+        Ok(Some(id))
+    }
+
+    async fn account(&self, id: AccountId) -> Result<Option<AccountRecord>, StoreError> {
+        Ok(self.data().accounts.get(&id).cloned())
+    }
+
+    async fn account_named(
+        &self,
+        folded: &str,
+    ) -> Result<Option<(AccountId, AccountRecord)>, StoreError> {
+        let data = self.data();
+        let Some(&id) = data.names.get(folded) else {
+            return Ok(None);
+        };
+        Ok(data.accounts.get(&id).map(|account| (id, account.clone())))
+    }
+
+    async fn update_account(
+        &self,
+        id: AccountId,
+        account: &AccountRecord,
+    ) -> Result<(), StoreError> {
+        if let Some(stored) = self.data().accounts.get_mut(&id) {
+            *stored = account.clone();
+        }
+        Ok(())
+    }
+
+    async fn accounts(
+        &self,
+        after: Option<AccountId>,
+        limit: usize,
+    ) -> Result<Vec<(AccountId, AccountRecord)>, StoreError> {
+        let data = self.data();
+        let from = after.map_or(AccountId(0), |id| AccountId(id.0 + 1));
+        Ok(data
+            .accounts
+            .range(from..)
+            .take(limit)
+            .map(|(&id, account)| (id, account.clone()))
+            .collect())
+    }
+
+    async fn put_account_token(
+        &self,
+        hash: &TokenHash,
+        token: &AccountTokenRecord,
+    ) -> Result<(), StoreError> {
+        self.data().account_tokens.insert(*hash, token.clone());
+        Ok(())
+    }
+
+    async fn account_token(
+        &self,
+        hash: &TokenHash,
+    ) -> Result<Option<AccountTokenRecord>, StoreError> {
+        Ok(self.data().account_tokens.get(hash).cloned())
+    }
+
+    async fn account_tokens(
+        &self,
+        account: AccountId,
+    ) -> Result<Vec<(TokenHash, AccountTokenRecord)>, StoreError> {
+        let data = self.data();
+        let mut tokens: Vec<(TokenHash, AccountTokenRecord)> = data
+            .account_tokens
+            .iter()
+            .filter(|(_, token)| token.account == account.0)
+            .map(|(hash, token)| (*hash, token.clone()))
+            .collect();
+        tokens.sort_by_key(|(hash, _)| hash.0);
+        Ok(tokens)
+    }
+
+    async fn remove_account_token(&self, hash: &TokenHash) -> Result<bool, StoreError> {
+        Ok(self.data().account_tokens.remove(hash).is_some())
+    }
+
+    async fn restore_account(
+        &self,
+        id: AccountId,
+        account: &AccountRecord,
+        tokens: &[(TokenHash, AccountTokenRecord)],
+    ) -> Result<bool, StoreError> {
+        let mut data = self.data();
+        if data.accounts.contains_key(&id) {
+            return Ok(false);
+        }
+        data.accounts.insert(id, account.clone());
+        data.names.entry(account.folded.clone()).or_insert(id);
+        data.account_tokens.extend(tokens.iter().cloned());
+        data.last_account = data.last_account.max(id.0);
+        Ok(true)
     }
 
     async fn close(&self) -> Result<(), StoreError> {

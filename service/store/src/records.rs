@@ -115,6 +115,67 @@ pub struct Joined {
     /// The bot level, if the server plays this seat; empty for a person.
     #[prost(string, tag = "3")]
     pub bot: String,
+    /// The account that took the seat ([`AccountId`](crate::AccountId)); 0 for a guest or
+    /// a bot.
+    #[prost(uint64, tag = "4")]
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub account: u64,
+}
+
+fn is_zero(value: &u64) -> bool {
+    *value == 0
+}
+
+/// An account as the store keeps it.
+#[derive(Clone, PartialEq, prost::Message, serde::Serialize, serde::Deserialize)]
+pub struct AccountRecord {
+    /// The name as registered.
+    #[prost(string, tag = "1")]
+    pub name: String,
+    /// The name as names are compared (compatibility-folded, lower case): what makes it
+    /// unique.
+    #[prost(string, tag = "2")]
+    pub folded: String,
+    /// The password's hash, a PHC string (argon2id).
+    #[prost(string, tag = "3")]
+    pub password: String,
+    /// When it was registered, ms since the Unix epoch.
+    #[prost(uint64, tag = "4")]
+    pub created_ms: u64,
+    /// Whether an operator disabled it: its tokens do not work and it cannot sign in.
+    #[prost(bool, tag = "5")]
+    #[serde(default)]
+    pub disabled: bool,
+    /// When its owner deleted it, ms since the Unix epoch; 0 while it lives. The record
+    /// stays (its games name it), and so does its name for a while.
+    #[prost(uint64, tag = "6")]
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub deleted_ms: u64,
+}
+
+/// A token of an account (a session, or a personal token), stored under its hash.
+#[derive(Clone, PartialEq, prost::Message, serde::Serialize, serde::Deserialize)]
+pub struct AccountTokenRecord {
+    /// The account it acts for.
+    #[prost(uint64, tag = "1")]
+    pub account: u64,
+    /// What it may do: a set of bits (1: play, 2: bot).
+    #[prost(uint32, tag = "2")]
+    pub scopes: u32,
+    /// What its owner called it.
+    #[prost(string, tag = "3")]
+    pub label: String,
+    /// When it was made, ms since the Unix epoch.
+    #[prost(uint64, tag = "4")]
+    pub created_ms: u64,
+    /// When it stops working, ms since the Unix epoch; 0: never.
+    #[prost(uint64, tag = "5")]
+    #[serde(default)]
+    pub expires_ms: u64,
+    /// Whether it is a session (from a login) rather than a personal token.
+    #[prost(bool, tag = "6")]
+    #[serde(default)]
+    pub session: bool,
 }
 
 /// A submitted setup.
@@ -176,9 +237,17 @@ pub struct SummaryRecord {
     /// written before this field have none: then a player name of the bots' form tells.
     #[prost(string, repeated, tag = "11")]
     pub bots: Vec<String>,
+    /// The account of each seat, by seat; 0 for a guest, a bot or a free seat.
+    #[prost(uint64, repeated, tag = "12")]
+    pub accounts: Vec<u64>,
 }
 
 impl SummaryRecord {
+    /// Whether account `account` holds a seat of the game.
+    pub fn has_account(&self, account: crate::AccountId) -> bool {
+        self.accounts.contains(&account.0)
+    }
+
     /// How many seats the server's bots play.
     pub fn bot_seats(&self) -> usize {
         if self.bots.is_empty() {
