@@ -1,4 +1,5 @@
-//! Errors of the service layer and their one mapping to gRPC statuses.
+//! Errors of the service layer and their one mapping to gRPC statuses: [`ApiError`], and
+//! [`AccountError`] for the refusals of accounts.
 
 use std::collections::HashMap;
 
@@ -81,6 +82,69 @@ pub enum ApiError {
     /// The operating system's RNG failed; details are logged, not sent.
     #[error("randomness unavailable")]
     Random(#[from] getrandom::Error),
+    /// An account call, or a call with an account's token, was refused.
+    #[error(transparent)]
+    Account(#[from] AccountError),
+}
+
+/// Why an account call, or a call with an account's token, was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AccountError {
+    /// A password shorter or longer than the rules allow.
+    #[error("{0}")]
+    BadPassword(String),
+    /// The name belongs to another account, or did until lately.
+    #[error(
+        "the name {0:?} is taken (names are compared regardless of case and width; a deleted \
+         account's name is free again after {1} days)"
+    )]
+    NameTaken(String, u64),
+    /// A wrong name or a wrong password: one answer for both.
+    #[error("wrong name or password")]
+    BadCredentials,
+    /// A token that is no working account token.
+    #[error("{0}: sign in again")]
+    BadToken(&'static str),
+    /// The operators disabled the account.
+    #[error("this account is disabled: ask the server's operators")]
+    Disabled,
+    /// The token's scopes do not allow the call.
+    #[error("this token may not {0}: use a token with the play scope (a session from Login)")]
+    Scope(&'static str),
+    /// No token of the account has that id.
+    #[error("the account has no token with id {0:?} (see ListTokens)")]
+    NoSuchToken(String),
+    /// No account has that name.
+    #[error("there is no account named {0:?}")]
+    NoSuchAccount(String),
+    /// The account holds no seat of the game it acts in.
+    #[error("your account holds no seat in this game")]
+    NotSeated,
+    /// A call that needs an account came without an account token.
+    #[error(
+        "this call acts for an account: send the metadata `authorization: Bearer <account \
+         token>` (from Register or Login)"
+    )]
+    SignedOut,
+}
+
+impl AccountError {
+    /// The status code and reason the refusal is sent with.
+    fn code_and_reason(&self) -> (Code, &'static str) {
+        match self {
+            AccountError::BadPassword(_) => (Code::InvalidArgument, "BAD_PASSWORD"),
+            AccountError::NameTaken(..) => (Code::AlreadyExists, "NAME_TAKEN"),
+            AccountError::BadCredentials => (Code::Unauthenticated, "BAD_CREDENTIALS"),
+            AccountError::BadToken(_) | AccountError::SignedOut => {
+                (Code::Unauthenticated, "BAD_TOKEN")
+            }
+            AccountError::Disabled => (Code::PermissionDenied, "ACCOUNT_DISABLED"),
+            AccountError::Scope(_) => (Code::PermissionDenied, "SCOPE"),
+            AccountError::NoSuchToken(_) => (Code::NotFound, "TOKEN_NOT_FOUND"),
+            AccountError::NoSuchAccount(_) => (Code::NotFound, "ACCOUNT_NOT_FOUND"),
+            AccountError::NotSeated => (Code::PermissionDenied, "NOT_SEATED"),
+        }
+    }
 }
 
 impl From<Refusal> for ApiError {
@@ -186,6 +250,7 @@ impl ApiError {
             ApiError::Store(_) | ApiError::Internal(_) | ApiError::Random(_) => {
                 (Code::Internal, "INTERNAL")
             }
+            ApiError::Account(refusal) => refusal.code_and_reason(),
         }
     }
 

@@ -200,7 +200,7 @@ mod tests {
 
     use super::*;
     use trinchera_game::clock::TimeControl;
-    use trinchera_game::{Act, Creation, Creator, Moment};
+    use trinchera_game::{Act, Creation, Moment, Occupant};
     use trinchera_store::{GameId, TokenHash};
 
     const MOMENT: Moment = Moment {
@@ -213,12 +213,7 @@ mod tests {
         let creation = Creation {
             ruleset: ruleset.into(),
             name: "hub".into(),
-            creator: Creator {
-                seat: Seat::First,
-                name: "Ana".into(),
-                token: TokenHash::of("ana"),
-                bot: None,
-            },
+            creator: Occupant::guest(Seat::First, "Ana", TokenHash::of("ana")),
             seed: Seed([7; 32]),
             control: TimeControl::Untimed,
         };
@@ -298,12 +293,7 @@ mod tests {
         let (mut state, _) = created("asalto");
         let joined = apply(
             &mut state,
-            Act::Join {
-                seat: Seat::Second,
-                name: "Bea".into(),
-                token: TokenHash::of("bea"),
-                bot: None,
-            },
+            Act::Join(Occupant::guest(Seat::Second, "Bea", TokenHash::of("bea"))),
         );
         for seat in Seat::BOTH {
             if let Some(zone) = state.description().setup_zone(seat) {

@@ -1,6 +1,6 @@
-//! Trinchera's game service as a library: [`run`] serves `trinchera.v1.GameService`, gRPC
-//! health and reflection on a listener until a shutdown signal, over any
-//! [`trinchera_store::Store`] backend.
+//! Trinchera's game service as a library: [`run`] serves `trinchera.v1.GameService` and
+//! `trinchera.v1.AccountService`, gRPC health and reflection on a listener until a shutdown
+//! signal, over any [`trinchera_store::Store`] backend.
 //!
 //! The `trinchera-server` binary parses its configuration, opens a backend and calls
 //! [`run`]; tests call it on port 0 with a temporary store. The public surface is what a
@@ -11,6 +11,7 @@
 
 #![warn(unreachable_pub)]
 
+mod accounts;
 pub mod backup;
 mod bus;
 mod error;
@@ -22,7 +23,9 @@ mod local;
 pub mod metrics;
 mod names;
 mod net;
+mod now;
 mod tasks;
+mod throttle;
 pub mod web;
 
 use std::future::Future;
@@ -33,13 +36,16 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tonic::codegen::http;
 use trinchera_proto::admin::v1::admin_service_server::AdminServiceServer;
+use trinchera_proto::v1::account_service_server::AccountServiceServer;
 use trinchera_proto::v1::game_service_server::GameServiceServer;
 
-pub use games::throttle::{RateLimit, RateLimits};
+pub use accounts::AccountLimits;
+pub use error::AccountError;
 pub use games::{BotPace, Games, Limits};
 pub use local::LocalServer;
 pub use names::NameLimit;
 pub use net::{NetConfig, Tls, TlsError, TlsFiles};
+pub use throttle::{RateLimit, RateLimits};
 
 /// Largest request the server decodes (setups are the biggest: about 4 KiB).
 pub const MAX_REQUEST_BYTES: usize = 64 * 1024;
@@ -242,12 +248,32 @@ pub async fn run(
             .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
             // The admin service's descriptors are in the set, but it is not served here.
             .with_service_name("trinchera.v1.GameService")
+            .with_service_name("trinchera.v1.AccountService")
             .with_service_name("grpc.health.v1.Health")
     };
     let reflection_v1alpha = reflection().build_v1alpha()?;
     let reflection = reflection().build_v1()?;
-    let api = GameServiceServer::new(grpc::Api::new(Arc::clone(&games)))
+    let accounts = {
+        let (store, time) = games.accounts_parts();
+        let limits = games.limits();
+        Arc::new(accounts::Accounts::new(
+            store,
+            time,
+            limits.accounts,
+            &limits.rates,
+            limits.max_player_name,
+        ))
+    };
+    let api = GameServiceServer::new(grpc::Api::new(Arc::clone(&games), Arc::clone(&accounts)))
         .max_decoding_message_size(MAX_REQUEST_BYTES);
+    let account_api = AccountServiceServer::new(grpc::AccountApi::new(
+        Arc::clone(&accounts),
+        Arc::clone(&games),
+    ))
+    .max_decoding_message_size(MAX_REQUEST_BYTES);
+    health
+        .set_serving::<AccountServiceServer<grpc::AccountApi>>()
+        .await;
     background.spawn("the sweep", tasks::sweep(Arc::clone(&games)));
     background.spawn("the heartbeat", tasks::heartbeat(Arc::clone(&games)));
     background.spawn("the measures", tasks::measure(Arc::clone(&games)));
@@ -294,6 +320,7 @@ pub async fn run(
             .add_service(health_service.clone())
             .add_service(AdminServiceServer::new(grpc::admin::Admin::new(
                 Arc::clone(&games),
+                Arc::clone(&accounts),
             )))
             .serve_with_incoming_shutdown(incoming, stopped(sides_stop.clone()));
         background.spawn_once("the admin service", async move {
@@ -336,11 +363,15 @@ pub async fn run(
         .add_service(reflection)
         .add_service(reflection_v1alpha)
         .add_service(api)
+        .add_service(account_api)
         .serve_with_incoming_shutdown(net::incoming(listener, transport, tls), async move {
             shutdown.await;
             tracing::info!("shutting down: ending streams, finishing calls");
             health
                 .set_not_serving::<GameServiceServer<grpc::Api>>()
+                .await;
+            health
+                .set_not_serving::<AccountServiceServer<grpc::AccountApi>>()
                 .await;
             health
                 .set_service_status("", tonic_health::ServingStatus::NotServing)

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use tokio::sync::oneshot;
 
-use crate::games::throttle::RateLimits;
+use crate::throttle::RateLimits;
 use crate::{BotPace, Games, Limits, NetConfig, ServeOptions};
 use trinchera_store::Store;
 

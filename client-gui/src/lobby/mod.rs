@@ -76,8 +76,8 @@ impl Lobby {
             phase: self.phase as i32,
             ruleset: self.ruleset.clone(),
             page_size: 100,
-            page_token: String::new(),
             speed: self.speed as i32,
+            ..pb::ListGamesRequest::default()
         })
     }
 

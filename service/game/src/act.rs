@@ -17,7 +17,7 @@ use crate::refusal::{Reason, Refusal};
 use trinchera_store::records::{
     Created, Ended, Entry, EventRecord, Joined, Resigned, SetupRecord, TimeControlRecord,
 };
-use trinchera_store::{GameId, TokenHash};
+use trinchera_store::{AccountId, GameId, TokenHash};
 
 /// A new game: its ruleset, name, creator, chance and clock.
 #[derive(Clone, Debug)]
@@ -27,16 +27,16 @@ pub struct Creation {
     /// The game's display name.
     pub name: String,
     /// Who takes the first seat.
-    pub creator: Creator,
+    pub creator: Occupant,
     /// The secret seed of the game's chance.
     pub seed: Seed,
     /// The time control.
     pub control: TimeControl,
 }
 
-/// Who creates a game.
+/// Who takes a seat: the creator of a game, or who joins it.
 #[derive(Clone, Debug)]
-pub struct Creator {
+pub struct Occupant {
     /// The seat taken.
     pub seat: Seat,
     /// The display name.
@@ -45,22 +45,60 @@ pub struct Creator {
     pub token: TokenHash,
     /// The bot that plays the seat, if a bot does.
     pub bot: Option<BotLevel>,
+    /// The account that takes the seat; `None` for a guest or a bot.
+    pub account: Option<AccountId>,
+}
+
+impl Occupant {
+    /// A guest: a person without an account, known by the seat's token.
+    pub fn guest(seat: Seat, name: impl Into<String>, token: TokenHash) -> Occupant {
+        Occupant {
+            seat,
+            name: name.into(),
+            token,
+            bot: None,
+            account: None,
+        }
+    }
+
+    /// The seat as everybody sees it once taken.
+    fn card(&self) -> SeatCard {
+        SeatCard {
+            name: self.name.clone(),
+            joined: true,
+            commitment: None,
+            bot: self.bot,
+            account: self.account,
+        }
+    }
+
+    /// The seat as the log records it.
+    fn record(&self) -> Joined {
+        Joined {
+            name: self.name.clone(),
+            token_hash: self.token.0.to_vec(),
+            bot: bot_name(self.bot),
+            account: self.account.map_or(0, |account| account.0),
+        }
+    }
+
+    /// The occupant the log recorded as `joined` for `seat`.
+    fn from_record(seat: Seat, joined: &Joined) -> Result<Occupant, String> {
+        Ok(Occupant {
+            seat,
+            name: joined.name.clone(),
+            token: token_hash(&joined.token_hash).ok_or("bad token")?,
+            bot: bot_level(&joined.bot)?,
+            account: (joined.account != 0).then_some(AccountId(joined.account)),
+        })
+    }
 }
 
 /// One change of a game after its creation.
 #[derive(Clone, Debug)]
 pub enum Act {
-    /// A player (or a bot) takes `seat`.
-    Join {
-        /// The seat, which must be free.
-        seat: Seat,
-        /// The display name.
-        name: String,
-        /// The hash of the seat's token.
-        token: TokenHash,
-        /// The bot that plays the seat, if a bot does.
-        bot: Option<BotLevel>,
-    },
+    /// A player (or a bot) takes a seat, which must be free.
+    Join(Occupant),
     /// A seat submits its setup, committed with `salt`.
     Setup {
         /// The validated setup (it names its seat).
@@ -136,22 +174,12 @@ impl GameState {
                 ),
             ));
         };
-        let Creator {
-            seat,
-            name: player,
-            token,
-            bot,
-        } = creator;
+        let (seat, token) = (creator.seat, creator.token);
         let mut table = Table {
             name: name.clone(),
             seats: BySeat::default(),
         };
-        table.seats[seat] = SeatCard {
-            name: player.clone(),
-            joined: true,
-            commitment: None,
-            bot,
-        };
+        table.seats[seat] = creator.card();
         let mut tokens = BySeat::default();
         tokens[seat] = Some(token);
         let mut state = GameState {
@@ -175,11 +203,7 @@ impl GameState {
                 name,
                 seed: seed.0.to_vec(),
                 created_ms: moment.at_ms,
-                creator: Some(Joined {
-                    name: player,
-                    token_hash: token.0.to_vec(),
-                    bot: bot_name(bot),
-                }),
+                creator: Some(creator.record()),
                 time_control: control_record(control),
             })),
             ..EventRecord::default()
@@ -193,34 +217,31 @@ impl GameState {
     pub fn apply(&mut self, act: Act, moment: Moment) -> Result<Change, Refusal> {
         let before = self.phase();
         let (seat, kind, entry, token) = match act {
-            Act::Join {
-                seat,
-                name,
-                token,
-                bot,
-            } => {
+            Act::Join(occupant) => {
                 if before == GamePhase::Finished {
                     return Err(game_over());
                 }
+                let seat = occupant.seat;
                 if self.table.seats[seat].joined {
                     return Err(Refusal::precondition(
                         Reason::SeatTaken,
                         "both seats of this game are taken",
                     ));
                 }
-                Arc::make_mut(&mut self.table).seats[seat] = SeatCard {
-                    name: name.clone(),
-                    joined: true,
-                    commitment: None,
-                    bot,
-                };
-                Arc::make_mut(&mut self.secrets).tokens[seat] = Some(token);
-                let joined = Joined {
-                    name,
-                    token_hash: token.0.to_vec(),
-                    bot: bot_name(bot),
-                };
-                (seat, EventKind::Joined, Entry::Joined(joined), Some(token))
+                if occupant
+                    .account
+                    .is_some_and(|account| self.seat_of_account(account).is_some())
+                {
+                    return Err(Refusal::precondition(
+                        Reason::SeatTaken,
+                        "your account holds the other seat: an account plays against somebody \
+                         else",
+                    ));
+                }
+                Arc::make_mut(&mut self.table).seats[seat] = occupant.card();
+                Arc::make_mut(&mut self.secrets).tokens[seat] = Some(occupant.token);
+                let joined = Entry::Joined(occupant.record());
+                (seat, EventKind::Joined, joined, Some(occupant.token))
             }
             Act::Setup { setup, salt } => {
                 if before == GamePhase::Finished {
@@ -331,17 +352,12 @@ impl Creation {
                 .try_into()
                 .map_err(|_| fail("the seed is not 32 bytes".into()))?,
         );
+        let seat = record_seat(record).ok_or_else(|| fail("no valid seat".into()))?;
         let creator = created.creator.clone().unwrap_or_default();
-        let token = token_hash(&creator.token_hash).ok_or_else(|| fail("bad token".into()))?;
         Ok(Creation {
             ruleset: created.ruleset.clone(),
             name: created.name.clone(),
-            creator: Creator {
-                seat: record_seat(record).ok_or_else(|| fail("no valid seat".into()))?,
-                bot: bot_level(&creator.bot).map_err(fail)?,
-                name: creator.name,
-                token,
-            },
+            creator: Occupant::from_record(seat, &creator).map_err(fail)?,
             seed,
             control: control_of(created.time_control.as_ref()),
         })
@@ -359,12 +375,9 @@ impl Act {
         let seat = record_seat(record).ok_or_else(|| fail("no valid seat".into()))?;
         let description = state.description();
         Ok(match &record.entry {
-            Some(Entry::Joined(joined)) => Act::Join {
-                seat,
-                name: joined.name.clone(),
-                token: token_hash(&joined.token_hash).ok_or_else(|| fail("bad token".into()))?,
-                bot: bot_level(&joined.bot).map_err(fail)?,
-            },
+            Some(Entry::Joined(joined)) => {
+                Act::Join(Occupant::from_record(seat, joined).map_err(fail)?)
+            }
             Some(Entry::Setup(setup)) => Act::Setup {
                 salt: setup
                     .salt

@@ -26,7 +26,7 @@ use trinchera_store::{Downtime, GamePhase};
 
 use trinchera_rules::{Action, Description, Game, Outcome, Phase, Played, Seat, Viewer};
 
-pub use self::act::{Act, Creation, Creator, control_of, control_record};
+pub use self::act::{Act, Creation, Occupant, control_of, control_record};
 use self::people::Secrets;
 pub use self::people::{BOT_NAME_PREFIX, Table, bot_player_name};
 pub use self::refusal::{Reason, Refusal};
@@ -38,7 +38,7 @@ use crate::bots::{BotLevel, SeatKnowledge};
 use crate::clock::Clocks;
 use trinchera_store::Append;
 use trinchera_store::records::{EventRecord, SummaryRecord};
-use trinchera_store::{GameId, TokenHash};
+use trinchera_store::{AccountId, GameId, TokenHash};
 
 /// What an event was.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -213,6 +213,13 @@ impl GameState {
         self.secrets.seat_of(token)
     }
 
+    /// The seat account `account` holds, if it holds one.
+    pub fn seat_of_account(&self, account: AccountId) -> Option<Seat> {
+        Seat::BOTH
+            .into_iter()
+            .find(|&seat| self.table.seats[seat].account == Some(account))
+    }
+
     /// The free seat, if any.
     pub fn free_seat(&self) -> Option<Seat> {
         Seat::BOTH
@@ -245,6 +252,14 @@ impl GameState {
                         .unwrap_or_default()
                 })
                 .collect(),
+            accounts: if seats.iter().any(|s| s.account.is_some()) {
+                seats
+                    .iter()
+                    .map(|s| s.account.map_or(0, |account| account.0))
+                    .collect()
+            } else {
+                Vec::new()
+            },
         }
     }
 

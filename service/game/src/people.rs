@@ -7,7 +7,7 @@ use sha2::{Digest, Sha256};
 use trinchera_rules::{BySeat, Seat, Seed};
 
 use crate::bots::BotLevel;
-use trinchera_store::TokenHash;
+use trinchera_store::{AccountId, TokenHash};
 
 pub use trinchera_store::records::BOT_NAME_PREFIX;
 
@@ -37,6 +37,8 @@ pub struct SeatCard {
     pub commitment: Option<String>,
     /// Whether the server plays this seat, and how.
     pub bot: Option<BotLevel>,
+    /// The account that holds the seat; `None` for a guest, a bot or a free seat.
+    pub account: Option<AccountId>,
 }
 
 impl Table {

@@ -8,7 +8,7 @@ use trinchera_store::Downtime;
 use trinchera_rules::Seat;
 
 use super::{Exporter, GameLine, ImportError, ImportReport, Line, Mode, Names, Progress, import};
-use crate::games::{Answer, Games, Intent, Limits, MoveInput, NewGame, SetupRequest, Who};
+use crate::games::{Answer, Caller, Games, Intent, Limits, MoveInput, NewGame, SetupRequest, Who};
 use trinchera_game::clock::TimeControl;
 use trinchera_store::records::{Entry, Joined};
 use trinchera_store::{GameId, TokenHash};
@@ -36,6 +36,7 @@ async fn played() -> MemoryStore {
             bot: None,
             creator_bot: None,
             control,
+            account: None,
         };
         let (id, created) = games.create(None, new).await.expect("created");
         ids.push((id, created.token.expect("a token")));
@@ -44,8 +45,11 @@ async fn played() -> MemoryStore {
         let joined = games
             .act(
                 *id,
-                Who::Client(None),
-                Intent::Join { name: "Bea".into() },
+                Who::Client(Caller::NOBODY),
+                Intent::Join {
+                    name: "Bea".into(),
+                    account: None,
+                },
                 None,
                 Answer::View,
             )
@@ -55,17 +59,23 @@ async fn played() -> MemoryStore {
         for token in &tokens {
             let setup = Intent::Setup(SetupRequest::Made);
             let _ = games
-                .act(*id, Who::Client(Some(token)), setup, None, Answer::View)
+                .act(
+                    *id,
+                    Who::Client(Caller::seat(token)),
+                    setup,
+                    None,
+                    Answer::View,
+                )
                 .await;
         }
         for token in tokens.iter().cycle().take(4) {
-            let seen = games.view(*id, Some(token)).await.expect("view");
+            let seen = games.view(*id, Caller::seat(token)).await.expect("view");
             if let Some(legal) = seen.legal.first() {
                 let action = MoveInput::Action(legal.action.clone());
                 games
                     .act(
                         *id,
-                        Who::Client(Some(token)),
+                        Who::Client(Caller::seat(token)),
                         Intent::Move(action),
                         None,
                         Answer::View,
@@ -78,7 +88,7 @@ async fn played() -> MemoryStore {
             games
                 .act(
                     *id,
-                    Who::Client(Some(&tokens[1])),
+                    Who::Client(Caller::seat(&tokens[1])),
                     Intent::Resign,
                     None,
                     Answer::View,

@@ -10,10 +10,11 @@
 use std::net::IpAddr;
 use std::time::Duration;
 use trinchera_store::GamePhase;
-use trinchera_store::{GameId, TokenHash};
+use trinchera_store::{AccountId, GameId, TokenHash};
 
 use trinchera_rules::{Cell, Description, KindId, Placement, Quoted, Seat, Seed, Setup, Viewer};
 
+use super::auth::Caller;
 use super::cache::{Held, Slot};
 use super::reservations::Unfinished as Counts;
 use super::{Games, MoveInput, NewGame, SetupRequest};
@@ -21,7 +22,7 @@ use crate::error::ApiError;
 use crate::ids::{self, Token};
 use trinchera_game::Reason;
 use trinchera_game::{
-    Act, Creation, Creator, EventKind, GameEvent, GameState, Moment, Snapshot, bot_player_name,
+    Act, Creation, EventKind, GameEvent, GameState, Moment, Occupant, Snapshot, bot_player_name,
 };
 use trinchera_store::{Append, StoreError, Unfinished};
 
@@ -37,8 +38,8 @@ pub(super) enum Origin {
 /// Who asks for an act.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Who<'a> {
-    /// A client, with its player token if it sent one.
-    Client(Option<&'a str>),
+    /// A client, with its seat's token or its account's, if it sent one.
+    Client(Caller<'a>),
     /// The server's bot of a seat.
     Bot(Seat),
     /// The server itself.
@@ -50,8 +51,10 @@ pub(crate) enum Who<'a> {
 pub(crate) enum Intent {
     /// Take the free seat under this name (empty: a default).
     Join {
-        /// The display name, checked.
+        /// The display name, checked (an account's name for an account).
         name: String,
+        /// The account that takes the seat, if one does.
+        account: Option<AccountId>,
     },
     /// Submit the caller's setup.
     Setup(SetupRequest),
@@ -169,7 +172,7 @@ impl Games {
         let (act, token) = self.resolve(held.state(), seat, intent.clone())?;
         // A join acts for the seat it takes.
         let seat = match &act {
-            Act::Join { seat, .. } => Some(*seat),
+            Act::Join(occupant) => Some(occupant.seat),
             _ => seat,
         };
         let (held, event) = self.commit(&slot, held, act).await?;
@@ -258,6 +261,7 @@ impl Games {
             bot,
             creator_bot,
             control,
+            account,
         } = game;
         let default_name = trinchera_rules::catalog::ruleset(&ruleset)
             .map(|r| (r.description)().name.to_owned())
@@ -266,7 +270,7 @@ impl Games {
         let creation = Creation {
             ruleset,
             name: or_default(name, default_name),
-            creator: Creator {
+            creator: Occupant {
                 seat,
                 name: match creator_bot {
                     Some(level) => bot_player_name(level),
@@ -274,6 +278,7 @@ impl Games {
                 },
                 token: token.hash(),
                 bot: creator_bot,
+                account: account.filter(|_| creator_bot.is_none()),
             },
             seed: Seed(ids::random_bytes()?),
             control,
@@ -304,12 +309,14 @@ impl Games {
         self.committed(&slot, &held, change.record, &change.event, Origin::Here);
         let mut event = change.event;
         if let Some(level) = bot {
-            let join = Act::Join {
-                seat: !seat,
-                name: bot_player_name(level),
-                token: TokenHash(ids::random_bytes()?),
+            let join = Act::Join(Occupant {
                 bot: Some(level),
-            };
+                ..Occupant::guest(
+                    !seat,
+                    bot_player_name(level),
+                    TokenHash(ids::random_bytes()?),
+                )
+            });
             let joined = self.commit(&slot, held, join).await;
             // The game exists whether or not its bot took the seat.
             self.writes.reservations.created(reservation, id);
@@ -356,7 +363,7 @@ impl Games {
                     )),
                 }
             }
-            (Who::Client(token), _) => self.seat_for(state, token).await.map(Some),
+            (Who::Client(caller), _) => self.seat_for(state, caller).await.map(Some),
             (Who::Bot(_) | Who::Server, _) => Err(ApiError::precondition(
                 Reason::BadRequest,
                 "the server does not act so for a seat",
@@ -378,7 +385,7 @@ impl Games {
             ))
         };
         Ok(match intent {
-            Intent::Join { name } => {
+            Intent::Join { name, account } => {
                 let Some(seat) = state.free_seat() else {
                     return Err(ApiError::precondition(
                         Reason::SeatTaken,
@@ -386,12 +393,10 @@ impl Games {
                     ));
                 };
                 let token = Token::generate()?;
-                let act = Act::Join {
-                    seat,
-                    name: or_default(name, default_player(seat)),
-                    token: token.hash(),
-                    bot: None,
-                };
+                let act = Act::Join(Occupant {
+                    account,
+                    ..Occupant::guest(seat, or_default(name, default_player(seat)), token.hash())
+                });
                 (act, Some(token))
             }
             Intent::Setup(request) => {
@@ -478,12 +483,12 @@ impl Games {
     pub(crate) async fn suggest_setup(
         &self,
         id: GameId,
-        token: Option<&str>,
+        caller: Caller<'_>,
         keep: Vec<Placement>,
     ) -> Result<Vec<Placement>, ApiError> {
         let (slot, held) = self.lock(id).await?;
         let held = self.settle(&slot, held).await?;
-        let seat = self.seat_for(held.state(), token).await?;
+        let seat = self.seat_for(held.state(), caller).await?;
         let description = sets_up(held.state(), seat)?;
         if !held.state().awaits_setup(seat) {
             return Err(ApiError::precondition(

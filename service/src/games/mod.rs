@@ -7,7 +7,7 @@
 //! limits, `bot_turns` lets bots act on their own tasks, `reads` answers views, histories,
 //! replays, watches and listings, `auth` maps tokens to seats, `reservations` counts the
 //! open games each address created, [`quota`] caps replays, `thinking` lines bots up for
-//! the cores, and [`throttle`] holds the rate limits.
+//! the cores; the rate limits are [`crate::throttle`]'s.
 
 mod act;
 mod auth;
@@ -15,14 +15,12 @@ mod bot_turns;
 pub(crate) mod cache;
 mod deadlines;
 mod follow;
-mod now;
 pub(crate) mod quota;
 mod reads;
 mod reservations;
 #[cfg(test)]
 mod tests;
 mod thinking;
-pub(crate) mod throttle;
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, Weak};
@@ -33,16 +31,18 @@ use tokio::sync::{broadcast, watch};
 use trinchera_rules::{Action, Placement, Setup};
 
 pub(crate) use self::act::{Answer, Intent, Who};
+pub(crate) use self::auth::Caller;
 use self::cache::Cache;
 use self::deadlines::Deadlines;
-pub(crate) use self::now::{SystemTime, TimeSource};
 use self::quota::{Quota, QuotaNames, QuotaPermit};
 use self::reservations::Reservations;
 use self::thinking::Thinking;
-use self::throttle::{RateLimits, Throttle};
+use crate::accounts::AccountLimits;
 use crate::error::ApiError;
 use crate::hub::Published;
 use crate::names::NameLimit;
+use crate::now::{SystemTime, TimeSource};
+use crate::throttle::{RateLimits, Throttle};
 use trinchera_game::{GameEvent, ReplayOpening, ReplaySteps, Snapshot};
 use trinchera_store::GameId;
 use trinchera_store::records::EventRecord;
@@ -91,6 +91,8 @@ pub struct Limits {
     /// How long a replay may stand unread before its place under the replay caps is taken
     /// back.
     pub replay_idle: Duration,
+    /// How accounts are kept (the player-name limits above are also theirs).
+    pub accounts: AccountLimits,
 }
 
 /// How long bots think and how fast they may play.
@@ -154,6 +156,7 @@ impl Default for Limits {
             max_replays_per_peer: 4,
             history_page: 256,
             replay_idle: Duration::from_secs(60),
+            accounts: AccountLimits::default(),
         }
     }
 }
@@ -175,6 +178,8 @@ pub(crate) struct NewGame {
     pub creator_bot: Option<trinchera_game::bots::BotLevel>,
     /// The time control.
     pub control: trinchera_game::clock::TimeControl,
+    /// The account that creates the game, if one does (then `player` is its name).
+    pub account: Option<trinchera_store::AccountId>,
 }
 
 /// How a seat wants to set up.
@@ -285,6 +290,11 @@ impl Games {
     /// server keeps serving.
     pub(crate) fn exporter_parts(&self) -> (Arc<dyn Store>, u64) {
         (Arc::clone(&self.store), self.time.now_ms())
+    }
+
+    /// The store and the server's clock, which the accounts share with the games.
+    pub(crate) fn accounts_parts(&self) -> (Arc<dyn Store>, Arc<dyn TimeSource>) {
+        (Arc::clone(&self.store), Arc::clone(&self.time))
     }
 
     /// The manager of every game in `store`; records the downtime since it was last used.

@@ -7,6 +7,7 @@ use trinchera_store::GamePhase;
 
 use trinchera_rules::Viewer;
 
+use super::auth::Caller;
 use super::quota::QuotaPermit;
 use super::{Games, ReplaySession, Watch, WatchItem};
 use crate::error::ApiError;
@@ -19,9 +20,9 @@ use trinchera_store::records::SummaryRecord;
 
 impl Games {
     /// What the caller sees of game `id` now.
-    pub(crate) async fn view(&self, id: GameId, token: Option<&str>) -> Result<Snapshot, ApiError> {
+    pub(crate) async fn view(&self, id: GameId, caller: Caller<'_>) -> Result<Snapshot, ApiError> {
         let (_slot, held) = self.lock(id).await?;
-        let viewer = self.viewer_for(held.state(), token).await?;
+        let viewer = self.viewer_for(held.state(), caller).await?;
         Ok(held.state().snapshot(viewer).at(self.time.now_ms()))
     }
 
@@ -38,7 +39,7 @@ impl Games {
     pub(crate) async fn history(
         &self,
         id: GameId,
-        token: Option<&str>,
+        caller: Caller<'_>,
         page: Option<PositionPage>,
         peer: Option<IpAddr>,
     ) -> Result<(History, QuotaPermit), ApiError> {
@@ -46,7 +47,7 @@ impl Games {
         // Replayed from a copy of the log: a long replay does not hold up the game's moves.
         let (viewer, over, log) = {
             let (_slot, held) = self.lock(id).await?;
-            let viewer = self.viewer_for(held.state(), token).await?;
+            let viewer = self.viewer_for(held.state(), caller).await?;
             let over = held.state().phase() == GamePhase::Finished;
             (viewer, over, self.log(&held).await?)
         };
@@ -68,14 +69,14 @@ impl Games {
     pub(crate) async fn replay(
         &self,
         id: GameId,
-        token: Option<&str>,
+        caller: Caller<'_>,
         after: Option<u64>,
         peer: Option<IpAddr>,
     ) -> Result<ReplaySession, ApiError> {
         let permit = self.reads.replays.admit(peer)?;
         let (viewer, now, reveal, log) = {
             let (_slot, held) = self.lock(id).await?;
-            let viewer = self.viewer_for(held.state(), token).await?;
+            let viewer = self.viewer_for(held.state(), caller).await?;
             let now = held.state().snapshot(viewer).at(self.time.now_ms());
             (viewer, now, held.state().reveal(), self.log(&held).await?)
         };
@@ -106,12 +107,12 @@ impl Games {
     pub(crate) async fn watch(
         &self,
         id: GameId,
-        token: Option<&str>,
+        caller: Caller<'_>,
         after: Option<u64>,
         skip_own_moves: bool,
     ) -> Result<(Viewer, Watch), ApiError> {
         let (slot, held) = self.lock(id).await?;
-        let viewer = self.viewer_for(held.state(), token).await?;
+        let viewer = self.viewer_for(held.state(), caller).await?;
         let version = held.state().version();
         let skipped = viewer.seat().filter(|_| skip_own_moves);
         let live = slot.hub.subscribe(skipped);

@@ -2,36 +2,19 @@
 //! correspondence deadlines, late setups and first moves, downtime, abandonment claims.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use trinchera_store::GamePhase;
 
 use trinchera_rules::{EndReason, Seat, Viewer};
 
-use super::TimeSource;
-use super::{Answer, Games, Intent, Limits, MoveInput, NewGame, SetupRequest, Who};
+use super::{Answer, Caller, Games, Intent, Limits, MoveInput, NewGame, SetupRequest, Who};
 use crate::error::ApiError;
+use crate::now::{FakeTime, TimeSource};
 use trinchera_game::Reason;
 use trinchera_game::Snapshot;
 use trinchera_game::clock::TimeControl;
 use trinchera_store::GameId;
 use trinchera_store::{MemoryStore, Store};
-
-/// A server clock that moves only when told.
-#[derive(Debug)]
-struct FakeTime(AtomicU64);
-
-impl FakeTime {
-    fn advance(&self, by: Duration) {
-        self.0.fetch_add(by.as_millis() as u64, Ordering::SeqCst);
-    }
-}
-
-impl TimeSource for FakeTime {
-    fn now_ms(&self) -> u64 {
-        self.0.load(Ordering::SeqCst)
-    }
-}
 
 const START: u64 = 1_800_000_000_000;
 
@@ -59,9 +42,10 @@ async fn join(games: &Games, id: GameId) -> String {
     let joined = games
         .act(
             id,
-            Who::Client(None),
+            Who::Client(Caller::NOBODY),
             Intent::Join {
                 name: String::new(),
+                account: None,
             },
             None,
             Answer::View,
@@ -74,7 +58,13 @@ async fn join(games: &Games, id: GameId) -> String {
 /// What the holder of `token` asks of game `id`.
 async fn ask(games: &Games, id: GameId, token: &str, intent: Intent) -> Result<Snapshot, ApiError> {
     let acted = games
-        .act(id, Who::Client(Some(token)), intent, None, Answer::View)
+        .act(
+            id,
+            Who::Client(Caller::seat(token)),
+            intent,
+            None,
+            Answer::View,
+        )
         .await?;
     acted.snapshot.ok_or(ApiError::Internal("no view".into()))
 }
@@ -92,6 +82,7 @@ async fn tanques(games: &Games, control: TimeControl) -> (GameId, [String; 2]) {
                 bot: None,
                 creator_bot: None,
                 control,
+                account: None,
             },
         )
         .await
@@ -102,7 +93,7 @@ async fn tanques(games: &Games, control: TimeControl) -> (GameId, [String; 2]) {
 
 /// Plays the first legal action of the seat of `token`.
 async fn act(games: &Games, id: GameId, token: &str) -> Result<Snapshot, ApiError> {
-    let seen = games.view(id, Some(token)).await?;
+    let seen = games.view(id, Caller::seat(token)).await?;
     let action = seen.legal.first().expect("a legal action").action.clone();
     ask(games, id, token, Intent::Move(MoveInput::Action(action))).await
 }
@@ -129,7 +120,7 @@ fn remaining(seen: &Snapshot, seat: Seat) -> u64 {
 #[tokio::test]
 async fn live_clocks_charge_the_turn_and_add_the_increment() {
     let store = MemoryStore::new();
-    let time = Arc::new(FakeTime(AtomicU64::new(START)));
+    let time = Arc::new(FakeTime::at(START));
     let games = games(&store, &time).await;
     let (id, tokens) = tanques(&games, live(1, 2)).await;
     // First turns run on no clock.
@@ -160,7 +151,7 @@ async fn live_clocks_charge_the_turn_and_add_the_increment() {
         ),
         "{refused:?}"
     );
-    let seen = games.view(id, None).await.expect("view");
+    let seen = games.view(id, Caller::NOBODY).await.expect("view");
     let outcome = seen.outcome.expect("over");
     assert_eq!(outcome.reason, EndReason::TimeForfeit);
     assert_eq!(outcome.winner, Some(Seat::First));
@@ -169,13 +160,13 @@ async fn live_clocks_charge_the_turn_and_add_the_increment() {
 #[tokio::test]
 async fn a_first_move_that_never_comes_calls_the_game_off() {
     let store = MemoryStore::new();
-    let time = Arc::new(FakeTime(AtomicU64::new(START)));
+    let time = Arc::new(FakeTime::at(START));
     let games = games(&store, &time).await;
     let (id, tokens) = tanques(&games, live(5, 0)).await;
     time.advance(Duration::from_secs(61));
     assert!(poke(&games, id, &tokens[1]).await.is_err());
     let outcome = games
-        .view(id, None)
+        .view(id, Caller::NOBODY)
         .await
         .expect("view")
         .outcome
@@ -186,7 +177,7 @@ async fn a_first_move_that_never_comes_calls_the_game_off() {
 #[tokio::test]
 async fn a_late_setup_is_made_at_random_and_play_goes_on() {
     let store = MemoryStore::new();
-    let time = Arc::new(FakeTime(AtomicU64::new(START)));
+    let time = Arc::new(FakeTime::at(START));
     let games = games(&store, &time).await;
     let (id, creator) = games
         .create(
@@ -199,6 +190,7 @@ async fn a_late_setup_is_made_at_random_and_play_goes_on() {
                 bot: None,
                 creator_bot: None,
                 control: live(10, 0),
+                account: None,
             },
         )
         .await
@@ -209,7 +201,7 @@ async fn a_late_setup_is_made_at_random_and_play_goes_on() {
         .expect("set up");
     let creator = creator.token.expect("a token");
     time.advance(Duration::from_secs(5 * 60 + 1));
-    let seen = games.view(id, Some(&creator)).await.expect("view");
+    let seen = games.view(id, Caller::seat(&creator)).await.expect("view");
     assert_eq!(
         seen.phase,
         GamePhase::Setup,
@@ -217,7 +209,7 @@ async fn a_late_setup_is_made_at_random_and_play_goes_on() {
     );
     let refused = ask(&games, id, &creator, Intent::Setup(SetupRequest::Made)).await;
     assert!(refused.is_err(), "the server already set the late seat up");
-    let seen = games.view(id, Some(&creator)).await.expect("view");
+    let seen = games.view(id, Caller::seat(&creator)).await.expect("view");
     assert_eq!(seen.phase, GamePhase::Playing);
     assert!(seen.table.seats[Seat::First].commitment.is_some());
 }
@@ -225,7 +217,7 @@ async fn a_late_setup_is_made_at_random_and_play_goes_on() {
 #[tokio::test]
 async fn correspondence_gives_each_turn_its_deadline() {
     let store = MemoryStore::new();
-    let time = Arc::new(FakeTime(AtomicU64::new(START)));
+    let time = Arc::new(FakeTime::at(START));
     let games = games(&store, &time).await;
     let day = Duration::from_secs(86_400);
     let (id, tokens) = tanques(&games, TimeControl::Correspondence { per_move: day }).await;
@@ -239,7 +231,7 @@ async fn correspondence_gives_each_turn_its_deadline() {
     time.advance(day + Duration::from_secs(1));
     assert!(poke(&games, id, &tokens[0]).await.is_err());
     let outcome = games
-        .view(id, None)
+        .view(id, Caller::NOBODY)
         .await
         .expect("view")
         .outcome
@@ -253,7 +245,7 @@ async fn correspondence_gives_each_turn_its_deadline() {
 #[tokio::test]
 async fn time_while_the_server_is_down_counts_against_nobody() {
     let store = MemoryStore::new();
-    let time = Arc::new(FakeTime(AtomicU64::new(START)));
+    let time = Arc::new(FakeTime::at(START));
     let (id, tokens) = {
         let games = games(&store, &time).await;
         let (id, tokens) = tanques(&games, live(1, 0)).await;
@@ -268,7 +260,10 @@ async fn time_while_the_server_is_down_counts_against_nobody() {
     // Down for an hour: far past seat 0's minute.
     time.advance(Duration::from_secs(3600));
     let games = games(&store, &time).await;
-    let seen = games.view(id, Some(&tokens[0])).await.expect("view");
+    let seen = games
+        .view(id, Caller::seat(&tokens[0]))
+        .await
+        .expect("view");
     assert_eq!(seen.outcome, None);
     assert_eq!(
         remaining(&seen, Seat::First),
@@ -283,7 +278,7 @@ async fn time_while_the_server_is_down_counts_against_nobody() {
 #[tokio::test]
 async fn an_absent_opponent_can_be_claimed_against_only_after_the_limit() {
     let store = MemoryStore::new();
-    let time = Arc::new(FakeTime(AtomicU64::new(START)));
+    let time = Arc::new(FakeTime::at(START));
     let games = games(&store, &time).await;
     let (id, tokens) = tanques(&games, TimeControl::Untimed).await;
     turn(&games, id, &tokens, Seat::First).await;
@@ -336,6 +331,7 @@ async fn frente(games: &Games) -> (GameId, [String; 2]) {
                 bot: None,
                 creator_bot: None,
                 control: TimeControl::Untimed,
+                account: None,
             },
         )
         .await
@@ -350,11 +346,17 @@ async fn frente(games: &Games) -> (GameId, [String; 2]) {
 #[tokio::test]
 async fn two_servers_on_one_store_never_write_one_version_twice() {
     let store = MemoryStore::new();
-    let time = Arc::new(FakeTime(AtomicU64::new(START)));
+    let time = Arc::new(FakeTime::at(START));
     let (a, b) = (games(&store, &time).await, games(&store, &time).await);
     let (id, tokens) = frente(&a).await;
     // Both hold the game at version 2; b sets seat 0 up.
-    assert_eq!(b.view(id, Some(&tokens[0])).await.expect("view").version, 2);
+    assert_eq!(
+        b.view(id, Caller::seat(&tokens[0]))
+            .await
+            .expect("view")
+            .version,
+        2
+    );
     ask(&b, id, &tokens[0], Intent::Setup(SetupRequest::Made))
         .await
         .expect("set up on b");
@@ -366,13 +368,17 @@ async fn two_servers_on_one_store_never_write_one_version_twice() {
     assert_eq!(seen.version, 4);
     assert_eq!(seen.phase, GamePhase::Playing);
     // b's copy is at version 3; a caller who saw version 4 (on a) makes b reload first.
-    let action = a.view(id, Some(&tokens[0])).await.expect("view").legal[0]
+    let action = a
+        .view(id, Caller::seat(&tokens[0]))
+        .await
+        .expect("view")
+        .legal[0]
         .action
         .clone();
     let moved = b
         .act(
             id,
-            Who::Client(Some(&tokens[0])),
+            Who::Client(Caller::seat(&tokens[0])),
             Intent::Move(MoveInput::Action(action)),
             Some(4),
             Answer::View,
@@ -385,7 +391,7 @@ async fn two_servers_on_one_store_never_write_one_version_twice() {
     let refused = a
         .act(
             id,
-            Who::Client(Some(&tokens[1])),
+            Who::Client(Caller::seat(&tokens[1])),
             Intent::Resign,
             Some(4),
             Answer::View,
@@ -406,7 +412,10 @@ async fn two_servers_on_one_store_never_write_one_version_twice() {
     let log = store.log(id).await.expect("log");
     assert_eq!(log.len(), 5);
     for games in [&a, &b] {
-        assert_eq!(games.view(id, None).await.expect("view").version, 5);
+        assert_eq!(
+            games.view(id, Caller::NOBODY).await.expect("view").version,
+            5
+        );
     }
 }
 
@@ -415,10 +424,10 @@ async fn two_servers_on_one_store_never_write_one_version_twice() {
 #[tokio::test]
 async fn a_deadline_another_server_settled_is_not_settled_twice() {
     let store = MemoryStore::new();
-    let time = Arc::new(FakeTime(AtomicU64::new(START)));
+    let time = Arc::new(FakeTime::at(START));
     let (a, b) = (games(&store, &time).await, games(&store, &time).await);
     let (id, tokens) = tanques(&a, live(5, 0)).await;
-    assert_eq!(b.view(id, None).await.expect("view").version, 2);
+    assert_eq!(b.view(id, Caller::NOBODY).await.expect("view").version, 2);
     time.advance(Duration::from_secs(61));
     // The first move never came: b calls the game off.
     assert!(poke(&b, id, &tokens[1]).await.is_err());
@@ -440,10 +449,13 @@ async fn a_deadline_another_server_settled_is_not_settled_twice() {
 #[tokio::test]
 async fn the_servers_bot_acts_only_for_a_seat_a_bot_plays() {
     let store = MemoryStore::new();
-    let time = Arc::new(FakeTime(AtomicU64::new(START)));
+    let time = Arc::new(FakeTime::at(START));
     let games = games(&store, &time).await;
     let (id, tokens) = tanques(&games, TimeControl::Untimed).await;
-    let seen = games.view(id, Some(&tokens[0])).await.expect("a view");
+    let seen = games
+        .view(id, Caller::seat(&tokens[0]))
+        .await
+        .expect("a view");
     let action = seen.legal.first().expect("a legal action").action.clone();
     let refused = games
         .act(
@@ -464,6 +476,9 @@ async fn the_servers_bot_acts_only_for_a_seat_a_bot_plays() {
         ),
         "a person's seat: {refused:?}"
     );
-    let after = games.view(id, Some(&tokens[0])).await.expect("a view");
+    let after = games
+        .view(id, Caller::seat(&tokens[0]))
+        .await
+        .expect("a view");
     assert_eq!(after.version, seen.version, "nothing changed");
 }

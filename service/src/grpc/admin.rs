@@ -1,5 +1,5 @@
 //! The `trinchera.admin.v1.AdminService` adapter, served only on the admin listener: an
-//! export of every game while the server keeps serving.
+//! export of every game while the server keeps serving, and the accounts' upkeep.
 
 use std::pin::Pin;
 use std::sync::Arc;
@@ -9,7 +9,12 @@ use tonic::{Request, Response, Status};
 use trinchera_proto::admin::v1 as pb;
 use trinchera_proto::admin::v1::admin_service_server::AdminService;
 
+use trinchera_store::AccountId;
+use trinchera_store::records::AccountRecord;
+
+use crate::accounts::Accounts;
 use crate::backup::Exporter;
+use crate::error::ApiError;
 use crate::games::Games;
 
 /// Lines gathered into one response, in bytes at most (plus one line).
@@ -17,15 +22,41 @@ const RESPONSE_BYTES: usize = 256 * 1024;
 /// Responses buffered ahead of a slow reader.
 const AHEAD: usize = 4;
 
-/// The admin service over a set of games.
+/// The admin service over a set of games and their players' accounts.
 pub(crate) struct Admin {
     games: Arc<Games>,
+    accounts: Arc<Accounts>,
 }
 
 impl Admin {
-    /// The service over `games`.
-    pub(crate) fn new(games: Arc<Games>) -> Admin {
-        Admin { games }
+    /// The service over `games` and `accounts`.
+    pub(crate) fn new(games: Arc<Games>, accounts: Arc<Accounts>) -> Admin {
+        Admin { games, accounts }
+    }
+}
+
+/// An account as operators see it.
+fn entry(id: AccountId, account: &AccountRecord) -> pb::AccountEntry {
+    pb::AccountEntry {
+        id: id.0,
+        name: account.name.clone(),
+        created_ms: account.created_ms,
+        disabled: account.disabled,
+        deleted_ms: account.deleted_ms,
+    }
+}
+
+/// Runs an admin call: its refusal becomes a status (and is logged like the players').
+async fn answer<T>(
+    rpc: &'static str,
+    work: impl Future<Output = Result<T, ApiError>>,
+) -> Result<Response<T>, Status> {
+    match work.await {
+        Ok(reply) => Ok(Response::new(reply)),
+        Err(error) => {
+            tracing::info!(rpc, %error, "admin call refused");
+            Err(Status::from(error))
+        }
     }
 }
 
@@ -34,6 +65,58 @@ type Lines = Pin<Box<dyn Stream<Item = Result<pb::ExportGamesResponse, Status>> 
 #[tonic::async_trait]
 impl AdminService for Admin {
     type ExportGamesStream = Lines;
+
+    async fn list_accounts(
+        &self,
+        request: Request<pb::ListAccountsRequest>,
+    ) -> Result<Response<pb::ListAccountsResponse>, Status> {
+        let after = Some(request.get_ref().after_id)
+            .filter(|&id| id != 0)
+            .map(AccountId);
+        answer("ListAccounts", async {
+            let (page, more) = self.accounts.list(after).await?;
+            Ok(pb::ListAccountsResponse {
+                next_after_id: page.last().filter(|_| more).map_or(0, |(id, _)| id.0),
+                accounts: page
+                    .iter()
+                    .map(|(id, account)| entry(*id, account))
+                    .collect(),
+            })
+        })
+        .await
+    }
+
+    async fn set_account_disabled(
+        &self,
+        request: Request<pb::SetAccountDisabledRequest>,
+    ) -> Result<Response<pb::SetAccountDisabledResponse>, Status> {
+        let body = request.get_ref();
+        answer("SetAccountDisabled", async {
+            let (id, account) = self
+                .accounts
+                .set_disabled(&body.name, body.disabled)
+                .await?;
+            Ok(pb::SetAccountDisabledResponse {
+                account: Some(entry(id, &account)),
+            })
+        })
+        .await
+    }
+
+    async fn reset_password(
+        &self,
+        request: Request<pb::ResetPasswordRequest>,
+    ) -> Result<Response<pb::ResetPasswordResponse>, Status> {
+        let body = request.get_ref();
+        answer("ResetPassword", async {
+            let (id, account, password) = self.accounts.reset_password(&body.name).await?;
+            Ok(pb::ResetPasswordResponse {
+                account: Some(entry(id, &account)),
+                password,
+            })
+        })
+        .await
+    }
 
     async fn export_games(
         &self,

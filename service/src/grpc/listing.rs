@@ -1,4 +1,5 @@
-//! A `ListGamesRequest` read into the store's [`ListQuery`], every field checked.
+//! A `ListGamesRequest` read into the store's [`ListQuery`], every field checked (but the
+//! player, an account the service looks up).
 
 use trinchera_proto::v1 as pb;
 use trinchera_rules::{Quoted, catalog};
@@ -65,6 +66,7 @@ pub(super) fn query(request: &pb::ListGamesRequest) -> Result<ListQuery, ApiErro
         speed: wire::speed_from(request.speed)?,
         before,
         limit,
+        player: None,
     })
 }
 
@@ -82,6 +84,7 @@ mod tests {
             page_size: 0,
             page_token: "40".into(),
             speed: pb::Speed::Unspecified as i32,
+            player: "Ana".into(),
         })
         .expect("valid");
         assert_eq!(
@@ -92,6 +95,7 @@ mod tests {
                 speed: None,
                 before: Some(GameId(40)),
                 limit: DEFAULT_PAGE,
+                player: None,
             }
         );
         for bad in [

@@ -1,6 +1,7 @@
 //! The `trinchera.v1.GameService` adapter: validate, convert, call [`Games`], convert back.
 //! Handlers never touch storage or rules state directly.
 
+mod accounts;
 pub(crate) mod admin;
 mod checks;
 mod listing;
@@ -18,27 +19,36 @@ use trinchera_proto::v1 as pb;
 use trinchera_proto::v1::game_service_server::GameService;
 use trinchera_rules::{Seat, catalog};
 
-use crate::error::ApiError;
-use crate::games::{Answer, Games, Intent, MoveInput, NewGame, SetupRequest, Who};
+use crate::accounts::{Accounts, Signed, is_account_token};
+use crate::error::{AccountError, ApiError};
+use crate::games::{Answer, Caller, Games, Intent, MoveInput, NewGame, SetupRequest, Who};
 use crate::net::{HoldUntilSent, WatchPermit};
 use trinchera_game::PositionPage;
 use trinchera_game::Reason;
 use trinchera_store::ListQuery;
 
-/// The gRPC service over a set of games.
+pub(crate) use self::accounts::AccountApi;
+
+/// The gRPC service over a set of games and the accounts that play them.
 #[derive(Clone)]
 pub(crate) struct Api {
     games: Arc<Games>,
+    accounts: Arc<Accounts>,
 }
 
 impl Api {
-    /// The service over `games`.
-    pub(crate) fn new(games: Arc<Games>) -> Api {
-        Api { games }
+    /// The service over `games`, whose players' accounts are `accounts`.
+    pub(crate) fn new(games: Arc<Games>, accounts: Arc<Accounts>) -> Api {
+        Api { games, accounts }
+    }
+
+    /// Who the call's token says the caller is: an account's token is checked now.
+    async fn credential<T>(&self, request: &Request<T>) -> Result<Credential, ApiError> {
+        credential(&self.accounts, request).await
     }
 }
 
-/// The player token of a request, from `authorization: Bearer <token>`.
+/// The token of a request, from `authorization: Bearer <token>`.
 fn token<T>(request: &Request<T>) -> Result<Option<String>, ApiError> {
     let Some(value) = request.metadata().get("authorization") else {
         return Ok(None);
@@ -49,6 +59,43 @@ fn token<T>(request: &Request<T>) -> Result<Option<String>, ApiError> {
         _ => Err(ApiError::Unauthenticated(
             "the authorization metadata must be `Bearer <player token>`",
         )),
+    }
+}
+
+/// What a call's token says of its caller.
+enum Credential {
+    /// A seat's token, or none.
+    Token(Option<String>),
+    /// A working account token.
+    Account(Signed),
+}
+
+impl Credential {
+    /// The caller, as the games take it.
+    fn caller(&self) -> Caller<'_> {
+        match self {
+            Credential::Token(token) => Caller::Token(token.as_deref()),
+            Credential::Account(signed) => Caller::Account(signed),
+        }
+    }
+
+    /// The signed-in account, if the token is an account's.
+    fn signed(&self) -> Option<&Signed> {
+        match self {
+            Credential::Account(signed) => Some(signed),
+            Credential::Token(_) => None,
+        }
+    }
+}
+
+/// The credential of `request`: an account's token (told by its prefix) is checked against
+/// `accounts`; any other token is a seat's, checked by the game it is used in.
+async fn credential<T>(accounts: &Accounts, request: &Request<T>) -> Result<Credential, ApiError> {
+    match token(request)? {
+        Some(token) if is_account_token(&token) => {
+            Ok(Credential::Account(accounts.authenticate(&token).await?))
+        }
+        token => Ok(Credential::Token(token)),
     }
 }
 
@@ -221,9 +268,13 @@ impl GameService for Api {
         handle(call, async {
             let peer = checks::peer(&request);
             self.games.throttle().create_join(peer)?;
+            let credential = self.credential(&request).await?;
             let limits = self.games.limits();
             let name = checks::name(&body.name, limits.max_game_name, "game name")?;
-            let player = checks::name(&body.player_name, limits.max_player_name, "player name")?;
+            let player = match credential.signed() {
+                Some(signed) => signed.name.clone(),
+                None => checks::name(&body.player_name, limits.max_player_name, "player name")?,
+            };
             let seat = wire::seat_from(body.seat.unwrap_or(0))?;
             record_seat(seat);
             let bot = checks::bot_level(&body.bot)?;
@@ -247,6 +298,7 @@ impl GameService for Api {
                         bot,
                         creator_bot,
                         control: wire::time_control_from(body.time_control.as_ref())?,
+                        account: credential.signed().map(|signed| signed.account),
                     },
                 )
                 .await?;
@@ -276,17 +328,21 @@ impl GameService for Api {
         handle(Call::of("JoinGame", &request, &body.game_id), async {
             self.games.throttle().create_join(checks::peer(&request))?;
             let id = checks::game_id(&body.game_id)?;
+            let credential = self.credential(&request).await?;
             let limits = self.games.limits();
-            let player = checks::name(&body.player_name, limits.max_player_name, "player name")?;
+            let join = match credential.signed() {
+                Some(signed) => Intent::Join {
+                    name: signed.name.clone(),
+                    account: Some(signed.account),
+                },
+                None => Intent::Join {
+                    name: checks::name(&body.player_name, limits.max_player_name, "player name")?,
+                    account: None,
+                },
+            };
             let joined = self
                 .games
-                .act(
-                    id,
-                    Who::Client(None),
-                    Intent::Join { name: player },
-                    None,
-                    Answer::View,
-                )
+                .act(id, Who::Client(Caller::NOBODY), join, None, Answer::View)
                 .await?;
             let seat = joined
                 .seat
@@ -308,7 +364,16 @@ impl GameService for Api {
     ) -> Result<Response<pb::ListGamesResponse>, Status> {
         let body = request.get_ref();
         handle(Call::of("ListGames", &request, ""), async {
-            let query = listing::query(body)?;
+            let mut query = listing::query(body)?;
+            query.player = match body.player.trim() {
+                "" => None,
+                crate::accounts::MINE => {
+                    let credential = self.credential(&request).await?;
+                    let signed = credential.signed().ok_or(AccountError::SignedOut)?;
+                    Some(signed.account)
+                }
+                name => Some(self.accounts.named(name).await?.0),
+            };
             let games = self
                 .games
                 .list(&ListQuery {
@@ -339,7 +404,8 @@ impl GameService for Api {
         let body = request.get_ref();
         handle(Call::of("GetView", &request, &body.game_id), async {
             let id = checks::game_id(&body.game_id)?;
-            let snapshot = self.games.view(id, token(&request)?.as_deref()).await?;
+            let credential = self.credential(&request).await?;
+            let snapshot = self.games.view(id, credential.caller()).await?;
             if let Some(seat) = snapshot.viewer.seat() {
                 record_seat(seat);
             }
@@ -362,12 +428,12 @@ impl GameService for Api {
             } else {
                 SetupRequest::Placements(wire::placements_from(&body.placements)?)
             };
-            let token = token(&request)?;
+            let credential = self.credential(&request).await?;
             let acted = self
                 .games
                 .act(
                     id,
-                    Who::Client(token.as_deref()),
+                    Who::Client(credential.caller()),
                     Intent::Setup(setup),
                     None,
                     Answer::View,
@@ -402,8 +468,8 @@ impl GameService for Api {
                     ));
                 }
             };
-            let token = token(&request)?;
-            let who = Who::Client(token.as_deref());
+            let credential = self.credential(&request).await?;
+            let who = Who::Client(credential.caller());
             let answer = if body.omit_view {
                 Answer::Event
             } else {
@@ -428,12 +494,12 @@ impl GameService for Api {
         let body = request.get_ref();
         handle(Call::of("Resign", &request, &body.game_id), async {
             let id = checks::game_id(&body.game_id)?;
-            let token = token(&request)?;
+            let credential = self.credential(&request).await?;
             let acted = self
                 .games
                 .act(
                     id,
-                    Who::Client(token.as_deref()),
+                    Who::Client(credential.caller()),
                     Intent::Resign,
                     None,
                     Answer::View,
@@ -453,12 +519,12 @@ impl GameService for Api {
         let body = request.get_ref();
         handle(Call::of("ClaimVictory", &request, &body.game_id), async {
             let id = checks::game_id(&body.game_id)?;
-            let token = token(&request)?;
+            let credential = self.credential(&request).await?;
             let acted = self
                 .games
                 .act(
                     id,
-                    Who::Client(token.as_deref()),
+                    Who::Client(credential.caller()),
                     Intent::Claim,
                     None,
                     Answer::View,
@@ -486,7 +552,7 @@ impl GameService for Api {
                 .games
                 .watch(
                     id,
-                    token(&request)?.as_deref(),
+                    self.credential(&request).await?.caller(),
                     body.after_version,
                     body.skip_own_moves,
                 )
@@ -513,7 +579,7 @@ impl GameService for Api {
                 .games
                 .history(
                     id,
-                    token(&request)?.as_deref(),
+                    self.credential(&request).await?.caller(),
                     page,
                     checks::peer(&request),
                 )
@@ -543,7 +609,7 @@ impl GameService for Api {
                 .games
                 .replay(
                     id,
-                    token(&request)?.as_deref(),
+                    self.credential(&request).await?.caller(),
                     body.after_version,
                     checks::peer(&request),
                 )
@@ -563,7 +629,7 @@ impl GameService for Api {
             let keep = wire::placements_from(&body.keep)?;
             let placements = self
                 .games
-                .suggest_setup(id, token(&request)?.as_deref(), keep)
+                .suggest_setup(id, self.credential(&request).await?.caller(), keep)
                 .await?;
             Ok(pb::SuggestSetupResponse {
                 placements: placements.iter().map(wire::placement).collect(),

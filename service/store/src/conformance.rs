@@ -551,17 +551,6 @@ pub async fn bot_leases_go_to_one_server_at_a_time(backend: impl Backend) {
     assert!(!none, "a game that does not exist is never leased");
 }
 
-#[cfg(test)]
-mod memory {
-    use super::Memory;
-
-    async fn on_memory<F: Future<Output = ()>>(test: impl FnOnce(Memory) -> F) {
-        test(Memory::new()).await;
-    }
-
-    crate::conformance_tests!(on_memory);
-}
-
 fn account(name: &str) -> AccountRecord {
     AccountRecord {
         name: name.into(),
@@ -833,4 +822,15 @@ pub async fn restored_accounts_keep_their_ids(mut backend: impl Backend) {
         .expect("creates")
         .expect("a free name");
     assert!(next > AccountId(40), "{next:?}");
+}
+
+#[cfg(test)]
+mod memory {
+    use super::Memory;
+
+    async fn on_memory<F: Future<Output = ()>>(test: impl FnOnce(Memory) -> F) {
+        test(Memory::new()).await;
+    }
+
+    crate::conformance_tests!(on_memory);
 }

@@ -4,7 +4,7 @@ use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 use trinchera_game::clock::TimeControl;
-use trinchera_game::{Act, Creation, Creator, GameState, Moment};
+use trinchera_game::{Act, Creation, GameState, Moment, Occupant};
 use trinchera_rules::{Seat, Seed, Setup, Viewer};
 use trinchera_store::records::EventRecord;
 use trinchera_store::{GameId, TokenHash};
@@ -31,23 +31,13 @@ pub fn seated_with_log(ruleset: &str) -> (GameState, Vec<EventRecord>) {
     let creation = Creation {
         ruleset: ruleset.into(),
         name: "bench".into(),
-        creator: Creator {
-            seat: Seat::First,
-            name: "Ana".into(),
-            token: TokenHash([1; 32]),
-            bot: None,
-        },
+        creator: Occupant::guest(Seat::First, "Ana", TokenHash([1; 32])),
         seed: Seed([7; 32]),
         control: TimeControl::Untimed,
     };
     let (mut state, created) =
         GameState::create(GameId(1), creation, Moment::default()).expect("created");
-    let join = Act::Join {
-        seat: Seat::Second,
-        name: "Beto".into(),
-        token: TokenHash([2; 32]),
-        bot: None,
-    };
+    let join = Act::Join(Occupant::guest(Seat::Second, "Beto", TokenHash([2; 32])));
     let joined = state.apply(join, Moment::default()).expect("joined");
     (state, vec![created.record, joined.record])
 }

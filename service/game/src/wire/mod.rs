@@ -473,8 +473,19 @@ fn players(table: &Table, description: &Description, names: Names) -> Vec<pb::Pl
                 .bot
                 .map(|level| level.name().to_owned())
                 .unwrap_or_default(),
+            kind: player_kind(card.joined, card.bot.is_some(), card.account.is_some()) as i32,
         })
         .collect()
+}
+
+/// Who holds a seat: taken or not, by a bot, by an account.
+fn player_kind(joined: bool, bot: bool, account: bool) -> pb::PlayerKind {
+    match (joined, bot, account) {
+        (false, _, _) => pb::PlayerKind::Unspecified,
+        (true, true, _) => pb::PlayerKind::Bot,
+        (true, false, true) => pb::PlayerKind::Account,
+        (true, false, false) => pb::PlayerKind::Guest,
+    }
 }
 
 /// The view one caller gets.
@@ -783,12 +794,17 @@ pub fn summary(id: GameId, summary: &SummaryRecord) -> pb::GameSummary {
             .players
             .iter()
             .enumerate()
-            .map(|(seat, name)| pb::Player {
-                seat: seat as i32,
-                name: name.clone(),
-                joined: !name.is_empty(),
-                bot: summary.bots.get(seat).cloned().unwrap_or_default(),
-                ..pb::Player::default()
+            .map(|(seat, name)| {
+                let bot = summary.bots.get(seat).cloned().unwrap_or_default();
+                let account = summary.accounts.get(seat).is_some_and(|&id| id != 0);
+                pb::Player {
+                    seat: seat as i32,
+                    name: name.clone(),
+                    joined: !name.is_empty(),
+                    kind: player_kind(!name.is_empty(), !bot.is_empty(), account) as i32,
+                    bot,
+                    ..pb::Player::default()
+                }
             })
             .collect(),
         result: finished.then(|| pb::Result {

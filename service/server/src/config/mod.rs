@@ -21,8 +21,8 @@ use serde::{Deserialize, Serialize};
 pub use self::layers::{FlagValues, Source};
 pub use self::settings::Config;
 use trinchera_service::{
-    AdminOptions, BotPace, GrpcWeb, Limits, NetConfig, RateLimit, RateLimits, ServeOptions, Tls,
-    TlsError, TlsFiles, web,
+    AccountLimits, AdminOptions, BotPace, GrpcWeb, Limits, NetConfig, RateLimit, RateLimits,
+    ServeOptions, Tls, TlsError, TlsFiles, web,
 };
 use trinchera_store_sled::SledOptions;
 
@@ -240,8 +240,24 @@ impl Config {
                     l.watch_opens_burst,
                     RateLimit::per_minute,
                 ),
+                registrations: rate(
+                    l.registrations_per_hour,
+                    l.registrations_burst,
+                    RateLimit::per_hour,
+                ),
+                failed_logins: rate(
+                    l.failed_logins_per_minute,
+                    l.failed_logins_burst,
+                    RateLimit::per_minute,
+                ),
+                failed_logins_per_name: rate(
+                    l.failed_logins_per_name_per_minute,
+                    l.failed_logins_per_name_burst,
+                    RateLimit::per_minute,
+                ),
             }
         };
+        let a = &self.accounts;
         let hours = |hours: f64| Duration::from_secs_f64(hours * 3600.0);
         let count = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
         Limits {
@@ -266,6 +282,14 @@ impl Config {
                     n => count(n),
                 },
                 lease: Duration::from_secs(self.bots.lease_secs),
+            },
+            accounts: AccountLimits {
+                hash_threads: match a.hash_threads {
+                    0 => AccountLimits::default_hash_threads(),
+                    n => count(n),
+                },
+                session: Duration::from_secs_f64(a.session_days * 86_400.0),
+                name_hold: Duration::from_secs_f64(a.name_hold_days * 86_400.0),
             },
             ..Limits::default()
         }

@@ -8,7 +8,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
-use trinchera_service::{BotPace, Limits, NetConfig, RateLimits};
+use trinchera_service::{AccountLimits, BotPace, Limits, NetConfig, RateLimits};
 use trinchera_store_sled::SledOptions;
 
 use super::{LogFormat, rate_burst, rate_count};
@@ -89,6 +89,7 @@ settings! {
         let rates = RateLimits::default();
         let net = NetConfig::default();
         let bots = BotPace::default();
+        let accounts = AccountLimits::default();
     }
     /// Where and how the server serves.
     server: ServerSection {
@@ -179,6 +180,24 @@ settings! {
         watch_opens_burst: u64 = rate_burst(rates.stream_opens);
             "watch-opens-burst", "TRINCHERA_WATCH_OPENS_BURST",
             "Burst of WatchGame opens from one address.";
+        registrations_per_hour: u64 = rate_count(rates.registrations);
+            "registrations-per-hour", "TRINCHERA_REGISTRATIONS_PER_HOUR",
+            "Accounts registered per hour from one address (0: no limit).";
+        registrations_burst: u64 = rate_burst(rates.registrations);
+            "registrations-burst", "TRINCHERA_REGISTRATIONS_BURST",
+            "Burst of accounts registered from one address.";
+        failed_logins_per_minute: u64 = rate_count(rates.failed_logins);
+            "failed-logins-per-minute", "TRINCHERA_FAILED_LOGINS_PER_MINUTE",
+            "Failed sign-ins per minute from one address, after the burst (0: no limit); successful ones cost nothing.";
+        failed_logins_burst: u64 = rate_burst(rates.failed_logins);
+            "failed-logins-burst", "TRINCHERA_FAILED_LOGINS_BURST",
+            "Failed sign-ins from one address before the limit holds.";
+        failed_logins_per_name_per_minute: u64 = rate_count(rates.failed_logins_per_name);
+            "failed-logins-per-name-per-minute", "TRINCHERA_FAILED_LOGINS_PER_NAME_PER_MINUTE",
+            "Failed sign-ins per minute for one account name, from anywhere, after the burst (0: no limit).";
+        failed_logins_per_name_burst: u64 = rate_burst(rates.failed_logins_per_name);
+            "failed-logins-per-name-burst", "TRINCHERA_FAILED_LOGINS_PER_NAME_BURST",
+            "Failed sign-ins for one account name before the limit holds.";
         no_rate_limits: bool = false;
             "no-rate-limits", "TRINCHERA_NO_RATE_LIMITS",
             "Switch every rate limit off (load tests and benchmarks from one machine).";
@@ -221,6 +240,18 @@ settings! {
         lease_secs: u64 = bots.lease.as_secs();
             "bot-lease-secs", "TRINCHERA_BOT_LEASE_SECS",
             "Seconds a server's hold on a bot's turn lasts unless renewed: how soon servers sharing storage.url take over the bots of one that died.";
+    }
+    /// Player accounts.
+    accounts: AccountsSection {
+        hash_threads: u64 = 0;
+            "hash-threads", "TRINCHERA_HASH_THREADS",
+            "Passwords hashed at once (argon2id, 19 MiB and a few dozen ms each); other sign-ins wait (0: half the machine's cores, at least one).";
+        session_days: f64 = accounts.session.as_secs_f64() / 86_400.0;
+            "session-days", "TRINCHERA_SESSION_DAYS",
+            "Days a session from Register or Login works before its client must sign in again.";
+        name_hold_days: f64 = accounts.name_hold.as_secs_f64() / 86_400.0;
+            "name-hold-days", "TRINCHERA_NAME_HOLD_DAYS",
+            "Days the name of a deleted account stays reserved before anyone may register it.";
     }
     /// TLS.
     tls: TlsSection {

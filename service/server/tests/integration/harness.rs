@@ -20,6 +20,7 @@ use tonic::{Code, Request, Status};
 use trinchera_game::GameState;
 use trinchera_game::wire;
 use trinchera_proto::v1 as pb;
+use trinchera_proto::v1::account_service_client::AccountServiceClient;
 use trinchera_proto::v1::game_service_client::GameServiceClient;
 use trinchera_rules::{Seat, Viewer};
 use trinchera_service::{Games, Limits, NetConfig, ServeOptions};
@@ -32,6 +33,12 @@ use trinchera_store_sled::{SledOptions, SledStore};
 
 /// The generated client.
 pub type Client = GameServiceClient<Channel>;
+
+/// The generated client of the account service.
+pub type AccountClient = AccountServiceClient<Channel>;
+
+/// The password of every account the tests register.
+pub const PASSWORD: &str = "correct horse";
 
 /// A server running in this process on a free loopback port.
 pub struct TestServer {
@@ -201,12 +208,35 @@ pub async fn open_store(dir: &Path) -> SledStore {
 
 /// A client of the server at `addr`.
 pub async fn connect(addr: SocketAddr) -> Client {
-    let channel = Channel::from_shared(format!("http://{addr}"))
+    GameServiceClient::new(channel(addr).await)
+}
+
+/// A channel to the server at `addr`.
+async fn channel(addr: SocketAddr) -> Channel {
+    Channel::from_shared(format!("http://{addr}"))
         .expect("uri")
         .connect()
         .await
-        .expect("connects");
-    GameServiceClient::new(channel)
+        .expect("connects")
+}
+
+/// An account-service client of the server at `addr`.
+pub async fn account_client(addr: SocketAddr) -> AccountClient {
+    AccountServiceClient::new(channel(addr).await)
+}
+
+/// Registers `name` (with [`PASSWORD`]) through `accounts`: its session token.
+pub async fn register(accounts: &mut AccountClient, name: &str) -> String {
+    accounts
+        .register(pb::RegisterRequest {
+            name: name.into(),
+            password: PASSWORD.into(),
+            label: "tests".into(),
+        })
+        .await
+        .expect("registered")
+        .into_inner()
+        .token
 }
 
 /// A client whose connections come from `local`, a loopback address other than 127.0.0.1,

@@ -17,7 +17,7 @@ use tokio::net::TcpStream;
 use tonic::{Code, Status};
 use trinchera_game::clock::TimeControl;
 use trinchera_game::wire;
-use trinchera_game::{Act, Creation, Creator, GameState, Moment, Refusal};
+use trinchera_game::{Act, Creation, GameState, Moment, Occupant, Refusal};
 use trinchera_proto::v1 as pb;
 use trinchera_rules::{Seat, catalog};
 use trinchera_service::{MAX_REQUEST_BYTES, NetConfig};
@@ -483,12 +483,7 @@ fn sample_log(seed: u64) -> Vec<EventRecord> {
     let creation = Creation {
         ruleset: ruleset.into(),
         name: "x".into(),
-        creator: Creator {
-            seat: Seat::First,
-            name: "Ana".into(),
-            token: tokens[0],
-            bot: None,
-        },
+        creator: Occupant::guest(Seat::First, "Ana", tokens[0]),
         seed: trinchera_rules::Seed([seed as u8; 32]),
         control: TimeControl::Untimed,
     };
@@ -499,12 +494,7 @@ fn sample_log(seed: u64) -> Vec<EventRecord> {
         let change = state.apply(act, Moment::default()).expect("applies");
         log.push(change.record);
     };
-    let join = Act::Join {
-        seat: Seat::Second,
-        name: "Beto".into(),
-        token: tokens[1],
-        bot: None,
-    };
+    let join = Act::Join(Occupant::guest(Seat::Second, "Beto", tokens[1]));
     apply(&mut state, join);
     for seat in Seat::BOTH {
         if let Some(zone) = state.description().setup_zone(seat) {

@@ -1,6 +1,7 @@
 //! Integration tests: real servers on loopback ports with temporary data directories,
 //! driven through the generated `trinchera.v1` client.
 
+mod accounts;
 mod backup;
 mod clocks;
 mod concurrency;

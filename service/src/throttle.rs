@@ -1,6 +1,7 @@
-//! Rate limits (token buckets, `governor`): games created or joined and watch streams
-//! opened per client address, acting calls per player token. The defaults are far above
-//! what a person does; load tools lift them with the server's `--no-rate-limits`.
+//! Rate limits (token buckets, `governor`): games created or joined, watch streams opened
+//! and accounts registered per client address, acting calls per player token (failed
+//! sign-ins are counted by `accounts`). The defaults are far above what a person does; load
+//! tools lift them with the server's `--no-rate-limits`.
 
 use std::fmt;
 use std::net::IpAddr;
@@ -34,6 +35,15 @@ impl RateLimit {
         }
     }
 
+    /// `count` calls an hour, bursts of `burst`.
+    pub const fn per_hour(count: NonZeroU32, burst: NonZeroU32) -> RateLimit {
+        RateLimit {
+            count,
+            period: Duration::from_secs(3600),
+            burst,
+        }
+    }
+
     /// `count` calls a second, bursts of `burst`.
     pub const fn per_second(count: NonZeroU32, burst: NonZeroU32) -> RateLimit {
         RateLimit {
@@ -56,6 +66,7 @@ impl fmt::Display for RateLimit {
         let per = match self.period.as_secs() {
             1 => "a second".to_owned(),
             60 => "a minute".to_owned(),
+            3600 => "an hour".to_owned(),
             secs => format!("per {secs} s"),
         };
         write!(f, "{} {per}, bursts of {}", self.count, self.burst)
@@ -71,6 +82,12 @@ pub struct RateLimits {
     pub acting: Option<RateLimit>,
     /// WatchGame streams opened per client address.
     pub stream_opens: Option<RateLimit>,
+    /// Accounts registered per client address.
+    pub registrations: Option<RateLimit>,
+    /// Failed sign-ins per client address.
+    pub failed_logins: Option<RateLimit>,
+    /// Failed sign-ins per account name.
+    pub failed_logins_per_name: Option<RateLimit>,
 }
 
 /// A non-zero constant.
@@ -87,6 +104,9 @@ impl Default for RateLimits {
             create_join: Some(RateLimit::per_minute(nz(60), nz(20))),
             acting: Some(RateLimit::per_second(nz(100), nz(200))),
             stream_opens: Some(RateLimit::per_minute(nz(100), nz(30))),
+            registrations: Some(RateLimit::per_hour(nz(10), nz(5))),
+            failed_logins: Some(RateLimit::per_minute(nz(10), nz(20))),
+            failed_logins_per_name: Some(RateLimit::per_minute(nz(5), nz(10))),
         }
     }
 }
@@ -97,6 +117,9 @@ impl RateLimits {
         create_join: None,
         acting: None,
         stream_opens: None,
+        registrations: None,
+        failed_logins: None,
+        failed_logins_per_name: None,
     };
 }
 
@@ -138,7 +161,7 @@ impl<K: std::hash::Hash + Eq + Clone> Bucket<K> {
 
 /// The key of a client address: IPv6 clients are counted per /64 network, since one
 /// machine commonly holds a whole /64.
-fn peer_key(peer: IpAddr) -> IpAddr {
+pub(crate) fn peer_key(peer: IpAddr) -> IpAddr {
     match peer {
         IpAddr::V4(_) => peer,
         IpAddr::V6(v6) => {
@@ -153,6 +176,7 @@ pub(crate) struct Throttle {
     create_join: Option<Bucket<IpAddr>>,
     acting: Option<Bucket<TokenHash>>,
     stream_opens: Option<Bucket<IpAddr>>,
+    registrations: Option<Bucket<IpAddr>>,
 }
 
 impl Throttle {
@@ -174,6 +198,11 @@ impl Throttle {
                 "watch streams opened from your address",
                 "--watch-opens-per-minute",
             ),
+            registrations: Bucket::new(
+                limits.registrations,
+                "accounts registered from your address",
+                "--registrations-per-hour",
+            ),
         }
     }
 
@@ -188,6 +217,14 @@ impl Throttle {
     /// Spends one WatchGame open of `peer`.
     pub(crate) fn stream_open(&self, peer: Option<IpAddr>) -> Result<(), ApiError> {
         match (&self.stream_opens, peer) {
+            (Some(bucket), Some(peer)) => bucket.check(&peer_key(peer)),
+            _ => Ok(()),
+        }
+    }
+
+    /// Spends one Register call of `peer`.
+    pub(crate) fn register(&self, peer: Option<IpAddr>) -> Result<(), ApiError> {
+        match (&self.registrations, peer) {
             (Some(bucket), Some(peer)) => bucket.check(&peer_key(peer)),
             _ => Ok(()),
         }
@@ -210,6 +247,9 @@ impl Throttle {
             bucket.limiter.retain_recent();
         }
         if let Some(bucket) = &self.stream_opens {
+            bucket.limiter.retain_recent();
+        }
+        if let Some(bucket) = &self.registrations {
             bucket.limiter.retain_recent();
         }
     }
