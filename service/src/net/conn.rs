@@ -235,9 +235,11 @@ impl<S> Conn<S> {
         opened: Instant,
     ) -> Conn<S> {
         let net = Arc::clone(&slot.net);
-        let deadline = Box::pin(tokio::time::sleep_until(
-            opened + net.config.preface_timeout,
-        ));
+        // The first check comes at whichever ends first: the preface timeout, or the idle
+        // timeout (no call runs yet). Checking only at the preface timeout left a server
+        // whose idle timeout is the shorter holding idle connections until then.
+        let first_check = net.config.preface_timeout.min(net.config.idle_timeout);
+        let deadline = Box::pin(tokio::time::sleep_until(opened + first_check));
         let connection = Arc::new(Connection {
             local,
             net: Arc::clone(&net),
@@ -454,6 +456,24 @@ mod tests {
             net.admit(ip("10.0.0.2")).expect_err("nobody idle is left"),
             Refusal::Total(2)
         );
+    }
+
+    #[tokio::test]
+    async fn the_first_check_is_due_at_the_shorter_of_the_preface_and_idle_timeouts() {
+        let start = Instant::now();
+        for (preface, idle) in [(10, 120), (10, 1)] {
+            let net = Net::new(NetConfig {
+                preface_timeout: Duration::from_secs(preface),
+                idle_timeout: Duration::from_secs(idle),
+                ..NetConfig::default()
+            });
+            let conn = opened(&net, start);
+            assert_eq!(
+                conn.deadline.deadline(),
+                start + Duration::from_secs(preface.min(idle)),
+                "preface {preface} s, idle {idle} s"
+            );
+        }
     }
 
     #[tokio::test]
