@@ -97,6 +97,11 @@ impl User {
 
     /// Runs the binary with `args` and `stdin`.
     pub fn run_with_input(&self, args: &[&str], stdin: &str) -> Run {
+        self.start_with_input(args, stdin).finish()
+    }
+
+    /// Starts the binary with `args` and `stdin`, collecting its output as it comes.
+    pub fn start_with_input(&self, args: &[&str], stdin: &str) -> Running {
         let mut child = self
             .command(args)
             .stdin(Stdio::piped())
@@ -114,11 +119,10 @@ impl User {
             collect(child.stdout.take().expect("stdout")),
             collect(child.stderr.take().expect("stderr")),
         );
-        let status = wait_bounded(&mut child, &stdout);
-        Run {
-            code: status.code().unwrap_or(-1),
-            stdout: finished(&stdout),
-            stderr: finished(&stderr),
+        Running {
+            child,
+            stdout,
+            stderr,
         }
     }
 
@@ -271,6 +275,47 @@ fn wait_bounded(child: &mut Child, output: &Mutex<(String, bool)>) -> ExitStatus
     }
 }
 
+/// Waits until `collected` holds `wanted` `times` times, failing the test (with the output
+/// so far) if it never does.
+fn wait_for_output(collected: &Mutex<(String, bool)>, wanted: &str, times: usize) {
+    let start = Instant::now();
+    loop {
+        let output = collected.lock().expect("lock").0.clone();
+        if output.matches(wanted).count() >= times {
+            return;
+        }
+        assert!(
+            start.elapsed() < HANG,
+            "no {wanted:?} ({times} times) in:\n{output}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The binary running with its input given, its output collected as it comes.
+pub struct Running {
+    child: Child,
+    stdout: Arc<Mutex<(String, bool)>>,
+    stderr: Arc<Mutex<(String, bool)>>,
+}
+
+impl Running {
+    /// Waits until its standard output holds `wanted`.
+    pub fn wait_for(&self, wanted: &str) {
+        wait_for_output(&self.stdout, wanted, 1);
+    }
+
+    /// Waits for it to end; its exit code and all it printed.
+    pub fn finish(mut self) -> Run {
+        let status = wait_bounded(&mut self.child, &self.stdout);
+        Run {
+            code: status.code().unwrap_or(-1),
+            stdout: finished(&self.stdout),
+            stderr: finished(&self.stderr),
+        }
+    }
+}
+
 /// `trinchera …` on a real terminal (util-linux `script` gives it one): typed into and
 /// read as a person would.
 pub struct Terminal {
@@ -328,15 +373,7 @@ impl Terminal {
 
     /// Waits until the output holds `wanted` `times` times.
     pub fn wait_for_times(&self, wanted: &str, times: usize) {
-        let start = Instant::now();
-        while self.output().matches(wanted).count() < times {
-            assert!(
-                start.elapsed() < HANG,
-                "no {wanted:?} ({times} times) in:\n{}",
-                self.output()
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        wait_for_output(&self.output, wanted, times);
     }
 
     /// Waits until the output holds `wanted`.

@@ -73,13 +73,10 @@ fn play_leaves_at_the_end_of_input_and_resumes() {
     );
     // Azul waits for Rojo's move, sees it, then quits at its own prompt.
     let first = rojo.first_move(&game.id, None);
-    let waiting = std::thread::scope(|scope| {
-        let azul_side =
-            scope.spawn(|| azul.run_with_input(&["play", "--resume", &game.id], "quit\n"));
-        std::thread::sleep(std::time::Duration::from_millis(300));
-        rojo.ok(&["move", &game.id, &first]);
-        azul_side.join().expect("azul's play")
-    });
+    let azul_side = azul.start_with_input(&["play", "--resume", &game.id], "quit\n");
+    azul_side.wait_for("Waiting for Rojo to move.");
+    rojo.ok(&["move", &game.id, &first]);
+    let waiting = azul_side.finish();
     assert_eq!(waiting.code, 0, "{waiting:?}");
     assert!(
         waiting.stdout.contains("Waiting for Rojo to move."),

@@ -343,6 +343,8 @@ fn a_live_clock_counts_down_for_the_seat_to_move() {
         delay > std::time::Duration::ZERO && delay <= std::time::Duration::from_secs(1),
         "{delay:?}"
     );
+    // Letting that delay pass is the subject: the face changes then, and the next delay
+    // starts again from nearly a second.
     std::thread::sleep(delay);
     let after_change = me.idle_repaint_delay();
     assert!(

@@ -153,6 +153,7 @@ fn played_by_bots(runtime: &tokio::runtime::Runtime, url: &str) -> String {
         created.view.expect("view").game_id
     });
     eventually("the bots' game to end", || {
+        // Each look replays the whole game on the server: a few a second are enough.
         std::thread::sleep(Duration::from_millis(50));
         history(runtime, url, &game).reveal.is_some()
     });

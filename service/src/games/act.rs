@@ -8,6 +8,7 @@
 //! the caller named the version it expected.
 
 use std::net::IpAddr;
+use std::sync::Arc;
 use std::time::Duration;
 use trinchera_store::GamePhase;
 use trinchera_store::{AccountId, GameId, TokenHash};
@@ -192,7 +193,27 @@ impl Games {
     /// registers the game's next deadline and wakes its bot if one is to act. On a storage
     /// failure (a conflict among them) the game is dropped from memory, so that the next
     /// caller reloads what the store holds.
+    ///
+    /// The commit runs to its end on a task of its own, holding the game's lock, even if
+    /// the caller is dropped meanwhile (its client went away, or its call's deadline
+    /// passed): dropped halfway, the copy in memory was left ahead of the store (readers
+    /// that replay the log then failed with `INTERNAL`) and the change was never published
+    /// (its watchers missed it, its deadline and bot were not seen to).
     pub(super) async fn commit(
+        &self,
+        slot: &Arc<Slot>,
+        held: Held,
+        act: Act,
+    ) -> Result<(Held, GameEvent), ApiError> {
+        let games = self.me.upgrade().ok_or(ApiError::ShuttingDown)?;
+        let slot = Arc::clone(slot);
+        tokio::spawn(async move { games.commit_here(&slot, held, act).await })
+            .await
+            .map_err(|error| ApiError::Internal(Box::new(error)))?
+    }
+
+    /// [`Games::commit`] on the caller's task.
+    async fn commit_here(
         &self,
         slot: &Slot,
         mut held: Held,
@@ -247,12 +268,28 @@ impl Games {
 
     /// Creates `game` for a client at `peer`: the caller takes its seat, and its bot, if
     /// any, the other seat; the store gives the game its id. Empty names get defaults.
+    ///
+    /// Like a [commit](Games::commit), a creation runs to its end on a task of its own even
+    /// if the caller is dropped meanwhile: dropped halfway, its place among the unfinished
+    /// games stayed taken for good, or its game was stored but never held nor published.
     pub(crate) async fn create(
         &self,
         peer: Option<IpAddr>,
         game: NewGame,
     ) -> Result<(GameId, Acted), ApiError> {
         self.refuse_if_shutting_down()?;
+        let games = self.me.upgrade().ok_or(ApiError::ShuttingDown)?;
+        tokio::spawn(async move { games.create_here(peer, game).await })
+            .await
+            .map_err(|error| ApiError::Internal(Box::new(error)))?
+    }
+
+    /// [`Games::create`] on the caller's task.
+    async fn create_here(
+        &self,
+        peer: Option<IpAddr>,
+        game: NewGame,
+    ) -> Result<(GameId, Acted), ApiError> {
         let NewGame {
             ruleset,
             seat,

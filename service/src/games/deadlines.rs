@@ -112,7 +112,7 @@ impl Games {
     /// Settles every deadline of the game that has passed by now, before anything else
     /// happens to it: a late setup is made by the server, a late first move calls the game
     /// off, a fallen flag loses.
-    pub(super) async fn settle(&self, slot: &Slot, mut held: Held) -> Result<Held, ApiError> {
+    pub(super) async fn settle(&self, slot: &Arc<Slot>, mut held: Held) -> Result<Held, ApiError> {
         while let Some(lapse) = due(held.state(), self.time.now_ms()) {
             let id = held.state().id();
             let act = match lapse {

@@ -482,3 +482,80 @@ async fn the_servers_bot_acts_only_for_a_seat_a_bot_plays() {
         .expect("a view");
     assert_eq!(after.version, seen.version, "nothing changed");
 }
+
+/// A sled committer's wait before each group, held while the gate is closed: appends wait
+/// there, reads do not.
+#[derive(Debug, Default)]
+struct Gate {
+    closed: std::sync::Mutex<bool>,
+    opened: std::sync::Condvar,
+    /// Told when a group comes to the gate while it is closed.
+    reached: tokio::sync::Notify,
+}
+
+impl Gate {
+    fn set(&self, closed: bool) {
+        *self.closed.lock().expect("gate") = closed;
+        self.opened.notify_all();
+    }
+}
+
+impl trinchera_store_sled::Gather for Gate {
+    fn sleep_until(&self, _deadline: std::time::Instant) -> bool {
+        let mut closed = self.closed.lock().expect("gate");
+        if *closed {
+            self.reached.notify_one();
+        }
+        while *closed {
+            closed = self.opened.wait(closed).expect("gate");
+        }
+        false
+    }
+}
+
+/// A call dropped while its change waits to be durable (its client went away, or its
+/// deadline passed) still commits and publishes it: the game's readers never find the copy
+/// in memory ahead of the store, and its watchers hear of the change.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_change_whose_caller_went_away_is_committed_and_published() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let gate = Arc::new(Gate::default());
+    let options = trinchera_store_sled::SledOptions {
+        gather: Arc::clone(&gate) as Arc<dyn trinchera_store_sled::Gather>,
+        ..Default::default()
+    };
+    let store = trinchera_store_sled::SledStore::open(dir.path(), options).expect("opens");
+    let games = Games::new(Arc::new(store), Limits::default())
+        .await
+        .expect("games");
+    let (id, tokens) = frente(&games).await;
+    let (_, mut watch) = games
+        .watch(id, Caller::NOBODY, None, false)
+        .await
+        .expect("watch");
+
+    gate.set(true);
+    let setup = ask(&games, id, &tokens[0], Intent::Setup(SetupRequest::Made));
+    tokio::time::timeout(Duration::from_secs(60), async {
+        tokio::select! {
+            _ = setup => panic!("the setup was made with the committer held"),
+            () = gate.reached.notified() => {}
+        }
+    })
+    .await
+    .expect("the setup's append never reached the committer");
+    // The caller is gone; the game is read while its change waits for the committer.
+    let history = tokio::spawn({
+        let games = Arc::clone(&games);
+        async move { games.history(id, Caller::NOBODY, None, None).await }
+    });
+    gate.set(false);
+    let (history, _permit) = history.await.expect("history ran").expect("a history");
+    assert_eq!(history.events.len(), 3, "creation, join and the setup");
+    let published = tokio::time::timeout(Duration::from_secs(60), watch.live.recv())
+        .await
+        .expect("the watcher never heard of the setup")
+        .expect("an event");
+    assert_eq!(published.event.version, 3);
+    games.close().await.expect("closes");
+}

@@ -458,6 +458,24 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn the_first_check_is_due_at_the_shorter_of_the_preface_and_idle_timeouts() {
+        let start = Instant::now();
+        for (preface, idle) in [(10, 120), (10, 1)] {
+            let net = Net::new(NetConfig {
+                preface_timeout: Duration::from_secs(preface),
+                idle_timeout: Duration::from_secs(idle),
+                ..NetConfig::default()
+            });
+            let conn = opened(&net, start);
+            assert_eq!(
+                conn.deadline.deadline(),
+                start + Duration::from_secs(preface.min(idle)),
+                "preface {preface} s, idle {idle} s"
+            );
+        }
+    }
+
+    #[tokio::test]
     async fn a_connection_must_call_within_the_preface_timeout_then_stay_busy() {
         let preface = Duration::from_secs(10);
         let idle = Duration::from_secs(120);

@@ -111,12 +111,16 @@ mod tests {
         assert!(Instant::now() < deadline);
         // While a worker is kept busy, the sleep lasts until the deadline.
         let (stop, stopped) = std::sync::mpsc::channel::<()>();
+        let (spinning, spins) = std::sync::mpsc::channel::<()>();
         let busy = runtime.spawn(async move {
+            spinning.send(()).expect("the test waits");
             while stopped.try_recv().is_err() {
                 std::hint::spin_loop();
             }
         });
-        std::thread::sleep(Duration::from_millis(50));
+        spins
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the busy task never started");
         let started = Instant::now();
         assert!(!workers.sleep_until(started + Duration::from_millis(100)));
         assert!(started.elapsed() >= Duration::from_millis(100));

@@ -6,15 +6,14 @@
 
 use std::path::Path;
 use std::process::Output;
-use std::time::Duration;
 
 use tonic::Request;
 use trinchera_proto::v1 as pb;
 use trinchera_store_postgres::scratch::ScratchSchema;
 
 use crate::harness::{
-    ChildServer, Client, Player, authed, connect, gapless_history, play_random_move, random_setups,
-    rng, spectator_view, try_new_game_with, view_of,
+    ChildServer, Client, Player, authed, connect, eventually, gapless_history, play_random_move,
+    random_setups, rng, spectator_view, try_new_game_with, view_of,
 };
 
 const RULESETS: [&str; 6] = [
@@ -125,13 +124,10 @@ async fn person_against_bot(client: &mut Client, ruleset: &str) -> Held {
             .await
             .expect("set up");
     }
-    tokio::time::timeout(Duration::from_secs(30), async {
-        while view_of(client, &person).await.to_move != Some(person.seat) {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+    eventually("the bot sets up and moves", async || {
+        (view_of(client, &person).await.to_move == Some(person.seat)).then_some(())
     })
-    .await
-    .expect("the bot sets up and moves in time");
+    .await;
     Held {
         game: created.game_id,
         players: vec![person],
@@ -264,7 +260,7 @@ async fn an_imported_export_serves_every_view_history_and_listing_alike() {
     }
     let listed = listing(&mut client).await;
     server.signal("TERM");
-    assert!(server.exit(Duration::from_secs(30)).await.success());
+    assert!(server.exit().await.success());
 
     // The shell's way: `export > file`.
     let offline = temp.path().join("offline.jsonl");

@@ -1,12 +1,10 @@
 //! Time controls on a real server with the system clock: a short live control runs out and
 //! every watcher learns it at once; clocks in views and listings.
 
-use std::time::Duration;
-
 use tokio_stream::StreamExt;
 use trinchera_proto::v1 as pb;
 
-use crate::harness::{Client, Player, TestServer, authed, try_new_game_with, view_of};
+use crate::harness::{Client, Player, TestServer, authed, try_new_game_with, view_of, within};
 
 /// Creates a tanques game (no setups) with `control` and joins it.
 pub async fn timed_game(client: &mut Client, control: pb::TimeControl) -> [Player; 2] {
@@ -93,9 +91,8 @@ async fn a_clock_that_runs_out_ends_the_game_for_every_watcher() {
         );
     }
     for mut watcher in watchers {
-        let message = tokio::time::timeout(Duration::from_secs(20), watcher.next())
+        let message = within("the flag falls", watcher.next())
             .await
-            .expect("the flag falls in time")
             .expect("a message")
             .expect("ok");
         let event = message.event.expect("an event");

@@ -26,7 +26,7 @@ use trinchera_store::GameId;
 
 use crate::harness::{
     ChildServer, Client, Player, authed, connect, gapless_history, open_store, rng, scaled,
-    stored_games, try_play_random_move, try_spectator_view, try_view_of,
+    stored_games, try_play_random_move, try_spectator_view, try_view_of, within,
 };
 
 /// Concurrent clients, and games each keeps going.
@@ -435,6 +435,8 @@ async fn sigkill_under_load_loses_no_acknowledged_action() {
         // Spread the kills during start-up over the run, when the directory has data.
         if cycle * startup_kills / kills != (cycle + 1) * startup_kills / kills {
             let starting = ChildServer::spawn(dir, "info", &[]);
+            // The kill comes at a random moment of the start-up: the pause is the test's
+            // subject, not a wait for something.
             tokio::time::sleep(Duration::from_millis(rng.random_range(0..80))).await;
             if !starting.kill().await {
                 killed_while_starting += 1;
@@ -479,13 +481,13 @@ async fn sigkill_under_load_loses_no_acknowledged_action() {
                 })
             })
             .collect();
+        // The kill comes at a random moment of the load: the pause is the test's subject.
         let load = rng.random_range(100..longest_load_ms);
         tokio::time::sleep(Duration::from_millis(load)).await;
         server.kill().await;
         for task in running {
-            let (lane, status) = tokio::time::timeout(Duration::from_secs(30), task)
+            let (lane, status) = within("every client notices the crash", task)
                 .await
-                .expect("every client notices the crash")
                 .expect("the client task ran");
             assert!(
                 matches!(

@@ -14,8 +14,8 @@ use trinchera_proto::v1 as pb;
 use trinchera_service::{BotPace, Limits, RateLimit, RateLimits};
 
 use crate::harness::{
-    ChildServer, Client, TestServer, assert_refused, authed, connect, connect_from, new_game,
-    play_quiet_move, random_setups, rng, scaled,
+    ChildServer, Client, TestServer, assert_refused, authed, connect, connect_from, eventually,
+    finished_games, new_game, play_quiet_move, random_setups, rng, scaled, within,
 };
 
 /// A second client address on the loopback network.
@@ -222,9 +222,8 @@ async fn games_left_waiting_are_called_off_and_free_the_open_games_cap() {
     );
     let snapshot = watch.next().await.expect("snapshot").expect("ok");
     assert!(snapshot.snapshot);
-    let aborted = tokio::time::timeout(Duration::from_secs(10), watch.next())
+    let aborted = within("the waiting game is called off", watch.next())
         .await
-        .expect("the game is called off in time")
         .expect("an event")
         .expect("ok");
     let event = aborted.event.expect("event");
@@ -235,18 +234,13 @@ async fn games_left_waiting_are_called_off_and_free_the_open_games_cap() {
     let result = view.result.expect("result");
     assert_eq!((result.winner, result.draw), (None, false));
     assert_eq!(result.reason, "ABORTED");
-    // Both waiting games expired: the cap has room again.
-    tokio::time::sleep(Duration::from_millis(600)).await;
+    // Both waiting games expire: the cap has room again.
+    let finished = eventually("both waiting games are called off", async || {
+        let finished = finished_games(&mut client).await;
+        (finished.games.len() == 2).then_some(finished)
+    })
+    .await;
     create(&mut client).await.expect("the cap has room again");
-    let finished = client
-        .list_games(pb::ListGamesRequest {
-            phase: pb::Phase::Finished as i32,
-            ..Default::default()
-        })
-        .await
-        .expect("lists")
-        .into_inner();
-    assert_eq!(finished.games.len(), 2);
     assert!(finished.games.iter().all(|game| {
         game.result
             .as_ref()
@@ -273,8 +267,7 @@ async fn a_game_whose_setups_never_come_expires_also_after_a_restart() {
     )
     .await;
     let mut client = server.client().await;
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    let view = loop {
+    let view = eventually("the game is called off", async || {
         let view = client
             .get_view(pb::GetViewRequest {
                 game_id: player.game.clone(),
@@ -284,12 +277,9 @@ async fn a_game_whose_setups_never_come_expires_also_after_a_restart() {
             .into_inner()
             .view
             .expect("view");
-        if view.phase == pb::Phase::Finished as i32 {
-            break view;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "never called off");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+        (view.phase == pb::Phase::Finished as i32).then_some(view)
+    })
+    .await;
     assert_eq!(view.result.expect("result").reason, "ABORTED");
     let refused = client
         .submit_setup(authed(
@@ -596,7 +586,8 @@ async fn stalled_replays_hold_little_memory() {
         admitted <= Limits::default().max_replays_per_peer,
         "{admitted} replays ran at once for one address"
     );
-    // Give the server time to build whatever it would build.
+    // Give the server time to build whatever it would build: what is measured is that
+    // nothing grows meanwhile, so there is no event to wait for.
     tokio::time::sleep(Duration::from_millis(500)).await;
     let after = server.rss_kib();
     assert!(
@@ -619,20 +610,15 @@ async fn stalled_replays_hold_little_memory() {
         connection.abort();
     }
     drop(stalled);
-    let mut again = None;
-    for _ in 0..100 {
-        match crate::harness::replay(&mut client, &game, None, Some(1)).await {
-            Ok(replayed) => {
-                again = Some(replayed);
-                break;
-            }
-            Err(status) if status.code() == Code::ResourceExhausted => {
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
+    eventually(
+        "the replay places are given back",
+        async || match crate::harness::replay(&mut client, &game, None, Some(1)).await {
+            Ok(replayed) => Some(replayed),
+            Err(status) if status.code() == Code::ResourceExhausted => None,
             Err(status) => panic!("{status:?}"),
-        }
-    }
-    assert!(again.is_some(), "the replay places were never given back");
+        },
+    )
+    .await;
     server.kill().await;
 }
 
@@ -670,23 +656,15 @@ async fn replays_that_stand_unread_give_their_places_back() {
         .await
         .expect_err("every place of the address is held");
     assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
-    let mut replayed = false;
-    for _ in 0..100 {
-        match crate::harness::replay(&mut client, &game, None, None).await {
-            Ok(_) => {
-                replayed = true;
-                break;
-            }
-            Err(status) if status.code() == Code::ResourceExhausted => {
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
+    eventually(
+        "the places of the unread replays are taken back",
+        async || match crate::harness::replay(&mut client, &game, None, None).await {
+            Ok(replayed) => Some(replayed),
+            Err(status) if status.code() == Code::ResourceExhausted => None,
             Err(status) => panic!("{status:?}"),
-        }
-    }
-    assert!(
-        replayed,
-        "the places of the unread replays were never taken back"
-    );
+        },
+    )
+    .await;
     drop(stalled);
     connection.abort();
     server.stop().await;

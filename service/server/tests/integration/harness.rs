@@ -26,7 +26,7 @@ use trinchera_rules::{Seat, Viewer};
 use trinchera_service::{Games, Limits, NetConfig, ServeOptions};
 use trinchera_store::GameId;
 use trinchera_store::records::EventRecord;
-use trinchera_store::{ListQuery, MemoryStore, Store};
+use trinchera_store::{ListQuery, MemoryStore, Store, StoreError};
 use trinchera_store_postgres::PostgresStore;
 use trinchera_store_postgres::scratch::ScratchSchema;
 use trinchera_store_sled::{SledOptions, SledStore};
@@ -192,18 +192,15 @@ fn postgres_url_of(dir: &Path) -> String {
 /// The sled store in `dir`, once the previous server in this process has released it (its
 /// connections and streams may hold it for a moment after it stopped).
 pub async fn open_store(dir: &Path) -> SledStore {
-    let mut attempts = 0;
-    loop {
-        match SledStore::open(dir, SledOptions::default()) {
-            Ok(store) => return store,
-            Err(error) if attempts < 50 => {
-                attempts += 1;
-                tokio::time::sleep(Duration::from_millis(100)).await;
-                let _ = error;
-            }
+    eventually(
+        "the store is released and opens",
+        async || match SledStore::open(dir, SledOptions::default()) {
+            Ok(store) => Some(store),
+            Err(StoreError::Locked(_)) => None,
             Err(error) => panic!("cannot open the store: {error}"),
-        }
-    }
+        },
+    )
+    .await
 }
 
 /// A client of the server at `addr`.
@@ -261,6 +258,38 @@ pub fn scaled(light: usize, heavy_count: usize) -> usize {
     if heavy() { heavy_count } else { light }
 }
 
+/// How long a test waits for something the server is to do before it fails: generous,
+/// since CI runs the suites on two cores shared with builds and other suites; only a hang
+/// runs it out.
+pub const PATIENCE: Duration = Duration::from_secs(60);
+
+/// How often [`eventually`] asks again.
+const POLL: Duration = Duration::from_millis(20);
+
+/// What `check` answers once it answers `Some`, asked again every [`POLL`] for at most
+/// [`PATIENCE`]; panics saying that `what` never happened.
+pub async fn eventually<T>(what: &str, mut check: impl AsyncFnMut() -> Option<T>) -> T {
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        if let Some(found) = check().await {
+            return found;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "never happened within {PATIENCE:?}: {what}"
+        );
+        tokio::time::sleep(POLL).await;
+    }
+}
+
+/// What `event` gives, awaited for at most [`PATIENCE`]; panics saying that `what` never
+/// happened.
+pub async fn within<T>(what: &str, event: impl Future<Output = T>) -> T {
+    tokio::time::timeout(PATIENCE, event)
+        .await
+        .unwrap_or_else(|_| panic!("never happened within {PATIENCE:?}: {what}"))
+}
+
 /// Everything a child server wrote to stderr so far, one entry per line.
 #[derive(Clone, Default)]
 pub struct Logs(Arc<Mutex<Vec<String>>>);
@@ -269,6 +298,18 @@ impl Logs {
     /// A copy of the lines so far.
     pub fn lines(&self) -> Vec<String> {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// The lines so far, once one of them contains `text`.
+    pub async fn wait_for(&self, text: &str) -> Vec<String> {
+        eventually(&format!("a log line with {text:?}"), async || {
+            let lines = self.lines();
+            lines
+                .iter()
+                .any(|line| line.contains(text))
+                .then_some(lines)
+        })
+        .await
     }
 
     fn push(&self, line: String) {
@@ -298,7 +339,7 @@ impl Starting {
             mut lines,
             logs,
         } = self;
-        let addr = tokio::time::timeout(Duration::from_secs(30), async {
+        let addr = within("the server is ready", async {
             while let Some(line) = lines.next_line().await.expect("reads stderr") {
                 logs.push(line.clone());
                 if !line.contains("trinchera-server ready") {
@@ -319,8 +360,7 @@ impl Starting {
                 logs.lines().join("\n")
             );
         })
-        .await
-        .expect("server ready in time");
+        .await;
         // Keep draining stderr so that the child never blocks on a full pipe.
         let collected = logs.clone();
         tokio::spawn(async move {
@@ -414,26 +454,19 @@ impl ChildServer {
     /// once the server has logged it.
     pub async fn side_address(&self, what: &str) -> SocketAddr {
         let heading = format!("{what} listening");
-        for _ in 0..200 {
-            let found = self
-                .logs
-                .lines()
-                .iter()
-                .filter(|line| line.contains(&heading))
-                .find_map(|line| {
-                    line.split("address=")
-                        .nth(1)?
-                        .split_whitespace()
-                        .next()?
-                        .parse()
-                        .ok()
-                });
-            if let Some(address) = found {
-                return address;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        panic!("the server never said where its {what} listens");
+        let lines = self.logs.wait_for(&heading).await;
+        lines
+            .iter()
+            .filter(|line| line.contains(&heading))
+            .find_map(|line| {
+                line.split("address=")
+                    .nth(1)?
+                    .split_whitespace()
+                    .next()?
+                    .parse()
+                    .ok()
+            })
+            .unwrap_or_else(|| panic!("the server did not say where its {what} listens"))
     }
 
     /// What the server logged so far.
@@ -469,11 +502,10 @@ impl ChildServer {
         assert!(sent.success(), "kill -{signal} {pid}");
     }
 
-    /// Waits until the process exits (at most `within`); its exit status.
-    pub async fn exit(mut self, within: Duration) -> std::process::ExitStatus {
-        tokio::time::timeout(within, self.child.wait())
+    /// Waits until the process exits; its exit status.
+    pub async fn exit(mut self) -> std::process::ExitStatus {
+        within("the server exits", self.child.wait())
             .await
-            .expect("the server exits in time")
             .expect("reaped")
     }
 }
@@ -579,6 +611,18 @@ pub async fn try_random_setups(
         }
     }
     Ok(responses)
+}
+
+/// The first page of the finished games' listing.
+pub async fn finished_games(client: &mut Client) -> pb::ListGamesResponse {
+    client
+        .list_games(pb::ListGamesRequest {
+            phase: pb::Phase::Finished as i32,
+            ..Default::default()
+        })
+        .await
+        .expect("a listing")
+        .into_inner()
 }
 
 /// The game as `player` sees it.

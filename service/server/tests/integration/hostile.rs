@@ -5,7 +5,6 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
 
 use bytes::{BufMut, Bytes, BytesMut};
 use proptest::prelude::*;
@@ -25,12 +24,9 @@ use trinchera_store::records::{self, EventRecord};
 use trinchera_store::{GameId, TokenHash};
 
 use crate::harness::{
-    ChildServer, Client, TestServer, authed, connect, new_game, random_setups, scaled,
-    spectator_view, view_of,
+    ChildServer, Client, TestServer, authed, connect, eventually, new_game, random_setups, scaled,
+    spectator_view, view_of, within,
 };
-
-/// How long any hostile call may take before it counts as a hang.
-const PROMPT: Duration = Duration::from_secs(10);
 
 // ------------------------------------------------------------------------------------------
 // Raw HTTP/2.
@@ -70,7 +66,8 @@ async fn raw(
     chunks: &[Bytes],
     end: bool,
 ) -> Reply {
-    tokio::time::timeout(PROMPT, async {
+    let answered = format!("an answer to {path}");
+    within(&answered, async {
         let tcp = TcpStream::connect(addr).await.expect("connects");
         let (client, connection) = h2::client::handshake(tcp).await.expect("handshake");
         tokio::spawn(async move {
@@ -116,7 +113,6 @@ async fn raw(
         }
     })
     .await
-    .unwrap_or_else(|_| panic!("{path}: no answer within {PROMPT:?}"))
 }
 
 fn grpc_status(headers: &http::HeaderMap) -> Option<Code> {
@@ -127,7 +123,7 @@ fn grpc_status(headers: &http::HeaderMap) -> Option<Code> {
 /// Writes `bytes` on a raw TCP connection and reads until the server closes it; returns
 /// what it sent.
 async fn raw_tcp(addr: SocketAddr, bytes: &[u8]) -> Vec<u8> {
-    tokio::time::timeout(PROMPT, async {
+    within("the server closes a broken connection", async {
         let mut tcp = TcpStream::connect(addr).await.expect("connects");
         tcp.write_all(bytes).await.expect("writes");
         let mut received = Vec::new();
@@ -136,15 +132,16 @@ async fn raw_tcp(addr: SocketAddr, bytes: &[u8]) -> Vec<u8> {
         received
     })
     .await
-    .expect("the server closes a broken connection promptly")
 }
 
 /// The server still answers a plain call.
 async fn still_serving(client: &mut Client) {
-    let rulesets = tokio::time::timeout(PROMPT, client.list_rulesets(pb::ListRulesetsRequest {}))
-        .await
-        .expect("no hang")
-        .expect("the server still serves");
+    let rulesets = within(
+        "an answer to ListRulesets",
+        client.list_rulesets(pb::ListRulesetsRequest {}),
+    )
+    .await
+    .expect("the server still serves");
     assert_eq!(
         rulesets.into_inner().rulesets.len(),
         catalog::RULESETS.len()
@@ -295,9 +292,11 @@ async fn broken_http2_closes_only_that_connection() {
     request
         .metadata_mut()
         .insert("authorization", oversized.parse().expect("ascii"));
-    let refused = tokio::time::timeout(PROMPT, connect(addr).await.get_view(request))
-        .await
-        .expect("no hang");
+    let refused = within(
+        "an answer to the oversized header",
+        connect(addr).await.get_view(request),
+    )
+    .await;
     assert!(refused.is_err(), "{refused:?}");
     still_serving(&mut client).await;
 }
@@ -578,9 +577,7 @@ async fn arbitrary_moves_over_the_wire_are_refused_cleanly() {
                     },
                     &player.token,
                 );
-                let result = tokio::time::timeout(PROMPT, client.make_move(request))
-                    .await
-                    .expect("no hang");
+                let result = within("an answer to the move", client.make_move(request)).await;
                 match result {
                     Ok(_) => {
                         assert_eq!(player.seat, to_move, "accepted out of turn: {arbitrary:?}");
@@ -852,17 +849,12 @@ async fn token_abuse_is_refused_and_logged_without_the_token() {
 
     // The log: every refusal is there, and no token, token hash or header is.
     let expected = abuse.refusals;
-    let logs = tokio::time::timeout(PROMPT, async {
-        loop {
-            let lines = server.logs().lines();
-            if lines.iter().filter(|l| l.contains("refused")).count() >= expected {
-                return lines;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+    let logs = eventually("every refusal is logged", async || {
+        let lines = server.logs().lines();
+        let refused = lines.iter().filter(|l| l.contains("refused")).count();
+        (refused >= expected).then_some(lines)
     })
-    .await
-    .expect("every refusal is logged");
+    .await;
     let text = logs.join("\n");
     assert!(text.contains("DEBUG"), "the server logged at debug level");
     let mut secrets = abuse.tokens.clone();

@@ -14,7 +14,7 @@ use trinchera_service::Limits;
 
 use crate::harness::{
     Client, Player, TestServer, authed, replay, rng, scaled, spectator_view, try_random_setups,
-    view_of,
+    view_of, within,
 };
 
 /// Each piece's owner, kind and whether it is revealed, by id.
@@ -679,9 +679,8 @@ async fn leak_free_game(client: Client, ruleset: pb::Ruleset, seed: u64, full: b
         ..
     } = table;
     for (to, watcher) in watchers {
-        let messages = tokio::time::timeout(std::time::Duration::from_secs(30), watcher)
+        let messages = within("the stream ends with the game", watcher)
             .await
-            .expect("the stream ends with the game")
             .expect("watched");
         let last = messages.last().expect("messages");
         assert_eq!(

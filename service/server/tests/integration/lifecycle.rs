@@ -7,7 +7,7 @@ use trinchera_proto::v1 as pb;
 
 use crate::harness::{
     TestServer, authed, new_game, play_random_move, random_setups, replay, rng, spectator_view,
-    view_of,
+    view_of, within,
 };
 use crate::leaks::assert_no_leaks;
 
@@ -391,9 +391,8 @@ async fn until_to_move(
     seat: i32,
 ) -> pb::GameView {
     loop {
-        let message = tokio::time::timeout(std::time::Duration::from_secs(30), stream.next())
+        let message = within("the bot acts", stream.next())
             .await
-            .expect("the bot acts in time")
             .expect("the stream goes on")
             .expect("a message");
         let view = message.view.expect("view");
@@ -548,9 +547,8 @@ async fn the_human_is_answered_before_the_bot_moves_and_the_move_arrives_as_an_e
         .await
         .expect("watches")
         .into_inner();
-    let message = tokio::time::timeout(std::time::Duration::from_secs(30), stream.next())
+    let message = within("the bot acts", stream.next())
         .await
-        .expect("the bot acts")
         .expect("the stream goes on")
         .expect("a message");
     let event = message.event.expect("an event");

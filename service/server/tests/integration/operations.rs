@@ -17,8 +17,8 @@ use trinchera_proto::v1 as pb;
 use trinchera_proto::v1::game_service_client::GameServiceClient;
 
 use crate::harness::{
-    ChildServer, Client, authed, connect, new_game, play_random_move, random_setups, rng, scaled,
-    scrape, try_play_random_move,
+    ChildServer, Client, authed, connect, eventually, new_game, play_random_move, random_setups,
+    rng, scaled, scrape, spectator_view, try_play_random_move, within,
 };
 
 /// A certificate authority for a test, writing the PEM files of what it signs into a
@@ -155,39 +155,23 @@ async fn tls_serves_trusted_clients_and_reloads_its_certificate_on_sighup() {
     let second = TestCa::new(dir.path(), "second");
     second.server_files(&cert, &key);
     server.signal("HUP");
-    let mut renewed = None;
-    for _ in 0..50 {
-        match tls_client(&server, &second, None).await {
-            Ok(client) => {
-                renewed = Some(client);
-                break;
-            }
-            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
-        }
-    }
-    let mut renewed = renewed.expect("new connections get the new certificate");
-    play_random_move(&mut renewed, &players, &mut rng(9)).await;
-    let moved = tokio::time::timeout(Duration::from_secs(10), stream.message())
+    server.logs().wait_for("reloaded the TLS certificate").await;
+    let mut renewed = tls_client(&server, &second, None)
         .await
-        .expect("the old stream is alive")
+        .expect("new connections get the new certificate");
+    play_random_move(&mut renewed, &players, &mut rng(9)).await;
+    let moved = within("the old stream's next event", stream.message())
+        .await
         .expect("a message")
         .expect("an event");
     assert!(moved.event.is_some());
     // A bad new file keeps the identity that works.
     std::fs::write(&cert, "not a certificate").expect("written");
     server.signal("HUP");
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    server.logs().wait_for("kept the old TLS certificate").await;
     tls_client(&server, &second, None)
         .await
         .expect("the old certificate is kept");
-    assert!(
-        server
-            .logs()
-            .lines()
-            .iter()
-            .any(|line| line.contains("kept the old TLS certificate")),
-        "the bad file is reported"
-    );
     server.kill().await;
 }
 
@@ -240,15 +224,9 @@ async fn a_tls_server_is_health_checked_through_its_loopback_admin_service() {
 
     // The configured check asks the admin service on loopback, in plaintext (once it
     // listens: it starts beside the game port).
+    server.side_address("admin service").await;
     let check = [&settings[..], &["--admin-listen", &admin, "health"]].concat();
-    let mut answer = server_command(&check);
-    for _ in 0..50 {
-        if answer.0 == Some(0) {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        answer = server_command(&check);
-    }
+    let answer = server_command(&check);
     assert_eq!(answer.0, Some(0), "{}", answer.1);
     // Without it, the check over TLS fails and says what to set.
     let (code, words) =
@@ -442,8 +420,11 @@ async fn silent_tls_connections_are_closed_after_the_preface_timeout() {
     for stream in &mut silent {
         // The server's HTTP/2 settings come first; then the connection ends.
         let mut sink = Vec::new();
-        let read = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut sink));
-        let _ = read.await.expect("the server closes a silent connection");
+        let _ = within(
+            "the server closes a silent connection",
+            stream.read_to_end(&mut sink),
+        )
+        .await;
     }
     server.kill().await;
 }
@@ -619,8 +600,19 @@ async fn json_logs_carry_request_ids_and_never_a_token() {
         .insert("x-request-id", "test-request-43".parse().expect("ascii"));
     let refused = client.get_view(guessed).await.expect_err("a guessed token");
     assert_eq!(refused.code(), tonic::Code::Unauthenticated);
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let lines = server.logs().lines();
+    // The refusal's line, and the call lines before it (a call is logged as it ends).
+    let lines = eventually("the refusal and the tagged call are logged", async || {
+        let lines = server.logs().lines();
+        let logged = |words: [&str; 2]| {
+            lines
+                .iter()
+                .any(|line| words.iter().all(|word| line.contains(word)))
+        };
+        let both =
+            logged(["test-request-43", "refused"]) && logged(["test-request-42", "\"call\""]);
+        both.then_some(lines)
+    })
+    .await;
     let mut calls = Vec::new();
     for line in &lines {
         let value: serde_json::Value =
@@ -680,9 +672,7 @@ async fn sigterm_drains_ends_streams_and_loses_no_acknowledged_move() {
     let addr = server.addr;
     let mut client = connect(addr).await;
     let players = play(&mut client, 4).await;
-    let version = crate::harness::spectator_view(&mut client, &players[0].game)
-        .await
-        .version;
+    let version = spectator_view(&mut client, &players[0].game).await.version;
     let mut stream = client
         .watch_game(pb::WatchGameRequest {
             game_id: players[0].game.clone(),
@@ -714,6 +704,7 @@ async fn sigterm_drains_ends_streams_and_loses_no_acknowledged_move() {
     // acknowledged, and the refusal that ends the loop.
     let busy = new_game(&mut client, "frente").await;
     random_setups(&mut client, &busy).await;
+    let set_up = spectator_view(&mut client, &busy[0].game).await.version;
     let mover = {
         let (mut client, busy) = (client.clone(), busy.clone());
         tokio::spawn(async move {
@@ -727,26 +718,29 @@ async fn sigterm_drains_ends_streams_and_loses_no_acknowledged_move() {
             }
         })
     };
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The signal comes once the player has moved twice: a move is sent only once the one
+    // before was acknowledged.
+    eventually("the busy game moves twice", async || {
+        let now = spectator_view(&mut client, &busy[0].game).await.version;
+        (now >= set_up + 2).then_some(())
+    })
+    .await;
     server.signal("TERM");
-    let next = tokio::time::timeout(Duration::from_secs(10), statuses.message())
+    let next = within("the health status changes", statuses.message())
         .await
-        .expect("the health status changes at once")
         .expect("a status")
         .expect("one");
     assert_eq!(
         next.status,
         tonic_health::pb::health_check_response::ServingStatus::NotServing as i32
     );
-    let ended = tokio::time::timeout(Duration::from_secs(10), stream.message())
+    let ended = within("the watch ends", stream.message())
         .await
-        .expect("the watch ends at once")
         .expect_err("with a status");
     assert_eq!(ended.code(), tonic::Code::Unavailable, "{ended:?}");
     assert!(ended.message().contains("after_version"), "{ended:?}");
-    let (acknowledged, refusal) = tokio::time::timeout(Duration::from_secs(10), mover)
+    let (acknowledged, refusal) = within("the mover is refused once the drain starts", mover)
         .await
-        .expect("the mover is refused once the drain starts")
         .expect("the mover");
     let refusal = refusal.expect("the game outlasted the moves before the signal");
     // A call that reached the server while it drained is refused with UNAVAILABLE; one
@@ -761,20 +755,18 @@ async fn sigterm_drains_ends_streams_and_loses_no_acknowledged_move() {
         "{refusal:?}"
     );
     assert!(
-        acknowledged > 4,
+        acknowledged > set_up,
         "moves were acknowledged before the signal"
     );
     // The health watch above stays open: the drain time ends it.
-    let status = server.exit(Duration::from_secs(20)).await;
+    let status = server.exit().await;
     assert!(status.success(), "exit 0: {status:?}");
     let server = ChildServer::start(dir.path()).await;
     let mut client = connect(server.addr).await;
-    let after = crate::harness::spectator_view(&mut client, &players[0].game).await;
+    let after = spectator_view(&mut client, &players[0].game).await;
     assert_eq!(after.version, version, "every acknowledged move is kept");
     // The move in flight at the signal was refused or made; none acknowledged was lost.
-    let kept = crate::harness::spectator_view(&mut client, &busy[0].game)
-        .await
-        .version;
+    let kept = spectator_view(&mut client, &busy[0].game).await.version;
     assert!(
         (acknowledged..=acknowledged + 1).contains(&kept),
         "acknowledged {acknowledged}, kept {kept}"
@@ -912,9 +904,8 @@ impl Http1 {
     async fn read_until(&mut self, enough: impl Fn(&[u8]) -> bool) {
         let mut buffer = [0u8; 4096];
         while !enough(&self.answer) {
-            let read = tokio::time::timeout(Duration::from_secs(10), self.tcp.read(&mut buffer))
+            let read = within("more of the answer", self.tcp.read(&mut buffer))
                 .await
-                .expect("an answer in time")
                 .expect("reads");
             if read == 0 {
                 break;

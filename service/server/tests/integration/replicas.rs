@@ -16,8 +16,8 @@ use trinchera_store_postgres::scratch::ScratchSchema;
 
 use crate::clocks::{live, play_turn, timed_game};
 use crate::harness::{
-    ChildServer, Client, Player, authed, connect, new_game, random_setups, rng, spectator_view,
-    try_play_random_move, view_of,
+    ChildServer, Client, PATIENCE, Player, authed, connect, eventually, finished_games, new_game,
+    random_setups, rng, spectator_view, try_play_random_move, view_of, within,
 };
 
 /// The variable that names the `nats-server` binary.
@@ -44,7 +44,7 @@ impl Nats {
             .spawn()
             .expect("nats-server starts");
         let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
-        let address = tokio::time::timeout(Duration::from_secs(10), async {
+        let address = within("nats-server listens", async {
             while let Ok(Some(line)) = lines.next_line().await {
                 if let Some((_, address)) = line.split_once("client connections on ") {
                     return address.trim().to_owned();
@@ -52,8 +52,7 @@ impl Nats {
             }
             panic!("nats-server ended before it listened");
         })
-        .await
-        .expect("nats-server listens in time");
+        .await;
         tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
         Some(Nats {
             child,
@@ -84,7 +83,7 @@ impl Nats {
             .spawn()
             .expect("nats-server starts");
         let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
-        tokio::time::timeout(Duration::from_secs(10), async {
+        within("nats-server is ready", async {
             while let Ok(Some(line)) = lines.next_line().await {
                 if line.contains("Server is ready") {
                     return;
@@ -92,8 +91,7 @@ impl Nats {
             }
             panic!("nats-server ended before it was ready");
         })
-        .await
-        .expect("nats-server is ready in time");
+        .await;
         tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
         self.child = child;
     }
@@ -139,7 +137,7 @@ async fn versions_until(
     last: u64,
 ) -> Vec<u64> {
     let mut seen = Vec::new();
-    tokio::time::timeout(Duration::from_secs(20), async {
+    tokio::time::timeout(PATIENCE, async {
         while seen.last() != Some(&last) {
             let message = stream
                 .next()
@@ -291,17 +289,11 @@ async fn one_move_raced_on_two_replicas_goes_through_once() {
         );
         // The log has the move once: the game is one version further on both.
         for client in [&mut on_a, &mut on_b] {
-            let after = tokio::time::timeout(Duration::from_secs(10), async {
-                loop {
-                    let now = spectator_view(client, &player.game).await.version;
-                    if now > view.version {
-                        return now;
-                    }
-                    tokio::time::sleep(Duration::from_millis(20)).await;
-                }
+            let after = eventually("both replicas see the move", async || {
+                let now = spectator_view(client, &player.game).await.version;
+                (now > view.version).then_some(now)
             })
-            .await
-            .expect("both replicas see the move");
+            .await;
             assert_eq!(after, view.version + 1);
         }
     }
@@ -322,6 +314,15 @@ async fn mover(mut client: Client, players: [Player; 2], seed: u64, moves: usize
         }
     }
     acknowledged
+}
+
+/// The version of each of `games` as a spectator on `client` sees it.
+async fn versions(client: &mut Client, games: &[[Player; 2]]) -> Vec<u64> {
+    let mut versions = Vec::with_capacity(games.len());
+    for players in games {
+        versions.push(spectator_view(client, &players[0].game).await.version);
+    }
+    versions
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -350,11 +351,25 @@ async fn a_replica_killed_under_load_loses_no_acknowledged_move_and_the_other_go
             tokio::spawn(mover(client, players.clone(), n as u64, 10_000))
         })
         .collect();
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    a.kill().await;
-    // B's movers go on for a while after A is gone.
-    tokio::time::sleep(Duration::from_millis(500)).await;
     let mut on_b = on_b;
+    // A dies once every game has moved twice: its mover sends a move only once the one
+    // before was acknowledged, so each has an acknowledged move by then.
+    let set_up = versions(&mut on_b, &games).await;
+    eventually("every game moves twice", async || {
+        let now = versions(&mut on_b, &games).await;
+        let moved = |(now, then): (&u64, &u64)| *now >= then + 2;
+        now.iter().zip(&set_up).all(moved).then_some(())
+    })
+    .await;
+    a.kill().await;
+    // B's movers go on after A is gone: each of their games moves again.
+    let killed = versions(&mut on_b, &games).await;
+    eventually("B's games move after A's death", async || {
+        let now = versions(&mut on_b, &games).await;
+        let on = |(n, (now, then)): (usize, (&u64, &u64))| n % 2 == 0 || now > then;
+        now.iter().zip(&killed).enumerate().all(on).then_some(())
+    })
+    .await;
     for (n, (players, mover)) in games.iter().zip(movers).enumerate() {
         if n % 2 == 1 {
             mover.abort();
@@ -414,7 +429,8 @@ async fn a_bot_game_survives_the_death_of_its_replica() {
     ))
     .await
     .expect("set up");
-    // The bot's setup is A's to make, and A dies before its delay is up.
+    // The bot's setup is A's to make, and A dies before its delay is up. The pause gives B
+    // the time to take the bot over wrongly: there is no event to wait for.
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(
         view_of(&mut on_b, &person).await.phase,
@@ -423,9 +439,10 @@ async fn a_bot_game_survives_the_death_of_its_replica() {
     a.kill().await;
     // B takes the bot over once A's lease runs out, and the game is played through B.
     let mut rng = rng(8);
-    let played = tokio::time::timeout(Duration::from_secs(30), async {
-        let mut moves = 0;
-        while moves < 4 {
+    let mut moves = 0;
+    eventually(
+        "the bot sets up and answers four moves through B",
+        async || {
             let view = view_of(&mut on_b, &person).await;
             if view.phase == pb::Phase::Playing as i32 && view.to_move == Some(person.seat) {
                 let legal = &view.legal_moves;
@@ -444,13 +461,11 @@ async fn a_bot_game_survives_the_death_of_its_replica() {
                 .await
                 .expect("the person's move");
                 moves += 1;
-            } else {
-                tokio::time::sleep(Duration::from_millis(50)).await;
             }
-        }
-    })
+            (moves == 4).then_some(())
+        },
+    )
     .await;
-    assert!(played.is_ok(), "the bot set up and answered through B");
     b.kill().await;
     replicas.remove().await;
 }
@@ -491,21 +506,15 @@ async fn watchers_see_every_event_while_the_bus_is_down() {
     // The bus comes back: A fills what it missed from the store, and both games go on
     // over the bus again.
     nats.resume().await;
-    let caught_up = tokio::time::timeout(Duration::from_secs(20), async {
-        loop {
+    eventually(
+        "A's copy of the quiet game catches up after the bus came back",
+        async || {
             let version = view_of(&mut on_a, &quiet[0]).await.version;
-            if version == quiet_last {
-                return;
-            }
             assert!(version <= quiet_last);
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    })
+            (version == quiet_last).then_some(())
+        },
+    )
     .await;
-    assert!(
-        caught_up.is_ok(),
-        "A's copy of the quiet game caught up after the bus came back"
-    );
     let after = play(&mut on_b, &players, 3, 6).await;
     assert_eq!(
         versions_until(&mut watch_a, after).await,
@@ -546,24 +555,15 @@ async fn a_timed_game_whose_replica_died_ends_on_time_on_the_other() {
     a.kill().await;
     // Nobody touches the game: B settles Rojo's fallen flag by itself. The listing is read
     // from the database and does not load the game.
-    let finished = tokio::time::timeout(Duration::from_secs(20), async {
-        loop {
-            let listed = on_b
-                .list_games(pb::ListGamesRequest {
-                    phase: pb::Phase::Finished as i32,
-                    ..Default::default()
-                })
-                .await
-                .expect("listed")
-                .into_inner();
-            if listed.games.iter().any(|g| g.game_id == players[0].game) {
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(200)).await;
-        }
+    eventually("B ends the game on time", async || {
+        finished_games(&mut on_b)
+            .await
+            .games
+            .iter()
+            .any(|g| g.game_id == players[0].game)
+            .then_some(())
     })
     .await;
-    assert!(finished.is_ok(), "B ended the game on time");
     let result = view_of(&mut on_b, &players[1])
         .await
         .result

@@ -124,6 +124,7 @@ async fn shutdown_ends_streams() {
     let mut live = spectate(client.clone(), &players[0].game).await;
     assert!(live.next().await.expect("snapshot").expect("ok").snapshot);
     let stopping = tokio::spawn(server.stop());
+    // Promptly: as the server starts to stop, not when its drain time (10 s) is up.
     let end = tokio::time::timeout(std::time::Duration::from_secs(10), live.next())
         .await
         .expect("the stream ends promptly");
