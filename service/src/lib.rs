@@ -231,13 +231,16 @@ pub async fn run(
              (set tls.cert and tls.key)"
         );
     }
-    let identities = [&tls, &admin.as_ref().and_then(|admin| admin.tls.clone())]
-        .into_iter()
-        .flatten()
-        .cloned()
-        .collect();
-    let mut background = tasks::Background::default();
-    background.spawn("reloading TLS on SIGHUP", reload_on_hangup(identities));
+    let identities: Vec<Arc<net::Tls>> =
+        [&tls, &admin.as_ref().and_then(|admin| admin.tls.clone())]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect();
+    let mut background = tasks::Background::new(games.shutdown_signal());
+    if !identities.is_empty() {
+        background.spawn("reloading TLS on SIGHUP", reload_on_hangup(identities));
+    }
     let transport = net::Net::new(net);
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<GameServiceServer<grpc::Api>>().await;
@@ -424,9 +427,6 @@ async fn stopped(mut stop: tokio::sync::watch::Receiver<bool>) {
 /// Re-reads the TLS files of every identity on every SIGHUP; a bad new file is reported
 /// and the old identity kept.
 async fn reload_on_hangup(identities: Vec<Arc<net::Tls>>) {
-    if identities.is_empty() {
-        return;
-    }
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};

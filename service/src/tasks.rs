@@ -8,17 +8,28 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
+use tokio::sync::watch;
 use tokio::task::JoinSet;
 
 use crate::games::Games;
 
 /// The background tasks of one server.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Background {
     tasks: JoinSet<()>,
+    /// Turns true once the server is stopping: then loops may end.
+    stopping: watch::Receiver<bool>,
 }
 
 impl Background {
+    /// No tasks yet, for a server that says it is stopping through `stopping`.
+    pub(crate) fn new(stopping: watch::Receiver<bool>) -> Background {
+        Background {
+            tasks: JoinSet::new(),
+            stopping,
+        }
+    }
+
     /// Runs the loop `work`, named `what` in the logs, until the server stops: a loop that
     /// returns before is a fault, logged.
     pub(crate) fn spawn(
@@ -26,9 +37,12 @@ impl Background {
         what: &'static str,
         work: impl Future<Output = ()> + Send + 'static,
     ) {
+        let stopping = self.stopping.clone();
         self.tasks.spawn(async move {
             work.await;
-            tracing::error!(task = what, "a background loop ended while the server runs");
+            if !*stopping.borrow() {
+                tracing::error!(task = what, "a background loop ended while the server runs");
+            }
         });
     }
 

@@ -759,8 +759,18 @@ async fn sigterm_drains_ends_streams_and_loses_no_acknowledged_move() {
         "moves were acknowledged before the signal"
     );
     // The health watch above stays open: the drain time ends it.
+    let logs = server.logs().clone();
     let status = server.exit().await;
     assert!(status.success(), "exit 0: {status:?}");
+    let faults: Vec<String> = logs
+        .lines()
+        .into_iter()
+        .filter(|line| line.contains("ERROR"))
+        .collect();
+    assert!(
+        faults.is_empty(),
+        "a clean start and stop logs no error: {faults:?}"
+    );
     let server = ChildServer::start(dir.path()).await;
     let mut client = connect(server.addr).await;
     let after = spectator_view(&mut client, &players[0].game).await;
