@@ -13,7 +13,7 @@ use anyhow::Context;
 use tokio_stream::StreamExt as _;
 use trinchera_proto::admin::v1::ExportGamesRequest;
 use trinchera_proto::admin::v1::admin_service_client::AdminServiceClient;
-use trinchera_service::backup::{self, Exporter, ImportError, Line, Mode, Progress};
+use trinchera_service::backup::{self, End, Exporter, ImportError, Line, Mode, Progress};
 use trinchera_store::{Store, StoreError};
 
 use crate::store::Location;
@@ -118,11 +118,11 @@ pub async fn export(config: &Config, args: ExportArgs) -> anyhow::Result<ExitCod
     let started = Instant::now();
     let mut output = Output::open(args.output.as_deref())?;
     let mut progress = Progress::on_terminal();
-    let games = match &args.from {
+    let end = match &args.from {
         Some(url) => from_server(url, &args.tls, &mut output, &mut progress).await,
         None => from_store(config, &mut output, &mut progress).await,
     };
-    let games = games.inspect_err(|_| output.abandon())?;
+    let end = end.inspect_err(|_| output.abandon())?;
     let bytes = output.finish()?;
     progress.clear();
     let into = args
@@ -130,7 +130,9 @@ pub async fn export(config: &Config, args: ExportArgs) -> anyhow::Result<ExitCod
         .map(|path| format!(" into {}", path.display()))
         .unwrap_or_default();
     eprintln!(
-        "trinchera-server: exported {games} games ({}){into} in {:.1} s",
+        "trinchera-server: exported {} games and {} accounts ({}){into} in {:.1} s",
+        end.games,
+        end.accounts,
         backup::size(bytes),
         started.elapsed().as_secs_f64()
     );
@@ -158,12 +160,12 @@ fn now_ms() -> u64 {
         .map_or(0, |since| since.as_millis() as u64)
 }
 
-/// Exports the configured store; the number of games.
+/// Exports the configured store; what its end line counts.
 async fn from_store(
     config: &Config,
     output: &mut Output,
     progress: &mut Progress,
-) -> anyhow::Result<u64> {
+) -> anyhow::Result<End> {
     if let Location::Sled { dir, .. } = config.store_location()
         && !dir.exists()
     {
@@ -179,20 +181,23 @@ async fn from_store(
         progress.tick(|| exporting(exporter.games(), output.bytes));
     }
     store.close().await.context("closing the store")?;
-    Ok(exporter.games())
+    Ok(End {
+        games: exporter.games(),
+        accounts: exporter.accounts(),
+    })
 }
 
 fn exporting(games: u64, bytes: u64) -> String {
     format!("exporting: {games} games, {}", backup::size(bytes))
 }
 
-/// Exports through the admin service at `url`; the number of games.
+/// Exports through the admin service at `url`; what its end line counts.
 async fn from_server(
     url: &str,
     tls: &ClientTls,
     output: &mut Output,
     progress: &mut Progress,
-) -> anyhow::Result<u64> {
+) -> anyhow::Result<End> {
     let channel = connect(url, tls, Duration::from_secs(10)).await?;
     let mut admin = AdminServiceClient::new(channel).max_decoding_message_size(MAX_RESPONSE_BYTES);
     let mut responses = admin
@@ -212,7 +217,7 @@ async fn from_server(
         progress.tick(|| exporting(lines.saturating_sub(1), output.bytes));
     }
     match serde_json::from_str(&last) {
-        Ok(Line::End(end)) => Ok(end.games),
+        Ok(Line::End(end)) => Ok(end),
         _ => anyhow::bail!("the export from {url} ended before its end line: it was cut short"),
     }
 }
@@ -252,16 +257,19 @@ pub async fn import(config: &Config, args: ImportArgs) -> anyhow::Result<ExitCod
     progress.clear();
     let exported = UNIX_EPOCH + Duration::from_millis(report.header.exported_ms);
     eprintln!(
-        "trinchera-server: imported {} games ({} finished, {} not) from an export of {} by \
-         trinchera-server {}{}; read {} in {:.1} s",
+        "trinchera-server: imported {} games ({} finished, {} not) and {} accounts from an \
+         export of {} by trinchera-server {}{}; read {} in {:.1} s",
         report.imported,
         report.finished,
         report.imported - report.finished,
+        report.accounts,
         httpdate::fmt_http_date(exported),
         report.header.server,
-        match report.skipped {
-            0 => String::new(),
-            skipped => format!("; skipped {skipped} games the store already has"),
+        match (report.skipped, report.skipped_accounts) {
+            (0, 0) => String::new(),
+            (games, accounts) => {
+                format!("; skipped {games} games and {accounts} accounts the store already has")
+            }
         },
         backup::size(report.bytes),
         started.elapsed().as_secs_f64()

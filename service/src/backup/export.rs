@@ -1,19 +1,26 @@
-//! Writing an export: the lines of every game of a store, one at a time.
+//! Writing an export: the lines of every account and every game of a store, one at a time.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use super::{End, GameLine, Header, Line};
-use trinchera_store::GameId;
+use super::{AccountLine, End, GameLine, Header, Line, TokenLine};
+use trinchera_store::records::AccountRecord;
+use trinchera_store::{AccountId, GameId};
 use trinchera_store::{ListQuery, Store, StoreError};
 
-/// Games listed per store query.
+/// Games (and accounts) listed per store query.
 const PAGE: usize = 100;
 
 /// Where an export stands.
 enum Stage {
     /// The header is next.
     Header,
+    /// Accounts are next: those listed and not yet written, then those after `after`.
+    Accounts {
+        listed: VecDeque<(AccountId, AccountRecord)>,
+        after: Option<AccountId>,
+        exhausted: bool,
+    },
     /// Games are next: those listed and not yet written, then those below `before`.
     Games {
         listed: VecDeque<GameId>,
@@ -24,15 +31,17 @@ enum Stage {
     Done,
 }
 
-/// The lines of an export of a store, newest game first, read one at a time so that an
-/// export of any size takes little memory. Each game's log is read in one piece; a store
-/// that keeps serving meanwhile gives every game as of some moment during the export.
+/// The lines of an export of a store, accounts by id, then newest game first, read one at a
+/// time so that an export of any size takes little memory. Each game's log is read in one
+/// piece; a store that keeps serving meanwhile gives every game as of some moment during
+/// the export.
 pub struct Exporter {
     store: Arc<dyn Store>,
     now_ms: u64,
     running: bool,
     stage: Stage,
     games: u64,
+    accounts: u64,
 }
 
 impl Exporter {
@@ -45,6 +54,7 @@ impl Exporter {
             running,
             stage: Stage::Header,
             games: 0,
+            accounts: 0,
         }
     }
 
@@ -53,15 +63,20 @@ impl Exporter {
         self.games
     }
 
+    /// Accounts written so far.
+    pub fn accounts(&self) -> u64 {
+        self.accounts
+    }
+
     /// The next line, `None` after the end line.
     pub async fn next_line(&mut self) -> Result<Option<Line>, StoreError> {
         loop {
             match &mut self.stage {
                 Stage::Header => {
                     let lifetime = self.store.lifetime().await?;
-                    self.stage = Stage::Games {
+                    self.stage = Stage::Accounts {
                         listed: VecDeque::new(),
-                        before: None,
+                        after: None,
                         exhausted: false,
                     };
                     return Ok(Some(Line::Header(Header {
@@ -75,6 +90,39 @@ impl Exporter {
                         },
                         downtime: lifetime.downtime.0,
                     })));
+                }
+                Stage::Accounts {
+                    listed,
+                    after,
+                    exhausted,
+                } => {
+                    if let Some((id, account)) = listed.pop_front() {
+                        let tokens = self.store.account_tokens(id).await?;
+                        self.accounts += 1;
+                        return Ok(Some(Line::Account(AccountLine {
+                            id: id.0,
+                            account,
+                            tokens: tokens
+                                .into_iter()
+                                .map(|(hash, token)| TokenLine {
+                                    hash: hash.0,
+                                    token,
+                                })
+                                .collect(),
+                        })));
+                    }
+                    if *exhausted {
+                        self.stage = Stage::Games {
+                            listed: VecDeque::new(),
+                            before: None,
+                            exhausted: false,
+                        };
+                        continue;
+                    }
+                    let page = self.store.accounts(*after, PAGE).await?;
+                    *exhausted = page.len() < PAGE;
+                    *after = page.last().map(|(id, _)| *id);
+                    listed.extend(page);
                 }
                 Stage::Games {
                     listed,
@@ -91,7 +139,10 @@ impl Exporter {
                     }
                     if *exhausted {
                         self.stage = Stage::Done;
-                        return Ok(Some(Line::End(End { games: self.games })));
+                        return Ok(Some(Line::End(End {
+                            games: self.games,
+                            accounts: self.accounts,
+                        })));
                     }
                     let query = ListQuery {
                         before: *before,

@@ -1,9 +1,12 @@
 //! Reading an export into a store. Every line is checked before anything is written: each
 //! game's log is replayed through the rules, its id must be in range and new, its names
-//! must pass the API's checks, its seat tokens must be new and one a seat, lines are at
-//! most [`MAX_LINE_BYTES`] long, and the end line must be there. The checked lines wait in a temporary file; only then are the
-//! games written, each in one atomic write. So a cut or corrupted export is an error naming
-//! its line, and leaves the store as it was.
+//! must pass the API's checks, its seat tokens must be new and one a seat, the accounts its
+//! seats name must be in the export or the store; each account's name must pass the checks
+//! of account names and be free, its password must be an argon2 hash, its tokens new;
+//! lines are at most [`MAX_LINE_BYTES`] long, and the end line must be there. The checked
+//! lines wait in a temporary file; only then are the accounts and games written, each in
+//! one atomic write. So a cut or corrupted export is an error naming its line, and leaves
+//! the store as it was.
 
 use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, BufReader, Read as _, Seek as _, Write as _};
@@ -13,12 +16,15 @@ use trinchera_store::GamePhase;
 use trinchera_rules::Quoted;
 
 use super::progress::{self, Progress};
-use super::{FORMAT, GameLine, Header, Line};
+use super::{AccountLine, FORMAT, GameLine, Header, Line};
+use crate::accounts::MINE;
 use crate::names::{self, NameLimit};
 use trinchera_game::bots::BotLevel;
 use trinchera_game::{GameState, bot_player_name};
-use trinchera_store::records::{Entry, EventRecord, Joined, SummaryRecord};
-use trinchera_store::{GameId, TokenHash};
+use trinchera_store::records::{
+    AccountRecord, AccountTokenRecord, Entry, EventRecord, Joined, SummaryRecord,
+};
+use trinchera_store::{AccountId, GameId, TokenHash};
 use trinchera_store::{Lifetime, ListQuery, Restored, Store, StoreError};
 
 /// Games written at once (the store commits concurrent writes together).
@@ -83,6 +89,10 @@ pub struct ImportReport {
     pub imported: u64,
     /// Games skipped because the store had them ([`Mode::Merge`]).
     pub skipped: u64,
+    /// Accounts written.
+    pub accounts: u64,
+    /// Accounts skipped because the store had them ([`Mode::Merge`]).
+    pub skipped_accounts: u64,
     /// Of the games written, those finished.
     pub finished: u64,
     /// Of the games written, those unfinished with a clock.
@@ -97,6 +107,66 @@ struct Checked {
     log: Vec<EventRecord>,
     summary: SummaryRecord,
     tokens: Vec<TokenHash>,
+    /// The accounts its seats name.
+    accounts: Vec<AccountId>,
+}
+
+/// An account that passed the checks: what the store is to write.
+struct CheckedAccount {
+    id: AccountId,
+    account: AccountRecord,
+    tokens: Vec<(TokenHash, AccountTokenRecord)>,
+}
+
+/// Checks an account line alone: its id in range, its name as the API stores account
+/// names, its password an argon2 hash, its tokens its own and not twice.
+fn check_account(line: AccountLine, names: &Names) -> Result<CheckedAccount, String> {
+    let id = AccountId(line.id);
+    if !(1..=GameId::MAX.0).contains(&id.0) {
+        return Err(format!(
+            "account id {id} is out of range: ids run from 1 to {}",
+            GameId::MAX
+        ));
+    }
+    let account = line.account;
+    stored_as_given(&account.name, names.player, "account name")
+        .map_err(|e| format!("account {id}: {e}"))?;
+    if account.name.is_empty() || account.folded != names::folded(&account.name) {
+        return Err(format!(
+            "account {id}: its folded name {} is not its name {} as names compare",
+            Quoted(&account.folded),
+            Quoted(&account.name)
+        ));
+    }
+    if account.folded == MINE {
+        return Err(format!("account {id}: {MINE:?} is no account name"));
+    }
+    let argon2 = argon2::password_hash::phc::PasswordHash::new(&account.password)
+        .is_ok_and(|hash| hash.algorithm.as_str().starts_with("argon2"));
+    if !argon2 {
+        return Err(format!(
+            "account {id}: its password is not an argon2 hash in PHC form"
+        ));
+    }
+    let mut tokens: Vec<(TokenHash, AccountTokenRecord)> = Vec::new();
+    for token in line.tokens {
+        if token.token.account != id.0 {
+            return Err(format!(
+                "account {id} lists a token of account {}",
+                token.token.account
+            ));
+        }
+        let hash = TokenHash(token.hash);
+        if tokens.iter().any(|(other, _)| *other == hash) {
+            return Err(format!("account {id} lists one token twice"));
+        }
+        tokens.push((hash, token.token));
+    }
+    Ok(CheckedAccount {
+        id,
+        account,
+        tokens,
+    })
 }
 
 impl Checked {
@@ -139,6 +209,7 @@ fn check(game: GameLine, names: &Names) -> Result<Checked, String> {
     })
     .map_err(|error| error.to_string())?;
     let mut tokens = Vec::new();
+    let mut accounts = Vec::new();
     for record in &log {
         let joined = match &record.entry {
             Some(Entry::Created(created)) => {
@@ -154,6 +225,9 @@ fn check(game: GameLine, names: &Names) -> Result<Checked, String> {
         names
             .player(joined)
             .map_err(|e| format!("game {id}: {e}"))?;
+        if joined.account != 0 {
+            accounts.push(AccountId(joined.account));
+        }
         if let Ok(hash) = joined.token_hash.as_slice().try_into().map(TokenHash) {
             if tokens.contains(&hash) {
                 return Err(format!("game {id} gives both seats one token"));
@@ -166,6 +240,7 @@ fn check(game: GameLine, names: &Names) -> Result<Checked, String> {
         summary: state.summary(since_ms),
         log,
         tokens,
+        accounts,
     })
 }
 
@@ -254,7 +329,8 @@ pub async fn import(
             })
             .await?;
     }
-    write_all(store, pass.spooled, pass.report.imported, names, progress).await?;
+    let total = pass.report.accounts + pass.report.imported;
+    write_all(store, pass.spooled, total, names, progress).await?;
     progress.clear();
     Ok(pass.report)
 }
@@ -273,6 +349,8 @@ async fn check_all(
     let mut ended = false;
     let mut ids = HashSet::new();
     let mut tokens: HashMap<TokenHash, GameId> = HashMap::new();
+    let mut accounts = HashSet::new();
+    let mut account_tokens = HashSet::new();
     let mut report = ImportReport {
         header: Header {
             format: FORMAT,
@@ -283,6 +361,8 @@ async fn check_all(
         },
         imported: 0,
         skipped: 0,
+        accounts: 0,
+        skipped_accounts: 0,
         finished: 0,
         timed_unfinished: 0,
         bytes: 0,
@@ -347,12 +427,65 @@ async fn check_all(
                 ));
             }
             (Some(_), Line::Header(_)) => return Err(at(number, "a second header line".into())),
+            (Some(_), Line::Account(account)) => {
+                if !ids.is_empty() {
+                    return Err(at(
+                        number,
+                        "an account line after a game line: accounts come first".into(),
+                    ));
+                }
+                let checked =
+                    check_account(account, &names).map_err(|problem| at(number, problem))?;
+                let id = checked.id;
+                if !accounts.insert(id) {
+                    return Err(at(
+                        number,
+                        format!("account {id} is also on an earlier line"),
+                    ));
+                }
+                if mode == Mode::Merge && store.account(id).await?.is_some() {
+                    report.skipped_accounts += 1;
+                    continue;
+                }
+                if let Some((holder, _)) = store.account_named(&checked.account.folded).await?
+                    && holder != id
+                {
+                    return Err(at(
+                        number,
+                        format!(
+                            "account {id}'s name {} is account {holder}'s in this store",
+                            Quoted(&checked.account.name)
+                        ),
+                    ));
+                }
+                for (hash, _) in &checked.tokens {
+                    if !account_tokens.insert(*hash) || store.account_token(hash).await?.is_some() {
+                        return Err(at(
+                            number,
+                            format!("account {id} holds a token of another account"),
+                        ));
+                    }
+                }
+                report.accounts += 1;
+                writeln!(spool, "{line}").map_err(ImportError::Spool)?;
+            }
             (Some(_), Line::Game(game)) => {
                 let id = GameId(game.id);
                 if !ids.insert(id) {
                     return Err(at(number, format!("game {id} is also on an earlier line")));
                 }
                 let checked = check(game, &names).map_err(|problem| at(number, problem))?;
+                for account in &checked.accounts {
+                    if !accounts.contains(account) && store.account(*account).await?.is_none() {
+                        return Err(at(
+                            number,
+                            format!(
+                                "game {id} names account {account}, which neither the export \
+                                 nor the store holds"
+                            ),
+                        ));
+                    }
+                }
                 if mode == Mode::Merge && store.exists(id).await? {
                     report.skipped += 1;
                     continue;
@@ -382,6 +515,17 @@ async fn check_all(
                 writeln!(spool, "{line}").map_err(ImportError::Spool)?;
             }
             (Some(_), Line::End(end)) => {
+                if end.accounts != accounts.len() as u64 {
+                    return Err(at(
+                        number,
+                        format!(
+                            "the end line counts {} accounts, but {} came before it: lines are \
+                             missing",
+                            end.accounts,
+                            accounts.len()
+                        ),
+                    ));
+                }
                 if end.games != ids.len() as u64 {
                     return Err(at(
                         number,
@@ -419,7 +563,42 @@ async fn check_all(
     })
 }
 
-/// The writing pass: the spooled games, [`WRITES_AT_ONCE`] at a time.
+/// What the writing pass writes: an account, or a game.
+enum Write {
+    Account(CheckedAccount),
+    Game(Checked),
+}
+
+impl Write {
+    /// The checked write of a spooled line.
+    fn of(line: &str, names: &Names) -> Write {
+        match serde_json::from_str(line) {
+            Ok(Line::Account(account)) => Write::Account(
+                check_account(account, names).expect("spooled accounts passed the checks"),
+            ),
+            Ok(Line::Game(game)) => {
+                Write::Game(check(game, names).expect("spooled games passed the checks"))
+            }
+            _ => unreachable!("only checked account and game lines are spooled"),
+        }
+    }
+
+    /// Writes it, in one atomic write.
+    async fn to(&self, store: &dyn Store) -> Result<(), StoreError> {
+        match self {
+            Write::Account(checked) => store
+                .restore_account(checked.id, &checked.account, &checked.tokens)
+                .await
+                .map(drop),
+            Write::Game(checked) => store
+                .restore(checked.id, checked.restored())
+                .await
+                .map(drop),
+        }
+    }
+}
+
+/// The writing pass: the spooled accounts, then games, [`WRITES_AT_ONCE`] at a time.
 async fn write_all(
     store: &dyn Store,
     spooled: std::fs::File,
@@ -433,19 +612,13 @@ async fn write_all(
     loop {
         let line = lines.next().transpose().map_err(ImportError::Spool)?;
         if let Some(line) = &line {
-            let Ok(Line::Game(game)) = serde_json::from_str(line) else {
-                unreachable!("only checked game lines are spooled");
-            };
-            batch.push(check(game, &names).expect("spooled games passed the checks"));
+            batch.push(Write::of(line, &names));
         }
         if batch.len() == WRITES_AT_ONCE || (line.is_none() && !batch.is_empty()) {
-            let writes = batch
-                .iter()
-                .map(|checked| store.restore(checked.id, checked.restored()));
-            futures_util::future::try_join_all(writes).await?;
+            futures_util::future::try_join_all(batch.iter().map(|write| write.to(store))).await?;
             written += batch.len() as u64;
             batch.clear();
-            progress.tick(|| format!("writing: {written} of {total} games"));
+            progress.tick(|| format!("writing: {written} of {total} accounts and games"));
         }
         if line.is_none() {
             return Ok(());

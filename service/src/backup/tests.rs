@@ -10,8 +10,8 @@ use trinchera_rules::Seat;
 use super::{Exporter, GameLine, ImportError, ImportReport, Line, Mode, Names, Progress, import};
 use crate::games::{Answer, Caller, Games, Intent, Limits, MoveInput, NewGame, SetupRequest, Who};
 use trinchera_game::clock::TimeControl;
-use trinchera_store::records::{Entry, Joined};
-use trinchera_store::{GameId, TokenHash};
+use trinchera_store::records::{AccountRecord, AccountTokenRecord, Entry, Joined};
+use trinchera_store::{AccountId, GameId, TokenHash};
 use trinchera_store::{ListQuery, MemoryStore, Store};
 use trinchera_store_sled::{SledOptions, SledStore};
 
@@ -227,7 +227,7 @@ async fn a_cut_or_corrupted_export_names_its_line_and_writes_nothing() {
     let illegal_at = format!("line {}: game", moved + 1);
     let twice = joined(&[lines[0], lines[1], lines[1], lines[2], lines[3], lines[4]]);
     let headless = joined(&lines[1..]);
-    let newer = lines[0].replace("\"format\":1", "\"format\":2");
+    let newer = lines[0].replace("\"format\":2", "\"format\":3");
     let from_the_future = joined(&[&newer, lines[1], lines[2], lines[3], lines[4]]);
     let missing = joined(&[lines[0], lines[1], lines[3], lines[4]]);
     for (input, expected) in [
@@ -236,7 +236,7 @@ async fn a_cut_or_corrupted_export_names_its_line_and_writes_nothing() {
         (corrupted, illegal_at.as_str()),
         (twice, "line 3: game"),
         (headless, "line 1: expected the header line first"),
-        (from_the_future, "line 1: export format 2 is newer"),
+        (from_the_future, "line 1: export format 3 is newer"),
         (missing, "line 4: the end line counts 3 games, but 2"),
     ] {
         let target = MemoryStore::new();
@@ -419,4 +419,183 @@ async fn hostile_imports_are_refused_and_leave_a_sled_store_as_it_was() {
     store.close().await.expect("closes");
     drop(store);
     assert_eq!(exported_from(open()).await, after, "reopens as it was");
+}
+
+/// A store with an account (Ana, with a personal token) who plays a game against a guest.
+async fn with_an_account() -> (MemoryStore, AccountId, TokenHash) {
+    use argon2::password_hash::PasswordHasher;
+    let store = MemoryStore::new();
+    let password = argon2::Argon2::default()
+        .hash_password_with_salt(b"correct horse", &[7; 16])
+        .expect("hashed")
+        .to_string();
+    let ana = AccountRecord {
+        name: "Ana".into(),
+        folded: "ana".into(),
+        password,
+        created_ms: 5,
+        disabled: false,
+        deleted_ms: 0,
+    };
+    let id = store
+        .create_account(&ana, 0)
+        .await
+        .expect("created")
+        .expect("free");
+    let token = TokenHash::of("tra1_ana");
+    let record = AccountTokenRecord {
+        account: id.0,
+        scopes: 1,
+        label: "cli".into(),
+        created_ms: 6,
+        expires_ms: 0,
+        session: false,
+    };
+    store
+        .put_account_token(&token, &record)
+        .await
+        .expect("stored");
+    let games = Games::new(Arc::new(store.reopen()), Limits::default())
+        .await
+        .expect("games");
+    let new = NewGame {
+        ruleset: "frente".into(),
+        seat: Seat::First,
+        name: String::new(),
+        player: "Ana".into(),
+        bot: None,
+        creator_bot: None,
+        control: TimeControl::Untimed,
+        account: Some(id),
+    };
+    let (game, _) = games.create(None, new).await.expect("created");
+    games
+        .act(
+            game,
+            Who::Client(Caller::NOBODY),
+            Intent::Join {
+                name: "Bea".into(),
+                account: None,
+            },
+            None,
+            Answer::View,
+        )
+        .await
+        .expect("joined");
+    games.close().await.expect("closed");
+    (store, id, token)
+}
+
+#[tokio::test]
+async fn accounts_travel_with_their_games_and_tokens() {
+    let (source, ana, token) = with_an_account().await;
+    let text = exported(&source).await;
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert!(
+        lines[1].starts_with("{\"account\":{\"id\":1,\"name\":\"Ana\""),
+        "{text}"
+    );
+    assert!(lines[3].contains("\"accounts\":1"), "{text}");
+    let target = MemoryStore::new();
+    let report = import_text(&target, &text, Mode::Empty)
+        .await
+        .expect("imports");
+    assert_eq!((report.accounts, report.imported), (1, 1));
+    assert_eq!(
+        target.account(ana).await.expect("reads"),
+        source.account(ana).await.expect("reads")
+    );
+    assert_eq!(
+        target
+            .account_named("ana")
+            .await
+            .expect("reads")
+            .map(|(id, _)| id),
+        Some(ana)
+    );
+    assert_eq!(
+        target
+            .account_token(&token)
+            .await
+            .expect("reads")
+            .map(|t| t.account),
+        Some(ana.0)
+    );
+    let mine = ListQuery {
+        player: Some(ana),
+        limit: 10,
+        ..ListQuery::default()
+    };
+    assert_eq!(target.list(&mine).await.expect("lists").len(), 1);
+    assert_eq!(
+        exported(&target).await,
+        text,
+        "an export of the import is the export"
+    );
+    // Merging again skips the account and its game.
+    let report = import_text(&target, &text, Mode::Merge)
+        .await
+        .expect("merges");
+    assert_eq!((report.skipped_accounts, report.skipped), (1, 1));
+}
+
+#[tokio::test]
+async fn account_lines_are_checked_before_anything_is_written() {
+    let (source, _, _) = with_an_account().await;
+    let text = exported(&source).await;
+    let lines: Vec<&str> = text.lines().collect();
+    let joined = |lines: &[&str]| lines.join("\n") + "\n";
+    let no_account_end = lines[3].replace("\"accounts\":1", "\"accounts\":0");
+    let orphan = joined(&[lines[0], lines[2], &no_account_end]);
+    let guests_only = lines[2].replacen(",\"account\":1", "", 1);
+    assert_ne!(guests_only, lines[2], "the creator's seat names the account");
+    let late = joined(&[lines[0], &guests_only, lines[1], lines[3]]);
+    let plain = lines[1].replacen("\"password\":\"$argon2id", "\"password\":\"plain", 1);
+    let plain = joined(&[lines[0], &plain, lines[2], lines[3]]);
+    let miscounted = joined(&[lines[0], lines[1], lines[2], &no_account_end]);
+    let shouting = lines[1].replacen("\"folded\":\"ana\"", "\"folded\":\"ANA\"", 1);
+    let shouting = joined(&[lines[0], &shouting, lines[2], lines[3]]);
+    for (input, expected) in [
+        (orphan, "line 2: game 1 names account 1, which neither"),
+        (late, "line 3: an account line after a game line"),
+        (
+            plain,
+            "line 2: account 1: its password is not an argon2 hash",
+        ),
+        (miscounted, "line 4: the end line counts 0 accounts, but 1"),
+        (shouting, "line 2: account 1: its folded name"),
+    ] {
+        let target = MemoryStore::new();
+        let error = import_text(&target, &input, Mode::Empty)
+            .await
+            .expect_err(expected)
+            .to_string();
+        assert!(error.contains(expected), "{error} (expected {expected})");
+        assert!(target.account(AccountId(1)).await.expect("reads").is_none());
+        assert!(
+            games_of(&target).await.is_empty(),
+            "{expected}: nothing written"
+        );
+    }
+    // Into a store where another account holds the name.
+    let target = MemoryStore::new();
+    let mut other = source
+        .account(AccountId(1))
+        .await
+        .expect("reads")
+        .expect("an account");
+    other.name = "ANA".into();
+    target
+        .restore_account(AccountId(9), &other, &[])
+        .await
+        .expect("restored");
+    let error = import_text(&target, &text, Mode::Merge)
+        .await
+        .expect_err("a name held")
+        .to_string();
+    assert!(
+        error.contains("line 2: account 1's name \"Ana\" is account 9's"),
+        "{error}"
+    );
 }

@@ -428,7 +428,8 @@ impl PostgresStore {
             return Ok(false);
         }
         let sql = "INSERT INTO account_names (folded, account_id) VALUES ($1::TEXT, $2::INT8) \
-                   ON CONFLICT DO NOTHING";
+                   ON CONFLICT (folded) DO UPDATE SET account_id = EXCLUDED.account_id \
+                   WHERE account_names.account_id < EXCLUDED.account_id";
         rows(&transaction, sql, &[&account.folded, &id]).await?;
         for (hash, token) in tokens {
             insert_account_token(

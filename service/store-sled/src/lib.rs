@@ -1114,7 +1114,11 @@ impl Store for SledStore {
             account_key(id).to_vec(),
             records::encode(account),
         )];
-        if self.stored.get(&name_key(&account.folded))?.is_none() {
+        let holder = self.stored.get(&name_key(&account.folded))?;
+        let held_by_later = holder
+            .and_then(|bytes| <[u8; 8]>::try_from(bytes.as_ref()).ok())
+            .is_some_and(|bytes| u64::from_be_bytes(bytes) > id.0);
+        if !held_by_later {
             ops.push(Op::Insert(
                 name_key(&account.folded),
                 id.0.to_be_bytes().to_vec(),

@@ -822,6 +822,25 @@ pub async fn restored_accounts_keep_their_ids(mut backend: impl Backend) {
         .expect("creates")
         .expect("a free name");
     assert!(next > AccountId(40), "{next:?}");
+    // Two accounts that had one name: the later holds it, in either order of restoring.
+    let gone = AccountRecord {
+        deleted_ms: 5,
+        ..account("Flor")
+    };
+    for (id, record) in [(AccountId(60), &account("Flor")), (AccountId(50), &gone)] {
+        store
+            .restore_account(id, record, &[])
+            .await
+            .expect("restores");
+    }
+    let holder = store.account_named("flor").await.expect("reads");
+    assert_eq!(holder.map(|(id, _)| id), Some(AccountId(60)));
+    store
+        .restore_account(AccountId(70), &account("Flor"), &[])
+        .await
+        .expect("restores");
+    let holder = store.account_named("flor").await.expect("reads");
+    assert_eq!(holder.map(|(id, _)| id), Some(AccountId(70)));
 }
 
 #[cfg(test)]

@@ -283,8 +283,9 @@ pub trait Store: Send + Sync + 'static {
 
     /// Writes a whole account under its own id (an import), with its tokens, unless an
     /// account with that id exists (then nothing is written and the answer is `false`).
-    /// Accounts created afterwards get higher ids. Its name goes to it unless another
-    /// account holds it.
+    /// Accounts created afterwards get higher ids. Its name goes to it unless an account
+    /// with a higher id holds it (of two accounts that had one name, the later one holds
+    /// it, whatever the order they are restored in).
     async fn restore_account(
         &self,
         id: AccountId,

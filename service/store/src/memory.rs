@@ -341,7 +341,8 @@ impl Store for MemoryStore {
             return Ok(false);
         }
         data.accounts.insert(id, account.clone());
-        data.names.entry(account.folded.clone()).or_insert(id);
+        let holder = data.names.entry(account.folded.clone()).or_insert(id);
+        *holder = (*holder).max(id);
         data.account_tokens.extend(tokens.iter().cloned());
         data.last_account = data.last_account.max(id.0);
         Ok(true)
