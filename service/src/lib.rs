@@ -39,7 +39,7 @@ use trinchera_proto::admin::v1::admin_service_server::AdminServiceServer;
 use trinchera_proto::v1::account_service_server::AccountServiceServer;
 use trinchera_proto::v1::game_service_server::GameServiceServer;
 
-pub use accounts::AccountLimits;
+pub use accounts::{AccountAdmin, AccountLimits};
 pub use error::AccountError;
 pub use games::{BotPace, Games, Limits};
 pub use local::LocalServer;

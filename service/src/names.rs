@@ -17,6 +17,12 @@ pub struct NameLimit {
     pub bytes: usize,
 }
 
+/// The default limit of player (and account) names.
+pub(crate) const PLAYER_NAME: NameLimit = NameLimit {
+    characters: 32,
+    bytes: 64,
+};
+
 /// Why a name was refused, in words for the person who chose it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]

@@ -140,13 +140,14 @@ pub async fn export(config: &Config, args: ExportArgs) -> anyhow::Result<ExitCod
 }
 
 /// Opens the configured store, explaining a directory that a running server holds.
-async fn open(config: &Config) -> anyhow::Result<Arc<dyn Store>> {
+pub(crate) async fn open(config: &Config) -> anyhow::Result<Arc<dyn Store>> {
     let location = config.store_location();
     location.open().await.map_err(|error| {
         let hint = match error {
             StoreError::Locked(_) => {
-                "\nexport from the running server's admin service instead (set admin.listen, \
-                 then: trinchera-server export --from http://ADMIN-ADDRESS), or stop it first"
+                "\na running server holds it: go through its admin service instead (set \
+                 admin.listen, then add --from http://ADMIN-ADDRESS to this command), or stop \
+                 it first"
             }
             _ => "",
         };

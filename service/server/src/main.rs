@@ -1,6 +1,7 @@
 //! `trinchera-server`: the Trinchera game server, and its operators' commands (export,
-//! import, health, migrate).
+//! import, accounts, health, migrate).
 
+mod accounts;
 mod backup;
 mod client;
 mod config;
@@ -75,6 +76,13 @@ enum Command {
     /// --merge one whose games (by id) are kept. Every line is checked before anything is
     /// written.
     Import(backup::ImportArgs),
+    /// List player accounts, disable or enable one, reset a password: on the configured
+    /// store, or with --from through a running server's admin service.
+    Accounts {
+        /// What to do.
+        #[command(subcommand)]
+        command: accounts::AccountsCommand,
+    },
     /// Ask a running server whether it serves (the gRPC health check): exit 0 if it does,
     /// 1 if not. For container and service health checks.
     Health(health::HealthArgs),
@@ -111,6 +119,7 @@ fn main() -> ExitCode {
     let flags = match &cli.command {
         Some(Command::Export(args)) => args.store.over(cli.settings.clone()),
         Some(Command::Import(args)) => args.store.over(cli.settings.clone()),
+        Some(Command::Accounts { command }) => command.place().store.over(cli.settings.clone()),
         Some(Command::Migrate(args)) => args.over(cli.settings.clone()),
         _ => cli.settings.clone(),
     };
@@ -151,6 +160,7 @@ fn main() -> ExitCode {
             None => serve(config, workers).await.map(|()| ExitCode::SUCCESS),
             Some(Command::Export(args)) => backup::export(&config, args).await,
             Some(Command::Import(args)) => backup::import(&config, args).await,
+            Some(Command::Accounts { command }) => accounts::run(&config, command).await,
             Some(Command::Health(args)) => health::check(&config, args).await,
             Some(Command::Migrate(_)) => {
                 let migrated = migrate(&config).await?;

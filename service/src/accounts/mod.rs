@@ -8,6 +8,7 @@
 //! workers; failed sign-ins are limited in [`failures`]; tokens are made in [`tokens`].
 //! Names follow the player-name rules of [`crate::names`] and are unique as they compare.
 
+mod admin;
 mod failures;
 mod passwords;
 mod tokens;
@@ -19,6 +20,7 @@ use std::time::Duration;
 use trinchera_store::records::{AccountRecord, AccountTokenRecord};
 use trinchera_store::{AccountId, Store, TokenHash};
 
+pub use self::admin::AccountAdmin;
 use self::failures::FailedLogins;
 use self::passwords::{Password, Passwords};
 pub(crate) use self::tokens::{AccountToken, Scopes, is_account_token, token_id};

@@ -9,6 +9,7 @@ use tonic::Code;
 use trinchera_store::MemoryStore;
 
 use super::*;
+use crate::names::PLAYER_NAME;
 use crate::now::FakeTime;
 use crate::throttle::{RateLimit, RateLimits};
 
@@ -24,11 +25,10 @@ fn accounts_with(rates: RateLimits) -> (Accounts, Arc<FakeTime>) {
     };
     let store = Arc::new(MemoryStore::new());
     let clock = Arc::clone(&time) as Arc<dyn TimeSource>;
-    let names = NameLimit {
-        characters: 32,
-        bytes: 64,
-    };
-    (Accounts::new(store, clock, limits, &rates, names), time)
+    (
+        Accounts::new(store, clock, limits, &rates, PLAYER_NAME),
+        time,
+    )
 }
 
 fn accounts() -> (Accounts, Arc<FakeTime>) {

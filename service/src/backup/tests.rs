@@ -549,7 +549,10 @@ async fn account_lines_are_checked_before_anything_is_written() {
     let no_account_end = lines[3].replace("\"accounts\":1", "\"accounts\":0");
     let orphan = joined(&[lines[0], lines[2], &no_account_end]);
     let guests_only = lines[2].replacen(",\"account\":1", "", 1);
-    assert_ne!(guests_only, lines[2], "the creator's seat names the account");
+    assert_ne!(
+        guests_only, lines[2],
+        "the creator's seat names the account"
+    );
     let late = joined(&[lines[0], &guests_only, lines[1], lines[3]]);
     let plain = lines[1].replacen("\"password\":\"$argon2id", "\"password\":\"plain", 1);
     let plain = joined(&[lines[0], &plain, lines[2], lines[3]]);

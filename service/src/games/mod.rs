@@ -138,10 +138,7 @@ impl Default for Limits {
                 characters: 64,
                 bytes: 128,
             },
-            max_player_name: NameLimit {
-                characters: 32,
-                bytes: 64,
-            },
+            max_player_name: crate::names::PLAYER_NAME,
             max_notation: 200,
             watch_buffer: 256,
             idle_eviction: Duration::from_secs(300),

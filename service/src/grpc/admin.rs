@@ -9,10 +9,7 @@ use tonic::{Request, Response, Status};
 use trinchera_proto::admin::v1 as pb;
 use trinchera_proto::admin::v1::admin_service_server::AdminService;
 
-use trinchera_store::AccountId;
-use trinchera_store::records::AccountRecord;
-
-use crate::accounts::Accounts;
+use crate::accounts::{AccountAdmin, Accounts};
 use crate::backup::Exporter;
 use crate::error::ApiError;
 use crate::games::Games;
@@ -25,24 +22,16 @@ const AHEAD: usize = 4;
 /// The admin service over a set of games and their players' accounts.
 pub(crate) struct Admin {
     games: Arc<Games>,
-    accounts: Arc<Accounts>,
+    accounts: AccountAdmin,
 }
 
 impl Admin {
     /// The service over `games` and `accounts`.
     pub(crate) fn new(games: Arc<Games>, accounts: Arc<Accounts>) -> Admin {
-        Admin { games, accounts }
-    }
-}
-
-/// An account as operators see it.
-fn entry(id: AccountId, account: &AccountRecord) -> pb::AccountEntry {
-    pb::AccountEntry {
-        id: id.0,
-        name: account.name.clone(),
-        created_ms: account.created_ms,
-        disabled: account.disabled,
-        deleted_ms: account.deleted_ms,
+        Admin {
+            games,
+            accounts: AccountAdmin::over(accounts),
+        }
     }
 }
 
@@ -70,20 +59,8 @@ impl AdminService for Admin {
         &self,
         request: Request<pb::ListAccountsRequest>,
     ) -> Result<Response<pb::ListAccountsResponse>, Status> {
-        let after = Some(request.get_ref().after_id)
-            .filter(|&id| id != 0)
-            .map(AccountId);
-        answer("ListAccounts", async {
-            let (page, more) = self.accounts.list(after).await?;
-            Ok(pb::ListAccountsResponse {
-                next_after_id: page.last().filter(|_| more).map_or(0, |(id, _)| id.0),
-                accounts: page
-                    .iter()
-                    .map(|(id, account)| entry(*id, account))
-                    .collect(),
-            })
-        })
-        .await
+        let after = request.get_ref().after_id;
+        answer("ListAccounts", self.accounts.list(after)).await
     }
 
     async fn set_account_disabled(
@@ -91,31 +68,16 @@ impl AdminService for Admin {
         request: Request<pb::SetAccountDisabledRequest>,
     ) -> Result<Response<pb::SetAccountDisabledResponse>, Status> {
         let body = request.get_ref();
-        answer("SetAccountDisabled", async {
-            let (id, account) = self
-                .accounts
-                .set_disabled(&body.name, body.disabled)
-                .await?;
-            Ok(pb::SetAccountDisabledResponse {
-                account: Some(entry(id, &account)),
-            })
-        })
-        .await
+        let changed = self.accounts.set_disabled(&body.name, body.disabled);
+        answer("SetAccountDisabled", changed).await
     }
 
     async fn reset_password(
         &self,
         request: Request<pb::ResetPasswordRequest>,
     ) -> Result<Response<pb::ResetPasswordResponse>, Status> {
-        let body = request.get_ref();
-        answer("ResetPassword", async {
-            let (id, account, password) = self.accounts.reset_password(&body.name).await?;
-            Ok(pb::ResetPasswordResponse {
-                account: Some(entry(id, &account)),
-                password,
-            })
-        })
-        .await
+        let name = &request.get_ref().name;
+        answer("ResetPassword", self.accounts.reset_password(name)).await
     }
 
     async fn export_games(

@@ -6,9 +6,10 @@ use rand::RngExt;
 use tonic::Code;
 use trinchera_proto::v1 as pb;
 
+use crate::backup::{server_command, succeeds};
 use crate::harness::{
-    AccountClient, Client, PASSWORD, Player, TestServer, account_client, authed, play_random_move,
-    random_setups, register, rng, scaled, spectator_view, try_view_of, view_of,
+    AccountClient, ChildServer, Client, PASSWORD, Player, TestServer, account_client, authed,
+    play_random_move, random_setups, register, rng, scaled, spectator_view, try_view_of, view_of,
 };
 
 /// Creates a game of `ruleset` for `creator` and joins it for `joiner`: each an account's
@@ -418,4 +419,64 @@ async fn account_calls_refuse_clearly_and_change_nothing() {
         .await
         .expect_err("signed out");
     assert_eq!(status.code(), Code::Unauthenticated);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn operators_keep_accounts_offline_and_through_the_admin_service() {
+    let temp = tempfile::tempdir().expect("temp dir");
+    let server = ChildServer::start_with(temp.path(), &["--admin-listen", "127.0.0.1:0"]).await;
+    let mut accounts = account_client(server.addr).await;
+    let ana = register(&mut accounts, "Ana").await;
+    let admin = format!("http://{}", server.side_address("admin service").await);
+    let said = succeeds(&["accounts", "disable", "ana", "--from", &admin]);
+    assert!(said.contains("account 1 (Ana) disabled"), "{said}");
+    let status = accounts
+        .who_am_i(authed(pb::WhoAmIRequest {}, &ana))
+        .await
+        .expect_err("disabled at once");
+    assert_eq!(status.code(), Code::PermissionDenied, "{status:?}");
+    succeeds(&["accounts", "enable", "ＡＮＡ", "--from", &admin]);
+    accounts
+        .who_am_i(authed(pb::WhoAmIRequest {}, &ana))
+        .await
+        .expect("enabled again");
+    let listed = server_command(&["accounts", "list", "--json", "--from", &admin]);
+    let listed = String::from_utf8_lossy(&listed.stdout).into_owned();
+    assert!(
+        listed.contains("\"name\":\"Ana\"") && listed.contains("\"disabled\":false"),
+        "{listed}"
+    );
+    let missing = server_command(&["accounts", "disable", "Nadie", "--from", &admin]);
+    assert!(!missing.status.success());
+    let said = String::from_utf8_lossy(&missing.stderr).into_owned();
+    assert!(
+        said.contains("there is no account named \"Nadie\""),
+        "{said}"
+    );
+    server.kill().await;
+    // Offline, on the store itself.
+    let dir = temp.path().to_str().expect("utf-8");
+    let reset = server_command(&["accounts", "reset-password", "Ana", "--data-dir", dir]);
+    assert!(reset.status.success(), "{reset:?}");
+    let password = String::from_utf8_lossy(&reset.stdout).trim().to_owned();
+    assert!(password.len() >= 8, "{password:?}");
+    let table = server_command(&["accounts", "list", "--data-dir", dir]);
+    let table = String::from_utf8_lossy(&table.stdout).into_owned();
+    assert!(table.contains("Ana") && table.contains("active"), "{table}");
+    let server = ChildServer::start(temp.path()).await;
+    let mut accounts = account_client(server.addr).await;
+    let status = accounts
+        .who_am_i(authed(pb::WhoAmIRequest {}, &ana))
+        .await
+        .expect_err("a reset ends every token");
+    assert_eq!(status.code(), Code::Unauthenticated);
+    accounts
+        .login(pb::LoginRequest {
+            name: "Ana".into(),
+            password,
+            label: String::new(),
+        })
+        .await
+        .expect("the new password works");
+    server.kill().await;
 }

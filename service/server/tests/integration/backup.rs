@@ -26,7 +26,7 @@ const RULESETS: [&str; 6] = [
 ];
 
 /// Runs `trinchera-server ARGS` to its end (no stdin, no settings from the environment).
-fn server_command(args: &[&str]) -> Output {
+pub(crate) fn server_command(args: &[&str]) -> Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_trinchera-server"))
         .args(args)
         .env_clear()
@@ -37,7 +37,7 @@ fn server_command(args: &[&str]) -> Output {
 }
 
 /// [`server_command`], which must succeed; its stderr.
-fn succeeds(args: &[&str]) -> String {
+pub(crate) fn succeeds(args: &[&str]) -> String {
     let output = server_command(args);
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(output.status.success(), "{args:?} failed: {stderr}");
