@@ -14,10 +14,12 @@ use tonic::Code;
 use trinchera_proto::v1 as pb;
 use trinchera_store_postgres::scratch::ScratchSchema;
 
+use crate::backup::succeeds;
 use crate::clocks::{live, play_turn, timed_game};
 use crate::harness::{
-    ChildServer, Client, PATIENCE, Player, authed, connect, eventually, finished_games, new_game,
-    random_setups, rng, spectator_view, try_play_random_move, view_of, within,
+    ChildServer, Client, PATIENCE, Player, account_client, authed, connect, eventually,
+    finished_games, new_game, random_setups, register, rng, spectator_view, try_play_random_move,
+    view_of, within,
 };
 
 /// The variable that names the `nats-server` binary.
@@ -570,6 +572,62 @@ async fn a_timed_game_whose_replica_died_ends_on_time_on_the_other() {
         .expect("a result");
     assert_eq!(result.winner, Some(1));
     assert_eq!(result.reason, "TIME_FORFEIT");
+    b.kill().await;
+    replicas.remove().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_revoked_token_or_a_disabled_account_is_refused_at_once_on_the_other_replica() {
+    let Some(replicas) = Replicas::new().await else {
+        return;
+    };
+    let a = replicas.server(&["--admin-listen", "127.0.0.1:0"]).await;
+    let b = replicas.server(&[]).await;
+    let (mut on_a, mut on_b) = (account_client(a.addr).await, account_client(b.addr).await);
+    let ana = register(&mut on_a, "Ana").await;
+    let who = pb::WhoAmIRequest {};
+    on_b.who_am_i(authed(who, &ana))
+        .await
+        .expect("B knows Ana's session");
+    let script = on_a
+        .create_token(authed(
+            pb::CreateTokenRequest {
+                scopes: vec![pb::TokenScope::Play as i32],
+                label: "script".into(),
+                expires_in_days: 0,
+            },
+            &ana,
+        ))
+        .await
+        .expect("made")
+        .into_inner();
+    on_b.who_am_i(authed(who, &script.token))
+        .await
+        .expect("works on B");
+    let id = script.token_info.expect("details").id;
+    on_a.revoke_token(authed(pb::RevokeTokenRequest { id }, &ana))
+        .await
+        .expect("revoked on A");
+    let status = on_b
+        .who_am_i(authed(who, &script.token))
+        .await
+        .expect_err("refused on B at once");
+    assert_eq!(status.code(), Code::Unauthenticated, "{status:?}");
+    let admin = format!("http://{}", a.side_address("admin service").await);
+    succeeds(&["accounts", "disable", "Ana", "--from", &admin]);
+    let mut games_on_b = connect(b.addr).await;
+    let status = games_on_b
+        .create_game(authed(
+            pb::CreateGameRequest {
+                ruleset: "frente".into(),
+                ..Default::default()
+            },
+            &ana,
+        ))
+        .await
+        .expect_err("refused on B at once");
+    assert_eq!(status.code(), Code::PermissionDenied, "{status:?}");
+    a.kill().await;
     b.kill().await;
     replicas.remove().await;
 }
