@@ -12,6 +12,7 @@
 //! instead. Only MakeMove calls are timed.
 
 mod failure;
+mod flood;
 mod lean;
 mod machine;
 mod options;
@@ -128,6 +129,7 @@ async fn measure(url: &str, trust: &Trust, args: &BenchArgs) -> Result<Report, C
         games_started: 0,
         games_finished: 0,
         fan_out: None,
+        login_flood: None,
         errors: Default::default(),
         first_error: None,
     };
@@ -148,7 +150,9 @@ async fn measure(url: &str, trust: &Trust, args: &BenchArgs) -> Result<Report, C
                 watched,
                 cpu,
                 client_cpu,
+                flooded,
             } = games(&table, args, server_pid).await;
+            report.login_flood = flooded;
             report.moves_cpu = cpu;
             report.client_cpu = client_cpu;
             report.games_started = played.started;
@@ -270,6 +274,8 @@ async fn games(table: &Arc<Table>, args: &BenchArgs, server_pid: Option<u32>) ->
     let client_before = machine::cpu_seconds(std::process::id());
     let until = Instant::now() + args.duration;
     go.send_replace(Some(until));
+    let flooding = (args.login_flood > 0)
+        .then(|| tokio::spawn(flood::flood(Arc::clone(table), args.login_flood, until)));
     let ticker = progress(Arc::clone(table), "MakeMove", Some(until), None);
     let mut played = Played::default();
     let mut by_ruleset: BTreeMap<String, Samples> = BTreeMap::new();
@@ -308,6 +314,10 @@ async fn games(table: &Arc<Table>, args: &BenchArgs, server_pid: Option<u32>) ->
     };
     ticker.abort();
     finish_progress();
+    let flooded = match flooding {
+        Some(flooding) => flooding.await.ok(),
+        None => None,
+    };
     let spent = |before: Option<f64>, pid: Option<u32>| {
         before
             .zip(pid.and_then(machine::cpu_seconds))
@@ -319,6 +329,7 @@ async fn games(table: &Arc<Table>, args: &BenchArgs, server_pid: Option<u32>) ->
         watched,
         cpu: spent(cpu_before, server_pid),
         client_cpu: spent(client_before, Some(std::process::id())),
+        flooded,
     }
 }
 
@@ -334,6 +345,8 @@ struct Measured {
     cpu: Option<f64>,
     /// This client's CPU seconds over the phase.
     client_cpu: Option<f64>,
+    /// What the login flood did, when there was one.
+    flooded: Option<flood::Flooded>,
 }
 
 /// `--fill`: creates `total` games of realistic lengths.

@@ -33,6 +33,12 @@ pub struct BenchArgs {
     /// Skip the health-check baseline.
     #[arg(long)]
     pub no_baseline: bool,
+    /// Sign-ins with a wrong password kept in flight while the games are measured (the
+    /// server hashes each one): do the moves keep their latency? Start the server with
+    /// `--no-rate-limits`, or its limit on failed sign-ins refuses most before hashing.
+    #[arg(long, default_value_t = 0, value_name = "CALLS", conflicts_with_all = ["fill", "baseline_only"],
+          value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub login_flood: u32,
     /// Spectator WatchGame streams spread over the active games, to measure fan-out.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100_000))]
     pub watchers: u32,

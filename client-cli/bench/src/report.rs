@@ -7,6 +7,7 @@ use std::time::Duration;
 use clap::ValueEnum;
 use serde_json::{Value, json};
 
+use crate::flood::Flooded;
 use crate::options::BenchArgs;
 use crate::stats::{Samples, Summary};
 use crate::watchers::Watched;
@@ -189,6 +190,8 @@ pub struct Report {
     pub games_finished: u64,
     /// The watchers' findings and fan-out latencies.
     pub fan_out: Option<(Watched, Phase)>,
+    /// What the login flood did, when there was one.
+    pub login_flood: Option<Flooded>,
     /// Failed calls by status code.
     pub errors: BTreeMap<String, u64>,
     /// The first failure's message.
@@ -273,6 +276,12 @@ impl Report {
                 "out_of_order": watched.out_of_order,
                 "resnapshots": watched.resnapshots,
                 "latency_ms": latency_json(latency.latency.as_ref()),
+            })),
+            "login_flood": self.login_flood.map(|flooded| json!({
+                "calls": flooded.calls,
+                "answered": flooded.answered,
+                "other": flooded.other,
+                "per_second": round(flooded.answered as f64 / self.args.duration.as_secs_f64(), 1),
             })),
             "fill": self.fill.map(|(games, took, moves)| json!({
                 "games": games,
@@ -412,6 +421,16 @@ impl Report {
                 );
             }
             out.push('\n');
+        }
+        if let Some(flooded) = self.login_flood {
+            let _ = writeln!(
+                out,
+                "login flood: {} wrong sign-ins in flight, {} answered ({:.1} a second), {} refused otherwise (a rate limit?)",
+                flooded.calls,
+                flooded.answered,
+                flooded.answered as f64 / args.duration.as_secs_f64(),
+                flooded.other
+            );
         }
         if self.errors.is_empty() {
             out.push_str("errors: none\n");

@@ -1,6 +1,6 @@
 //! Resource exhaustion by one anonymous client: lookups of games that do not exist, floods
-//! of creations and actions, games left waiting, huge error messages and names that hide
-//! or reverse text. Each test performs the attack in bounded form and checks that another
+//! of creations, actions and sign-ins, games left waiting, huge error messages and names
+//! that hide or reverse text. Each test performs the attack in bounded form and checks that another
 //! client is still served.
 
 use std::net::IpAddr;
@@ -14,8 +14,9 @@ use trinchera_proto::v1 as pb;
 use trinchera_service::{BotPace, Limits, RateLimit, RateLimits};
 
 use crate::harness::{
-    ChildServer, Client, TestServer, assert_refused, authed, connect, connect_from, eventually,
-    finished_games, new_game, play_quiet_move, random_setups, rng, scaled, within,
+    ChildServer, Client, PASSWORD, TestServer, account_client, assert_refused, authed, connect,
+    connect_from, eventually, finished_games, new_game, play_quiet_move, random_setups, register,
+    rng, scaled, within,
 };
 
 /// A second client address on the loopback network.
@@ -846,4 +847,53 @@ async fn exhibitions_are_capped_per_address() {
         .expect("another address");
     create(&mut client).await.expect("a game with a person");
     server.stop().await;
+}
+
+/// A flood of sign-ins with wrong passwords (rate limits off, so that every one is hashed)
+/// while a game is played: every sign-in gets its answer, every move is made, and the
+/// account's owner signs in afterwards. How long the moves take meanwhile is measured by
+/// `trinchera bench --login-flood` (docs/benchmarks), not here.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_flood_of_wrong_sign_ins_leaves_the_games_playing() {
+    let server = TestServer::start().await;
+    let mut accounts = account_client(server.addr).await;
+    register(&mut accounts, "Ana").await;
+    let flood: Vec<_> = (0..scaled(20, 200))
+        .map(|caller| {
+            let mut accounts = accounts.clone();
+            tokio::spawn(async move {
+                let name = if caller % 2 == 0 {
+                    "Ana".into()
+                } else {
+                    format!("nadie{caller}")
+                };
+                accounts
+                    .login(pb::LoginRequest {
+                        name,
+                        password: "wrong horse".into(),
+                        label: String::new(),
+                    })
+                    .await
+            })
+        })
+        .collect();
+    let mut client = server.client().await;
+    let players = new_game(&mut client, "frente").await;
+    random_setups(&mut client, &players).await;
+    let mut rng = rng(3);
+    for _ in 0..scaled(20, 60) {
+        play_quiet_move(&mut client, &players, &mut rng).await;
+    }
+    for answer in flood {
+        let answer = answer.await.expect("joined");
+        assert_refused(answer, Code::Unauthenticated, "BAD_CREDENTIALS");
+    }
+    accounts
+        .login(pb::LoginRequest {
+            name: "ana".into(),
+            password: PASSWORD.into(),
+            label: String::new(),
+        })
+        .await
+        .expect("the owner signs in");
 }
