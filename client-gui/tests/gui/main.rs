@@ -2,7 +2,9 @@
 //! click lands on a widget found by its accessible label.
 
 mod boards;
+mod clocks;
 mod connect;
+mod form;
 mod harness;
 mod language;
 mod live;
@@ -10,3 +12,4 @@ mod narrow;
 mod play;
 mod replays;
 mod setups;
+mod top_bar;
