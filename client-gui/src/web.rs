@@ -67,42 +67,51 @@ fn page_lang() -> Lang {
         .unwrap_or_else(Lang::of_system)
 }
 
-/// Says in `place`, in `lang`, why the app cannot start (`error`, eframe's words) and what
-/// to do: a browser without WebGL (hardware acceleration turned off, most often) is told
-/// how to turn it on, and every failure points to the desktop client.
+/// Says in `place`, in `lang`, that the app cannot start, why (`error`, eframe's words) and
+/// what to do: a browser without WebGL (hardware acceleration turned off, most often) is
+/// told how to turn it on, and every failure points to the desktop client.
 fn cannot_start(document: &web_sys::Document, place: &web_sys::Element, lang: Lang, error: &str) {
     let why = if error.contains("WebGL") {
         lang.pick(
-            "Trinchera cannot start in this browser: it draws with WebGL, which this browser \
-             has turned off or does not have. Turn on hardware acceleration (graphics \
-             acceleration) in the browser's settings and reload this page, or open it in \
-             another browser.",
-            "Trinchera no puede arrancar en este navegador: dibuja con WebGL, que este \
-             navegador tiene desactivado o no tiene. Activa la aceleración por hardware \
-             (aceleración gráfica) en la configuración del navegador y recarga esta página, o \
-             ábrela en otro navegador.",
+            "It draws with WebGL, which this browser has turned off or does not have. Turn on \
+             hardware acceleration (graphics acceleration) in the browser's settings and \
+             reload this page, or open it in another browser.",
+            "Dibuja con WebGL, que este navegador tiene desactivado o no tiene. Activa la \
+             aceleración por hardware (aceleración gráfica) en la configuración del navegador \
+             y recarga esta página, o ábrela en otro navegador.",
         )
         .to_owned()
     } else {
         tr!(
             lang,
-            "Trinchera cannot start in this browser ({error}). Reload this page, or open it in \
-             another browser.",
-            "Trinchera no puede arrancar en este navegador ({error}). Recarga esta página, o \
-             ábrela en otro navegador."
+            "It said: {error}. Reload this page, or open it in another browser.",
+            "Dijo: {error}. Recarga esta página, o ábrela en otro navegador."
         )
     };
-    place.set_text_content(Some(&format!(
-        "{why} {} ",
+    let lines = [
         lang.pick(
-            "Or play with the desktop client:",
-            "O juega con el cliente de escritorio:"
-        )
-    )));
-    if let Ok(link) = document.create_element("a") {
+            "Trinchera cannot start in this browser.",
+            "Trinchera no puede arrancar en este navegador.",
+        ),
+        &why,
+        lang.pick(
+            "Or play with the desktop client: ",
+            "O juega con el cliente de escritorio: ",
+        ),
+    ];
+    place.set_text_content(None);
+    for (number, line) in lines.into_iter().enumerate() {
+        let tag = if number == 0 { "strong" } else { "p" };
+        if let Ok(element) = document.create_element(tag) {
+            element.set_text_content(Some(line));
+            let _ = place.append_child(&element);
+        }
+    }
+    let link = document.create_element("a");
+    if let (Ok(link), Some(last)) = (link, place.last_element_child()) {
         let _ = link.set_attribute("href", DESKTOP_CLIENT);
         link.set_text_content(Some("trinchera-gui"));
-        let _ = place.append_child(&link);
+        let _ = last.append_child(&link);
     }
 }
 
