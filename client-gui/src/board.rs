@@ -866,12 +866,8 @@ fn draw_piece(
             }
         }
         pb::BoardShape::Cross => {
+            // No outline, as on tiles: a disc's took 300 triangles.
             painter.circle_filled(at, layout.size * 0.5, color);
-            painter.circle_stroke(
-                at,
-                layout.size * 0.5,
-                Stroke::new(1.5, Color32::from_black_alpha(110)),
-            );
             let code = piece.code.clone().unwrap_or_else(|| "?".to_owned());
             painter.text(
                 at,
