@@ -838,16 +838,17 @@ fn draw_piece(
                     .rank
                     .map_or_else(|| piece.code.clone().unwrap_or_default(), |r| r.to_string());
                 painter.text(
-                    at - vec2(0.0, layout.size * 0.18),
+                    at - vec2(0.0, layout.size * 0.36),
                     Align2::CENTER_CENTER,
                     big,
-                    FontId::proportional(layout.size * 0.8),
+                    FontId::proportional(layout.size * 0.62),
                     ink,
                 );
-                let area = vec2(tile.width() * 0.94, layout.size * 0.36);
+                // Room under the rank for a name of two words on two lines.
+                let area = vec2(tile.width() * 0.94, layout.size * 0.76);
                 let largest = (layout.size * 0.32).max(8.0);
-                let under = at + vec2(0.0, layout.size * 0.5);
-                tile_text::draw(painter, under, name, area, largest, 1, ink);
+                let under = at + vec2(0.0, layout.size * 0.36);
+                tile_text::draw(painter, under, name, area, largest, 2, ink);
             }
             if piece.own && piece.revealed {
                 // Known to the opponent: an open eye in the corner.

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use eframe::egui::text::LayoutJob;
+use eframe::egui::text::{LayoutJob, TextFormat};
 use eframe::egui::{Align, Color32, FontId, Galley, Painter, Pos2, Vec2};
 
 /// The smallest size a name is drawn at, in points.
@@ -79,9 +79,10 @@ fn two_lines(name: &str) -> Option<String> {
     Some(format!("{}\n{}", &name[..at], &name[at + 1..]))
 }
 
-/// `text` at `size` points, its lines centred.
+/// `text` at `size` points, broken at its `\n`, its lines centred.
 fn layout(painter: &Painter, text: String, size: f32, color: Color32) -> Arc<Galley> {
-    let mut job = LayoutJob::simple_singleline(text, FontId::proportional(size), color);
+    let format = TextFormat::simple(FontId::proportional(size), color);
+    let mut job = LayoutJob::simple_format(text, format);
     job.halign = Align::Center;
     painter.layout_job(job)
 }
