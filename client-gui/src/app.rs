@@ -18,9 +18,9 @@ use crate::connect::ConnectScreen;
 use crate::connection::Connection;
 use crate::game::{GameScreen, Surroundings};
 use crate::i18n::{Lang, set_lang, tr};
-use crate::lobby::Lobby;
+use crate::lobby::{CreateForm, Lobby};
 use crate::replay::{Replay, Source};
-use crate::settings::{LANG_KEY, LOOK_KEY, SERVER_KEY, Settings};
+use crate::settings::{Kept, Settings};
 use crate::shelf::Shelf;
 use crate::top_bar::{self, Bar};
 use crate::{help, rules};
@@ -57,6 +57,8 @@ pub struct Options {
     pub lang: Lang,
     /// How boards are drawn.
     pub look: Look,
+    /// The new-game form's choices.
+    pub form: CreateForm,
     /// What to trust of an https:// server.
     pub trust: Trust,
 }
@@ -98,6 +100,7 @@ pub struct App {
 impl App {
     /// The app, connecting at once; `ctx` is woken by the network thread.
     pub fn new(ctx: &egui::Context, options: Options) -> App {
+        style(ctx);
         let shelf = Shelf::beside(options.store.place());
         let backend = Backend::start(ctx.clone(), options.store, options.trust);
         let url = trinchera_client::normalize_url(&options.server);
@@ -110,7 +113,10 @@ impl App {
             url,
             connection: Connection::Connecting,
             rulesets: Vec::new(),
-            lobby: Lobby::default(),
+            lobby: Lobby {
+                create: options.form,
+                ..Lobby::default()
+            },
             game: None,
             replay: None,
             open_at_start: options.open,
@@ -389,9 +395,10 @@ impl App {
             connection: &self.connection,
             url: &self.url,
             in_game: self.game.is_some(),
-            notice: self.notice.as_deref(),
         };
         actions.extend(top_bar::show(ui, &mut self.settings, bar));
+        // What the screens have: the window under the bar.
+        let screen = ui.available_rect_before_wrap();
         actions.extend(match (&mut self.replay, &mut self.game) {
             (Some(replay), _) => replay.ui(ui, self.settings.look),
             (None, Some(game)) => {
@@ -406,21 +413,25 @@ impl App {
             (None, None) if self.connection.is_up() => self.lobby.ui(ui, &self.rulesets),
             (None, None) => self.connect.ui(ui, &self.connection, &self.url),
         });
+        if let Some(notice) = &self.notice {
+            actions.extend(top_bar::notice(&ctx, screen, self.settings.lang, notice));
+        }
         for action in actions {
             self.act(action);
         }
-        self.windows(&ctx);
+        self.windows(&ctx, screen);
     }
 
-    /// The windows over every screen: the keyboard help and a ruleset's rules.
-    fn windows(&mut self, ctx: &egui::Context) {
+    /// The windows over every screen: the keyboard help (in the middle) and a ruleset's
+    /// rules, kept inside `screen` (the bar stays in sight).
+    fn windows(&mut self, ctx: &egui::Context, screen: egui::Rect) {
         let lang = self.settings.lang;
         if self.help_open {
             help::window(ctx, lang, &mut self.help_open);
         }
         if let Some(ruleset) = self.rules.as_deref().and_then(|id| self.ruleset(id)) {
             let mut open = true;
-            rules::window(ctx, lang, ruleset, &mut open);
+            rules::window(ctx, screen, lang, ruleset, &mut open);
             if !open {
                 self.rules = None;
             }
@@ -492,14 +503,45 @@ impl App {
     }
 }
 
+/// The window's style, in both themes: small print large enough to read, and panels
+/// without a fill of their own, the frame being cleared to their colour instead
+/// ([`eframe::App::clear_color`]): a software renderer (Mesa's on a desktop without a GPU,
+/// SwiftShader in a browser) paints every pixel of a fill, and the panels' fills were a
+/// third of each frame's pixels.
+fn style(ctx: &egui::Context) {
+    ctx.all_styles_mut(|style| {
+        style
+            .text_styles
+            .insert(egui::TextStyle::Small, egui::FontId::proportional(11.5));
+        style.visuals.panel_fill = egui::Color32::TRANSPARENT;
+    });
+}
+
+/// The panels' colour in the theme of `visuals`, which [`style`] takes from the panels.
+fn panel_colour(visuals: &egui::Visuals) -> egui::Color32 {
+    if visuals.dark_mode {
+        egui::Visuals::dark().panel_fill
+    } else {
+        egui::Visuals::light().panel_fill
+    }
+}
+
 impl eframe::App for App {
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
         self.show(ui);
     }
 
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        panel_colour(visuals).to_normalized_gamma_f32()
+    }
+
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        storage.set_string(SERVER_KEY, self.url.clone());
-        storage.set_string(LANG_KEY, self.settings.lang.code().to_owned());
-        storage.set_string(LOOK_KEY, self.settings.look.to_setting());
+        let kept = Kept {
+            server: Some(self.url.clone()),
+            lang: Some(self.settings.lang),
+            look: self.settings.look,
+            form: self.lobby.create.clone(),
+        };
+        kept.write(storage);
     }
 }

@@ -13,7 +13,13 @@ use trinchera_client::{Geometry, Names};
 use trinchera_proto::v1 as pb;
 
 use crate::i18n::{Lang, lang, tr};
-use crate::palette;
+use crate::{palette, tile_text};
+
+/// The corner radius of tiles, in points. Up to 2 a corner is drawn with three points, above
+/// it with five: with the anti-aliasing fringe a rounder tile took twice the triangles, and a
+/// software renderer's time follows the triangles as much as the pixels (a frente board was
+/// 35 000 triangles, half of them tiles' outlines, which are gone too).
+const TILE_CORNER: u8 = 2;
 
 /// How a cell is highlighted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +32,18 @@ pub enum Mark {
     Path,
     /// A cell of the last move.
     LastMove,
+}
+
+impl Mark {
+    /// The highlight in words, after a cell's label ("e5, empty, may be picked").
+    fn words(self, lang: Lang) -> &'static str {
+        match self {
+            Mark::Selected => lang.pick("selected", "elegida"),
+            Mark::Target => lang.pick("may be picked", "se puede elegir"),
+            Mark::Path => lang.pick("on the way", "en el recorrido"),
+            Mark::LastMove => lang.pick("last move", "última jugada"),
+        }
+    }
 }
 
 /// A piece as drawn.
@@ -56,7 +74,7 @@ pub struct PieceModel {
 pub struct CellModel {
     /// Its coordinates.
     pub cell: pb::Cell,
-    /// Its accessible label, e.g. "e4, your Capitán".
+    /// Its accessible label, e.g. "e4, your Capitán, selected".
     pub label: String,
     /// What it is made of.
     pub terrain: pb::Terrain,
@@ -204,13 +222,18 @@ impl BoardModel {
                     let letters = info.label.trim_end_matches(|c: char| c.is_ascii_digit());
                     letters.to_owned()
                 });
+                let mark = marks.get(&key).copied();
+                let mut label = cell_label(lang, names, info, piece.as_ref(), tint, scene.viewer);
+                if let Some(mark) = mark {
+                    label = format!("{label}, {}", mark.words(lang));
+                }
                 Some(CellModel {
                     cell,
-                    label: cell_label(lang, names, info, piece.as_ref(), tint, scene.viewer),
+                    label,
                     terrain: info.terrain(),
                     tint,
                     piece,
-                    mark: marks.get(&key).copied(),
+                    mark,
                     caption,
                 })
             })
@@ -454,18 +477,38 @@ impl Layout {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DraggedKind(pub String);
 
-/// Where a click on the board went.
+/// What the pointer does over the board besides clicks (see [`clicked`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Selection {
-    /// The cell clicked in this frame, if any.
-    pub clicked: Option<pb::Cell>,
     /// A kind dropped on a cell in this frame, if any.
     pub dropped: Option<(pb::Cell, String)>,
     /// The cell under the pointer.
     pub hovered: Option<pb::Cell>,
 }
 
-/// Draws `model` to fill the space left in `ui`; a click on a cell lands in `selection`.
+/// The id of the widget of board cell `cell`.
+fn cell_id(cell: pb::Cell) -> egui::Id {
+    egui::Id::unique(("board cell", cell.x, cell.y))
+}
+
+/// The cell among `cells` clicked in this frame, if any. egui tells a click from where the
+/// widgets were in the last frame, so this may be asked before the board is drawn: what the
+/// click changes (a piece picked, its targets lit) then shows in the same frame.
+pub fn clicked<'a>(
+    ctx: &egui::Context,
+    cells: impl IntoIterator<Item = &'a pb::CellInfo>,
+) -> Option<pb::Cell> {
+    cells
+        .into_iter()
+        .filter_map(|info| info.cell)
+        .find(|&cell| {
+            ctx.read_response(cell_id(cell))
+                .is_some_and(|response| response.clicked())
+        })
+}
+
+/// Draws `model` to fill the space left in `ui`; drops and the pointer land in `selection`,
+/// clicks are for [`clicked`].
 pub fn board_ui(ui: &mut Ui, model: &BoardModel, selection: &mut Selection) -> Response {
     let available = ui.available_size().max(vec2(120.0, 120.0));
     let (layout, size) = Layout::fit(model, available);
@@ -475,8 +518,8 @@ pub fn board_ui(ui: &mut Ui, model: &BoardModel, selection: &mut Selection) -> R
     let (rect, mut response) = ui.allocate_exact_size(size, Sense::hover());
     let top_left = rect.min;
     let painter = ui.painter_at(rect.expand(2.0));
-    painter.rect_filled(rect, CornerRadius::same(8), palette::BOARD);
     let geometry = &model.geometry;
+    draw_paper(&painter, &layout, geometry, rect);
     let centre = |cell: pb::Cell| layout.centre(geometry, top_left, cell);
     let coordinate_font = FontId::proportional((layout.size * 0.42).clamp(9.0, 15.0));
 
@@ -491,20 +534,14 @@ pub fn board_ui(ui: &mut Ui, model: &BoardModel, selection: &mut Selection) -> R
         }
     }
 
-    selection.clicked = None;
     selection.dropped = None;
     selection.hovered = None;
     for cell in &model.cells {
         let at = centre(cell.cell);
         let cell_rect = layout.cell_rect(at);
-        let id = egui::Id::unique(("board cell", cell.cell.x, cell.cell.y));
-        let cell_response = ui.interact(cell_rect, id, Sense::click());
-        let label = cell.label.clone();
-        cell_response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
-        if cell_response.clicked() {
-            selection.clicked = Some(cell.cell);
-            response.mark_changed();
-        }
+        let cell_response = ui.interact(cell_rect, cell_id(cell.cell), Sense::click());
+        cell_response
+            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &cell.label));
         if let Some(kind) = cell_response.dnd_release_payload::<DraggedKind>() {
             selection.dropped = Some((cell.cell, kind.0.clone()));
             response.mark_changed();
@@ -560,6 +597,64 @@ pub fn board_ui(ui: &mut Ui, model: &BoardModel, selection: &mut Selection) -> R
         }
     }
     response
+}
+
+/// The paper the board lies on, over `rect`. A square board's cells cover most of it, so
+/// only what shows around and between them is painted: a software renderer paints every
+/// pixel of every shape, and the paper under the cells was a third of a board's pixels.
+fn draw_paper(painter: &egui::Painter, layout: &Layout, geometry: &Geometry, rect: Rect) {
+    const CORNER: u8 = 8;
+    if !matches!(
+        layout.shape,
+        pb::BoardShape::Square | pb::BoardShape::Unspecified
+    ) {
+        painter.rect_filled(rect, CornerRadius::same(CORNER), palette::BOARD);
+        return;
+    }
+    let (columns, rows) = geometry.extent();
+    let start = rect.min + layout.origin.to_vec2() - layout.unit / 2.0;
+    let block = Rect::from_min_size(
+        start,
+        vec2(columns as f32 * layout.unit.x, rows as f32 * layout.unit.y),
+    );
+    // Each band and strip reaches a point under the cells beside it (so that no seam shows
+    // between them) past the gap of a cell's width less its rect's (`Layout::cell_rect`).
+    let reach = (layout.unit.x - layout.cell_rect(Pos2::ZERO).width()) / 2.0 + 1.0;
+    let top = CornerRadius {
+        nw: CORNER,
+        ne: CORNER,
+        ..CornerRadius::ZERO
+    };
+    let bottom = CornerRadius {
+        sw: CORNER,
+        se: CORNER,
+        ..CornerRadius::ZERO
+    };
+    let bands = [
+        (rect.with_max_y(block.min.y + reach), top),
+        (rect.with_min_y(block.max.y - reach), bottom),
+        (
+            block.with_min_x(rect.min.x).with_max_x(block.min.x + reach),
+            CornerRadius::ZERO,
+        ),
+        (
+            block.with_max_x(rect.max.x).with_min_x(block.max.x - reach),
+            CornerRadius::ZERO,
+        ),
+    ];
+    for (band, corners) in bands {
+        painter.rect_filled(band, corners, palette::BOARD);
+    }
+    for column in 1..columns {
+        let x = block.min.x + column as f32 * layout.unit.x;
+        let strip = block.with_min_x(x - reach).with_max_x(x + reach);
+        painter.rect_filled(strip, CornerRadius::ZERO, palette::BOARD);
+    }
+    for row in 1..rows {
+        let y = block.min.y + row as f32 * layout.unit.y;
+        let strip = block.with_min_y(y - reach).with_max_y(y + reach);
+        painter.rect_filled(strip, CornerRadius::ZERO, palette::BOARD);
+    }
 }
 
 /// The fortress of a cross board: one stone patch behind its points.
@@ -664,7 +759,8 @@ fn draw_cell(
         }
         pb::BoardShape::Square | pb::BoardShape::Unspecified => {
             let rect = layout.cell_rect(at);
-            painter.rect_filled(rect, CornerRadius::same(3), fill);
+            // Square, so that the paper between cells is all that shows of it (`draw_paper`).
+            painter.rect_filled(rect, CornerRadius::ZERO, fill);
             match cell.terrain {
                 pb::Terrain::Castle => {
                     // Battlements along the top edge.
@@ -731,45 +827,28 @@ fn draw_piece(
             } else {
                 color.gamma_multiply(0.75)
             };
-            painter.rect_filled(tile, CornerRadius::same(5), fill);
-            painter.rect_stroke(
-                tile,
-                CornerRadius::same(5),
-                Stroke::new(1.0, Color32::from_black_alpha(90)),
-                StrokeKind::Inside,
-            );
+            painter.rect_filled(tile, CornerRadius::same(TILE_CORNER), fill);
             if let Some(name) = piece.name.as_ref().filter(|_| names_only) {
                 // The name alone, as large as the tile allows.
-                let size = (layout.size * 0.42).max(8.0);
-                let fits = (tile.width() / (size * 0.52)).floor() as usize;
-                painter.text(
-                    at,
-                    Align2::CENTER_CENTER,
-                    short(name, fits.max(3)),
-                    FontId::proportional(size),
-                    ink,
-                );
+                let area = tile.size() * vec2(0.92, 0.84);
+                let largest = (layout.size * 0.42).max(8.0);
+                tile_text::draw(painter, at, name, area, largest, 2, ink);
             } else if let Some(name) = &piece.name {
                 let big = piece
                     .rank
                     .map_or_else(|| piece.code.clone().unwrap_or_default(), |r| r.to_string());
                 painter.text(
-                    at - vec2(0.0, layout.size * 0.18),
+                    at - vec2(0.0, layout.size * 0.36),
                     Align2::CENTER_CENTER,
                     big,
-                    FontId::proportional(layout.size * 0.8),
+                    FontId::proportional(layout.size * 0.62),
                     ink,
                 );
-                let size = (layout.size * 0.32).max(8.0);
-                // About half an em per letter of the proportional font.
-                let fits = (tile.width() / (size * 0.52)).floor() as usize;
-                painter.text(
-                    at + vec2(0.0, layout.size * 0.5),
-                    Align2::CENTER_CENTER,
-                    short(name, fits.max(3)),
-                    FontId::proportional(size),
-                    ink,
-                );
+                // Room under the rank for a name of two words on two lines.
+                let area = vec2(tile.width() * 0.94, layout.size * 0.76);
+                let largest = (layout.size * 0.32).max(8.0);
+                let under = at + vec2(0.0, layout.size * 0.36);
+                tile_text::draw(painter, under, name, area, largest, 2, ink);
             }
             if piece.own && piece.revealed {
                 // Known to the opponent: an open eye in the corner.
@@ -788,12 +867,8 @@ fn draw_piece(
             }
         }
         pb::BoardShape::Cross => {
+            // No outline, as on tiles: a disc's took 300 triangles.
             painter.circle_filled(at, layout.size * 0.5, color);
-            painter.circle_stroke(
-                at,
-                layout.size * 0.5,
-                Stroke::new(1.5, Color32::from_black_alpha(110)),
-            );
             let code = piece.code.clone().unwrap_or_else(|| "?".to_owned());
             painter.text(
                 at,
@@ -957,17 +1032,6 @@ pub fn legend(ui: &mut Ui, viewer: i32) {
     }
 }
 
-/// `text` cut to `max` characters with an ellipsis.
-fn short(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        text.to_owned()
-    } else {
-        let mut cut: String = text.chars().take(max - 1).collect();
-        cut.push('…');
-        cut
-    }
-}
-
 /// Mixes `a` towards `b` by `t`.
 fn lerp_color(a: Color32, b: Color32, t: f32) -> Color32 {
     let mix = |x: u8, y: u8| (f32::from(x) + (f32::from(y) - f32::from(x)) * t).round() as u8;
@@ -1099,7 +1163,7 @@ mod tests {
     }
 
     #[test]
-    fn every_cell_is_a_labelled_button() {
+    fn every_cell_is_a_labelled_button_and_a_click_is_known_before_the_board_is_drawn() {
         let ruleset = ruleset();
         let names = Names::new(&ruleset);
         let scene = Scene {
@@ -1110,21 +1174,24 @@ mod tests {
             zone: None,
             look: Default::default(),
         };
-        let model = BoardModel::new(Lang::En, scene, &HashMap::new());
-        let mut selection = Selection::default();
+        let marks = HashMap::from([((1, 0), Mark::Target)]);
+        let model = BoardModel::new(Lang::En, scene, &marks);
+        let cells = ruleset.board.clone().expect("a board").cells;
         let mut harness = egui_kittest::Harness::new_ui_state(
-            |ui, selection: &mut Selection| {
-                board_ui(ui, &model, selection);
+            |ui, seen: &mut Vec<Option<pb::Cell>>| {
+                // As a screen asks, before it draws the board.
+                seen.push(clicked(ui.ctx(), &cells));
+                board_ui(ui, &model, &mut Selection::default());
             },
-            selection.clone(),
+            Vec::new(),
         );
         harness.run();
         use egui_kittest::kittest::Queryable as _;
+        assert!(harness.query_by_label("b1, empty, may be picked").is_some());
         harness.get_by_label("a2, empty").click();
-        harness.run();
-        selection.clone_from(harness.state());
-        // The click lands in the frame after it, then the next frame clears it again.
-        assert!(harness.query_by_label("b2, lake").is_some());
-        assert_eq!(selection.hovered, Some(pb::Cell { x: 0, y: 1 }));
+        harness.step();
+        assert_eq!(harness.state().last(), Some(&Some(pb::Cell { x: 0, y: 1 })));
+        harness.step();
+        assert_eq!(harness.state().last(), Some(&None), "one click, once");
     }
 }

@@ -1,19 +1,25 @@
-//! Room for the board in a narrow window: a side panel starts at its usual width but never
-//! takes more than a share of the window.
+//! Side panels: beside the board or the games list, resizable, at their usual width but
+//! never more than a share of the window, their contents scrolled and wrapped to them.
 
-use eframe::egui::Panel;
+use eframe::egui::{self, Panel, Ui};
 
 /// The largest share of the window's width a side panel takes.
 const PANEL_SHARE: f32 = 0.42;
 /// A side panel is never narrower than this, in points.
 const PANEL_MIN: f32 = 220.0;
 
-/// `panel`, resizable, `usual` points wide in a window `width` points wide, or its share
-/// of a narrow one.
-pub fn side_panel(panel: Panel, width: f32, usual: f32) -> Panel {
-    let widest = (width * PANEL_SHARE).max(PANEL_MIN);
+/// Shows `panel` in `ui`, `usual` points wide (or its share of a narrow window), with
+/// `contents` in a vertical scroll area. Every text in it wraps to the panel, in a row too:
+/// a row wider than the panel widened it past the window's edge, and the board was drawn
+/// over its other edge.
+pub fn side_panel(ui: &mut Ui, panel: Panel, usual: f32, contents: impl FnOnce(&mut Ui)) {
+    let widest = (ui.available_width() * PANEL_SHARE).max(PANEL_MIN);
     panel
         .resizable(true)
         .default_size(usual.min(widest))
         .size_range(PANEL_MIN.min(widest)..=widest)
+        .show(ui, |ui| {
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
+            egui::ScrollArea::vertical().show(ui, contents);
+        });
 }

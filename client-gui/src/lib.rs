@@ -32,8 +32,11 @@ pub mod setup;
 pub mod shelf;
 pub mod shelf_ui;
 pub mod status;
+pub mod tile_text;
 pub mod top_bar;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod window;
 
 pub use app::{App, OpenAtStart, Options};

@@ -16,13 +16,11 @@ fn main() {
 #[cfg(not(target_arch = "wasm32"))]
 mod desktop {
     use clap::Parser;
-    use eframe::egui;
     use trinchera_client::Lang;
     use trinchera_client::Store;
     use trinchera_gui::app::DEFAULT_SERVER;
-    use trinchera_gui::board::Look;
-    use trinchera_gui::settings::{LANG_KEY, LOOK_KEY, SERVER_KEY};
-    use trinchera_gui::{App, OpenAtStart, Options};
+    use trinchera_gui::settings::Kept;
+    use trinchera_gui::{App, OpenAtStart, Options, window};
 
     /// The desktop client of a Trinchera game server.
     #[derive(Debug, Parser)]
@@ -77,39 +75,22 @@ mod desktop {
         let history = cli.history;
         let trust = trinchera_client::Trust { ca: cli.tls_ca };
         let chosen_lang = cli.lang.as_deref().and_then(Lang::of_code);
-        let native = eframe::NativeOptions {
-            viewport: egui::ViewportBuilder::default()
-                .with_title("Trinchera")
-                .with_inner_size([1280.0, 800.0])
-                .with_min_inner_size([640.0, 480.0]),
-            ..Default::default()
-        };
+        let native = window::native_options(store.place());
         let result = eframe::run_native(
             "trinchera-gui",
             native,
             Box::new(move |cc| {
-                let server = cli
-                    .server
-                    .or_else(|| cc.storage.and_then(|s| s.get_string(SERVER_KEY)))
-                    .unwrap_or_else(|| DEFAULT_SERVER.to_owned());
-                let lang = chosen_lang
-                    .or_else(|| {
-                        cc.storage
-                            .and_then(|s| s.get_string(LANG_KEY))
-                            .and_then(|code| Lang::of_code(&code))
-                    })
-                    .unwrap_or_else(Lang::of_system);
-                let look = cc
-                    .storage
-                    .and_then(|s| s.get_string(LOOK_KEY))
-                    .map(|text| Look::of_setting(&text))
-                    .unwrap_or_default();
+                let kept = Kept::read(cc.storage);
                 let options = Options {
-                    server,
+                    server: cli
+                        .server
+                        .or(kept.server)
+                        .unwrap_or_else(|| DEFAULT_SERVER.to_owned()),
                     open,
                     store,
-                    lang,
-                    look,
+                    lang: chosen_lang.or(kept.lang).unwrap_or_else(Lang::of_system),
+                    look: kept.look,
+                    form: kept.form,
                     trust,
                 };
                 let mut app = App::new(&cc.egui_ctx, options);

@@ -147,12 +147,10 @@ impl Replay {
         let mut actions = Vec::new();
         keys(self, ui);
         let panel = Panel::right("replay side");
-        crate::layout::side_panel(panel, ui.available_width(), 400.0).show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                if side(self, ui) {
-                    actions.push(Action::CloseReplay);
-                }
-            });
+        crate::layout::side_panel(ui, panel, 400.0, |ui| {
+            if side(self, ui) {
+                actions.push(Action::CloseReplay);
+            }
         });
         egui::CentralPanel::default().show(ui, |ui| board(self, ui, look));
         actions

@@ -14,12 +14,20 @@ use trinchera_proto::v1 as pb;
 use crate::i18n::{Lang, lang, tr};
 use crate::palette;
 
-/// Shows the rules window of `ruleset` while `open`.
-pub fn window(ctx: &egui::Context, lang: Lang, ruleset: &pb::Ruleset, open: &mut bool) {
+/// Shows the rules window of `ruleset` while `open`, inside `screen`: under the top bar,
+/// whose connection it covered otherwise.
+pub fn window(
+    ctx: &egui::Context,
+    screen: egui::Rect,
+    lang: Lang,
+    ruleset: &pb::Ruleset,
+    open: &mut bool,
+) {
     let name = &ruleset.name;
     egui::Window::new(tr!(lang, "Rules: {name}", "Reglas: {name}"))
         .id(egui::Id::unique(("rules", &ruleset.id)))
         .open(open)
+        .constrain_to(screen)
         .default_size([560.0, 620.0])
         .vscroll(true)
         .show(ctx, |ui| contents(ui, ruleset));

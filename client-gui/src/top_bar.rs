@@ -1,8 +1,9 @@
 //! The bar across the top of the window: the connection, the way back, the board look, the
 //! help and the language. In a narrow window everything but the connection folds into a
-//! "Menu", so nothing slides under anything else.
+//! "Menu", so nothing slides under anything else. The last failure shows under it, over
+//! the screen ([`notice`]).
 
-use eframe::egui::{self, Panel, RichText, Ui};
+use eframe::egui::{self, Panel, Rect, RichText, Ui};
 
 use crate::action::Action;
 use crate::connection::Connection;
@@ -22,8 +23,6 @@ pub struct Bar<'a> {
     pub url: &'a str,
     /// Whether a game is open (the way back is "Back to the lobby").
     pub in_game: bool,
-    /// The last failure, until dismissed.
-    pub notice: Option<&'a str>,
 }
 
 /// Draws the bar; the settings change in place.
@@ -34,11 +33,17 @@ pub fn show(ui: &mut Ui, settings: &mut Settings, bar: Bar<'_>) -> Vec<Action> {
         ui.horizontal(|ui| {
             ui.heading(RichText::new("Trinchera").strong());
             let compact = ui.available_width() < COMPACT_BELOW;
+            if !compact {
+                // Beside the name, away from "Change server", which the lobby shows at the
+                // other end: a second click after this one lands on nothing.
+                way_back(ui, lang, bar, &mut actions);
+            }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if compact {
                     ui.menu_button(lang.pick("Menu", "Menú"), |ui| {
                         language_choice(ui, settings);
                         ui.separator();
+                        way_back(ui, lang, bar, &mut actions);
                         controls(ui, settings, bar, &mut actions);
                     });
                 } else {
@@ -52,19 +57,47 @@ pub fn show(ui: &mut Ui, settings: &mut Settings, bar: Bar<'_>) -> Vec<Action> {
                 });
             });
         });
-        if let Some(notice) = bar.notice {
-            ui.horizontal_wrapped(|ui| {
-                ui.label(RichText::new(notice).color(palette::LAST_MOVE));
-                if ui.small_button(lang.pick("Dismiss", "Cerrar")).clicked() {
-                    actions.push(Action::DismissNotice);
-                }
-            });
-        }
     });
     actions
 }
 
-/// The way back, the look of the board and the help: in the bar, or in its menu.
+/// The last failure, over the top of `screen` (the window under the bar) until dismissed.
+/// Over it, not in the bar: a row that came and went moved the board under the pointer.
+pub fn notice(ctx: &egui::Context, screen: Rect, lang: Lang, notice: &str) -> Option<Action> {
+    let width = (screen.width() * 0.6).max(300.0).min(screen.width());
+    egui::Area::new(egui::Id::unique("notice"))
+        .order(egui::Order::Foreground)
+        .pivot(egui::Align2::CENTER_TOP)
+        .fixed_pos(screen.center_top() + egui::vec2(0.0, 4.0))
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style())
+                .show(ui, |ui| {
+                    ui.set_max_width(width);
+                    ui.horizontal_wrapped(|ui| {
+                        ui.label(RichText::new(notice).color(palette::LAST_MOVE));
+                        ui.small_button(lang.pick("Dismiss", "Cerrar"))
+                            .clicked()
+                            .then_some(Action::DismissNotice)
+                    })
+                    .inner
+                })
+                .inner
+        })
+        .inner
+}
+
+/// "Back to the lobby" while a game is open.
+fn way_back(ui: &mut Ui, lang: Lang, bar: Bar<'_>, actions: &mut Vec<Action>) {
+    if bar.in_game
+        && ui
+            .button(lang.pick("Back to the lobby", "Volver a la sala"))
+            .clicked()
+    {
+        actions.push(Action::Leave);
+    }
+}
+
+/// Changing servers, the look of the board and the help: in the bar, or in its menu.
 fn controls(ui: &mut Ui, settings: &mut Settings, bar: Bar<'_>, actions: &mut Vec<Action>) {
     let lang = settings.lang;
     if ui.button(lang.pick("Help (F1)", "Ayuda (F1)")).clicked() {
@@ -82,13 +115,6 @@ fn controls(ui: &mut Ui, settings: &mut Settings, bar: Bar<'_>, actions: &mut Ve
         &mut settings.look.flipped,
         lang.pick("Flip board", "Girar tablero"),
     );
-    if bar.in_game
-        && ui
-            .button(lang.pick("Back to the lobby", "Volver a la sala"))
-            .clicked()
-    {
-        actions.push(Action::Leave);
-    }
     if bar.connection.is_up()
         && !bar.in_game
         && ui

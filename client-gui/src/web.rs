@@ -8,13 +8,12 @@
 //! egui_kittest does natively.
 
 use eframe::egui;
-use trinchera_client::{Lang, Store, Trust};
+use trinchera_client::{Lang, Store, Trust, tr};
 use wasm_bindgen::JsCast;
 
 use crate::app::DEFAULT_SERVER;
-use crate::board::Look;
 use crate::platform::page;
-use crate::settings::{LANG_KEY, LOOK_KEY};
+use crate::settings::Kept;
 use crate::{App, OpenAtStart, Options};
 
 /// The id of the page's canvas (`web/index.html`).
@@ -23,6 +22,11 @@ const CANVAS: &str = "trinchera";
 const LOADING: &str = "loading";
 /// The global the widgets are published in, with `?automation`.
 const WIDGETS: &str = "trincheraWidgets";
+/// Where the desktop client is told of: the README's part on it, in the repository.
+const DESKTOP_CLIENT: &str = concat!(
+    env!("CARGO_PKG_REPOSITORY"),
+    "#play-with-the-mouse-trinchera-gui"
+);
 
 /// Starts the app on the page's canvas.
 pub fn start() {
@@ -47,12 +51,68 @@ pub fn start() {
         if let Some(loading) = document.get_element_by_id(LOADING) {
             match started {
                 Ok(()) => loading.remove(),
-                Err(error) => loading.set_text_content(Some(&format!(
-                    "Trinchera cannot start in this browser: {error:?}"
-                ))),
+                Err(error) => {
+                    let error = error.as_string().unwrap_or_else(|| format!("{error:?}"));
+                    cannot_start(&document, &loading, page_lang(), &error);
+                }
             }
         }
     });
+}
+
+/// The language of the page: its address's `?lang=`, else the browser's.
+fn page_lang() -> Lang {
+    page::query("lang")
+        .and_then(|code| Lang::of_code(&code))
+        .unwrap_or_else(Lang::of_system)
+}
+
+/// Says in `place`, in `lang`, that the app cannot start, why (`error`, eframe's words) and
+/// what to do: a browser without WebGL (hardware acceleration turned off, most often) is
+/// told how to turn it on, and every failure points to the desktop client.
+fn cannot_start(document: &web_sys::Document, place: &web_sys::Element, lang: Lang, error: &str) {
+    let why = if error.contains("WebGL") {
+        lang.pick(
+            "It draws with WebGL, which this browser has turned off or does not have. Turn on \
+             hardware acceleration (graphics acceleration) in the browser's settings and \
+             reload this page, or open it in another browser.",
+            "Dibuja con WebGL, que este navegador tiene desactivado o no tiene. Activa la \
+             aceleración por hardware (aceleración gráfica) en la configuración del navegador \
+             y recarga esta página, o ábrela en otro navegador.",
+        )
+        .to_owned()
+    } else {
+        tr!(
+            lang,
+            "It said: {error}. Reload this page, or open it in another browser.",
+            "Dijo: {error}. Recarga esta página, o ábrela en otro navegador."
+        )
+    };
+    let lines = [
+        lang.pick(
+            "Trinchera cannot start in this browser.",
+            "Trinchera no puede arrancar en este navegador.",
+        ),
+        &why,
+        lang.pick(
+            "Or play with the desktop client: ",
+            "O juega con el cliente de escritorio: ",
+        ),
+    ];
+    place.set_text_content(None);
+    for (number, line) in lines.into_iter().enumerate() {
+        let tag = if number == 0 { "strong" } else { "p" };
+        if let Ok(element) = document.create_element(tag) {
+            element.set_text_content(Some(line));
+            let _ = place.append_child(&element);
+        }
+    }
+    let link = document.create_element("a");
+    if let (Ok(link), Some(last)) = (link, place.last_element_child()) {
+        let _ = link.set_attribute("href", DESKTOP_CLIENT);
+        link.set_text_content(Some("trinchera-gui"));
+        let _ = last.append_child(&link);
+    }
 }
 
 /// The app as the page's address and the browser's storage ask for.
@@ -76,14 +136,11 @@ fn app(cc: &eframe::CreationContext<'_>) -> App {
         (None, None, Some(game)) => Some(OpenAtStart::Replay(game)),
         (None, None, None) => None,
     };
-    let stored = |key: &str| cc.storage.and_then(|s| s.get_string(key));
+    let kept = Kept::read(cc.storage);
     let lang = page::query("lang")
-        .or_else(|| stored(LANG_KEY))
         .and_then(|code| Lang::of_code(&code))
+        .or(kept.lang)
         .unwrap_or_else(Lang::of_system);
-    let look = stored(LOOK_KEY)
-        .map(|text| Look::of_setting(&text))
-        .unwrap_or_default();
     let store = Store::browser();
     if page::flag("automation") {
         cc.egui_ctx.enable_accesskit();
@@ -96,7 +153,8 @@ fn app(cc: &eframe::CreationContext<'_>) -> App {
             open,
             store,
             lang,
-            look,
+            look: kept.look,
+            form: kept.form,
             trust: Trust::default(),
         },
     )

@@ -30,12 +30,19 @@ pub fn seat_of(lang: Lang, names: &Names<'_>, players: &[pb::Player], seat: i32)
 
 /// Whether the viewer of `view` still has a setup to make.
 pub fn setting_up(names: &Names<'_>, view: &pb::GameView) -> bool {
-    let Some(seat) = view.viewer_seat else {
-        return false;
-    };
     view.phase() == pb::Phase::Setup
-        && names.zone(seat).is_some()
-        && view.players.iter().any(|p| p.seat == seat && !p.setup_done)
+        && view
+            .viewer_seat
+            .is_some_and(|seat| still_setting_up(names, view).contains(&seat))
+}
+
+/// The seats of `view` that have a setup to make and have not made it.
+fn still_setting_up(names: &Names<'_>, view: &pb::GameView) -> Vec<i32> {
+    view.players
+        .iter()
+        .filter(|p| !p.setup_done && names.zone(p.seat).is_some())
+        .map(|p| p.seat)
+        .collect()
 }
 
 /// Whose turn it is, or where the game stands, in a few words for the viewer of `view`:
@@ -56,11 +63,18 @@ pub fn turn(lang: Lang, names: &Names<'_>, view: &pb::GameView) -> String {
             "Waiting for the opponent's setup",
             "Esperando la colocación del rival"
         ),
-        pb::Phase::Setup => tr!(
-            lang,
-            "Both players are setting up",
-            "Los dos jugadores están colocando"
-        ),
+        // Only seats with a zone set up (asalto's rebels have nothing to place).
+        pb::Phase::Setup => match still_setting_up(names, view)[..] {
+            [seat] => {
+                let seat = names.seat(seat);
+                tr!(lang, "Setting up: {seat}", "Coloca: {seat}")
+            }
+            _ => tr!(
+                lang,
+                "Both players are setting up",
+                "Los dos jugadores están colocando"
+            ),
+        },
         // Seat names may be plural (Oficiales): "To move: X" agrees with both.
         pb::Phase::Playing => match view.to_move {
             Some(seat) if Some(seat) == view.viewer_seat => tr!(lang, "Your turn", "Te toca"),
@@ -76,10 +90,11 @@ pub fn turn(lang: Lang, names: &Names<'_>, view: &pb::GameView) -> String {
     }
 }
 
-/// "Rojo 3, Azul 2": a count per seat.
+/// "Rojo 3, Azul 2": a count per seat, each seat and its number joined by a no-break
+/// space, so that a line wrapped to a narrow panel never leaves a number alone.
 fn per_seat(names: &Names<'_>, count: impl Fn(i32) -> usize) -> String {
     [0, 1]
-        .map(|seat| format!("{} {}", names.seat(seat), count(seat)))
+        .map(|seat| format!("{}\u{a0}{}", names.seat(seat), count(seat)))
         .join(", ")
 }
 

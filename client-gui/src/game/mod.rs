@@ -21,7 +21,7 @@ use self::tray::SetupEditor;
 use self::turn::Typed;
 use crate::action::Action;
 use crate::backend::Request;
-use crate::board::{BoardModel, Scene, Selection, board_ui};
+use crate::board::{self, BoardModel, Scene, Selection, board_ui};
 use crate::connection::Connection;
 use crate::failure::Failure;
 use crate::i18n::{Lang, lang};
@@ -69,8 +69,10 @@ pub struct GameScreen {
     in_flight: bool,
     /// Whether a new move is to flash from the next frame on.
     flash_new: bool,
-    /// Board clicks.
+    /// Where drags from the tray go, and the cell under the pointer.
     selection: Selection,
+    /// A piece of the player's that was clicked and has no move now (said beside the board).
+    stuck: Option<pb::Cell>,
 }
 
 impl GameScreen {
@@ -97,6 +99,7 @@ impl GameScreen {
             in_flight: false,
             flash_new: false,
             selection: Selection::default(),
+            stuck: None,
         }
     }
 
@@ -220,6 +223,7 @@ impl GameScreen {
     fn set_view(&mut self, view: pb::GameView) {
         if view.version != self.view.version {
             self.pending = Pending::Nothing;
+            self.stuck = None;
             self.confirm_resign = false;
             self.flash_new = true;
         }
@@ -305,23 +309,28 @@ impl GameScreen {
         })
     }
 
-    /// Draws the game: the panel beside the board, then the board.
+    /// Draws the game: the panel beside the board, then the board. A click on the board is
+    /// taken first (egui tells it from the last frame's places at the start of a frame), so
+    /// that what it changes shows in this very frame, on the board and beside it: under a
+    /// software renderer a frame is a good part of a second.
     pub fn ui(&mut self, ui: &mut Ui, around: &Surroundings<'_>) -> Vec<Action> {
         let mut actions = Vec::new();
+        let cells = self.ruleset.board.iter().flat_map(|board| &board.cells);
+        if let Some(cell) = board::clicked(ui.ctx(), cells) {
+            actions.extend(self.click(cell));
+        }
         let panel = Panel::right("game side");
-        crate::layout::side_panel(panel, ui.available_width(), 370.0).show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                actions.extend(side::ui(self, ui, around));
-            });
+        crate::layout::side_panel(ui, panel, 370.0, |ui| {
+            actions.extend(side::ui(self, ui, around));
         });
         egui::CentralPanel::default().show(ui, |ui| {
-            actions.extend(self.board(ui, around.settings));
+            self.board(ui, around.settings);
         });
         actions
     }
 
-    /// The board, and what a click on it does.
-    fn board(&mut self, ui: &mut Ui, settings: Settings) -> Option<Action> {
+    /// The board, and where a piece dragged from the setup tray is dropped.
+    fn board(&mut self, ui: &mut Ui, settings: Settings) {
         let names = Names::new(&self.ruleset);
         let setting_up = self.setting_up();
         let mut pieces = self.view.pieces.clone();
@@ -367,15 +376,32 @@ impl GameScreen {
         if let (Some(zone), Some((cell, kind))) = (&zone, self.selection.dropped.take()) {
             self.setup.draft.drop_on(zone, cell, &kind);
         }
-        let cell = self.selection.clicked.take()?;
-        if let Some(zone) = &zone {
-            self.setup.draft.click(zone, cell);
+    }
+
+    /// What a click on `cell` of the board does: places or takes back a piece of the setup,
+    /// picks a piece or a target, plays the action it completes, or says that the player's
+    /// piece clicked has no move.
+    fn click(&mut self, cell: pb::Cell) -> Option<Action> {
+        self.stuck = None;
+        if self.setting_up() {
+            if let Some(zone) = self.zone().cloned() {
+                self.setup.draft.click(&zone, cell);
+            }
             return None;
         }
         if !self.my_turn() || self.in_flight {
             return None;
         }
-        let action = self.pending.click(cell, &self.view.legal_moves)?;
-        self.play(action).map(Action::Send)
+        let picked = self.pending.selected();
+        let action = self.pending.click(cell, &self.view.legal_moves);
+        let own = self
+            .view
+            .pieces
+            .iter()
+            .any(|p| p.cell == Some(cell) && Some(p.owner) == self.seat);
+        if action.is_none() && self.pending == Pending::Nothing && picked != Some(cell) && own {
+            self.stuck = Some(cell);
+        }
+        self.play(action?).map(Action::Send)
     }
 }

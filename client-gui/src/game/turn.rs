@@ -61,6 +61,19 @@ pub fn ui(game: &mut GameScreen, ui: &mut Ui, names: &Names<'_>, actions: &mut V
     ui.label(RichText::new(lang.pick("Your move", "Tu jugada")).strong());
     match &game.pending {
         Pending::Nothing => {
+            if let Some(cell) = game.stuck {
+                // Said where the player looks after a click that lit nothing up.
+                let cell = names.label(Some(&cell));
+                ui.label(
+                    RichText::new(tr!(
+                        lang,
+                        "No moves for the piece on {cell}.",
+                        "La pieza de {cell} no tiene jugadas."
+                    ))
+                    .color(palette::LAST_MOVE)
+                    .strong(),
+                );
+            }
             ui.label(hint(lang, game.view.status.as_ref()));
         }
         Pending::Piece { from, path } => {

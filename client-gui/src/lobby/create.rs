@@ -3,6 +3,7 @@
 //! above its button what it will create, clock included, so nothing is kept unnoticed.
 
 use eframe::egui::{self, RichText, Ui};
+use serde::{Deserialize, Serialize};
 use trinchera_client::ruleset_texts::{self, RulesetTexts};
 use trinchera_client::{Names, words};
 use trinchera_proto::v1 as pb;
@@ -10,8 +11,18 @@ use trinchera_proto::v1 as pb;
 use crate::backend::Request;
 use crate::i18n::{Lang, lang, tr};
 
+/// The captions of the form's rows, in English and Spanish.
+const RULESET: (&str, &str) = ("Ruleset", "Reglamento");
+const SEAT: (&str, &str) = ("Your seat", "Tu asiento");
+const OPPONENT: (&str, &str) = ("Opponent", "Rival");
+const CLOCK: (&str, &str) = ("Clock", "Reloj");
+const TIME: (&str, &str) = ("Time", "Tiempo");
+const GAME_NAME: (&str, &str) = ("Game name", "Nombre de la partida");
+const YOUR_NAME: (&str, &str) = ("Your name", "Tu nombre");
+const CAPTIONS: [(&str, &str); 7] = [RULESET, SEAT, OPPONENT, CLOCK, TIME, GAME_NAME, YOUR_NAME];
+
 /// Who plays the other seat of a new game.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Opponent {
     /// A person who joins.
     #[default]
@@ -21,7 +32,7 @@ pub enum Opponent {
 }
 
 /// The time control picked for a new game.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ClockChoice {
     /// No clock.
     #[default]
@@ -57,8 +68,9 @@ impl ClockChoice {
     }
 }
 
-/// The create form.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The create form, kept between runs ([`crate::settings::Kept`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct CreateForm {
     /// Ruleset id.
     pub ruleset: String,
@@ -67,6 +79,7 @@ pub struct CreateForm {
     /// Who plays the other seat.
     pub opponent: Opponent,
     /// The game's name.
+    #[serde(skip)]
     pub name: String,
     /// The creator's name.
     pub player: String,
@@ -132,8 +145,27 @@ impl CreateForm {
         };
         let names = Names::new(ruleset);
         let texts = RulesetTexts::new(lang, ruleset);
-        egui::Grid::new("create").num_columns(2).show(ui, |ui| {
-            let label = ui.label(lang.pick("Ruleset", "Reglamento"));
+        // The captions' column is as wide as its widest caption in this frame's language,
+        // and the text fields take the rest of the panel: a grid otherwise lays a frame out
+        // with the widths of the last one, and a field as wide as its column was in English
+        // widened the panel for good beside the Spanish captions.
+        let caption_width = CAPTIONS
+            .iter()
+            .map(|&(en, es)| {
+                let caption = egui::WidgetText::from(lang.pick(en, es));
+                let wrap = Some(egui::TextWrapMode::Extend);
+                caption
+                    .into_galley(ui, wrap, f32::INFINITY, egui::TextStyle::Body)
+                    .size()
+                    .x
+            })
+            .fold(0.0, f32::max);
+        let field_width = ui.available_width() - caption_width - ui.spacing().item_spacing.x;
+        let grid = egui::Grid::new("create")
+            .num_columns(2)
+            .min_col_width(caption_width);
+        grid.show(ui, |ui| {
+            let label = ui.label(lang.pick(RULESET.0, RULESET.1));
             egui::ComboBox::from_id_salt("create ruleset")
                 .selected_text(&ruleset.name)
                 .show_ui(ui, |ui| {
@@ -144,14 +176,14 @@ impl CreateForm {
                 .response
                 .labelled_by(label.id);
             ui.end_row();
-            ui.label(lang.pick("Your seat", "Tu asiento"));
+            ui.label(lang.pick(SEAT.0, SEAT.1));
             ui.horizontal(|ui| {
                 for seat in [0, 1] {
                     ui.radio_value(&mut self.seat, seat, names.seat(seat));
                 }
             });
             ui.end_row();
-            ui.label(lang.pick("Opponent", "Rival"));
+            ui.label(lang.pick(OPPONENT.0, OPPONENT.1));
             ui.vertical(|ui| {
                 ui.radio_value(
                     &mut self.opponent,
@@ -170,17 +202,23 @@ impl CreateForm {
                 }
             });
             ui.end_row();
-            let label = ui.label(lang.pick("Clock", "Reloj"));
-            clock_choice(&mut self.clock, ui, label.id);
+            let label = ui.label(lang.pick(CLOCK.0, CLOCK.1));
+            clock_kind(&mut self.clock, ui, label.id);
             ui.end_row();
-            let label = ui.label(lang.pick("Game name", "Nombre de la partida"));
-            ui.add(egui::TextEdit::singleline(&mut self.name).hint_text(&ruleset.name))
-                .labelled_by(label.id);
+            clock_time(&mut self.clock, ui);
+            let label = ui.label(lang.pick(GAME_NAME.0, GAME_NAME.1));
+            ui.add(
+                egui::TextEdit::singleline(&mut self.name)
+                    .hint_text(&ruleset.name)
+                    .desired_width(field_width),
+            )
+            .labelled_by(label.id);
             ui.end_row();
-            let label = ui.label(lang.pick("Your name", "Tu nombre"));
+            let label = ui.label(lang.pick(YOUR_NAME.0, YOUR_NAME.1));
             ui.add(
                 egui::TextEdit::singleline(&mut self.player)
-                    .hint_text(lang.pick("Player", "Jugador")),
+                    .hint_text(lang.pick("Player", "Jugador"))
+                    .desired_width(field_width),
             )
             .labelled_by(label.id);
             ui.end_row();
@@ -193,9 +231,8 @@ impl CreateForm {
     }
 }
 
-/// The time control of the create form in one row: none, live (minutes + increment) or
-/// days per turn.
-fn clock_choice(clock: &mut ClockChoice, ui: &mut Ui, label: egui::Id) {
+/// The kind of time control of the create form: none, live or days per turn.
+fn clock_kind(clock: &mut ClockChoice, ui: &mut Ui, label: egui::Id) {
     const LIVE: ClockChoice = ClockChoice::Live {
         minutes: 10,
         increment: 5,
@@ -204,44 +241,59 @@ fn clock_choice(clock: &mut ClockChoice, ui: &mut Ui, label: egui::Id) {
     let none = lang.pick("none", "ninguno");
     let live = lang.pick("live", "en vivo");
     let days_per_turn = lang.pick("days per turn", "días por turno");
-    ui.horizontal_wrapped(|ui| {
-        let kind = match clock {
-            ClockChoice::None => none,
-            ClockChoice::Live { .. } => live,
-            ClockChoice::Days(_) => days_per_turn,
-        };
-        egui::ComboBox::from_id_salt("create clock")
-            .selected_text(kind)
-            .show_ui(ui, |ui| {
-                for (choice, name) in [
-                    (ClockChoice::None, none),
-                    (LIVE, live),
-                    (ClockChoice::Days(3), days_per_turn),
-                ] {
-                    let same = std::mem::discriminant(clock) == std::mem::discriminant(&choice);
-                    if ui.selectable_label(same, name).clicked() && !same {
-                        *clock = choice;
-                    }
+    let kind = match clock {
+        ClockChoice::None => none,
+        ClockChoice::Live { .. } => live,
+        ClockChoice::Days(_) => days_per_turn,
+    };
+    egui::ComboBox::from_id_salt("create clock")
+        .selected_text(kind)
+        .show_ui(ui, |ui| {
+            for (choice, name) in [
+                (ClockChoice::None, none),
+                (LIVE, live),
+                (ClockChoice::Days(3), days_per_turn),
+            ] {
+                let same = std::mem::discriminant(clock) == std::mem::discriminant(&choice);
+                if ui.selectable_label(same, name).clicked() && !same {
+                    *clock = choice;
                 }
-            })
-            .response
-            .labelled_by(label);
-        match clock {
-            ClockChoice::None => {}
-            ClockChoice::Live { minutes, increment } => {
+            }
+        })
+        .response
+        .labelled_by(label);
+}
+
+/// The time of a live clock (minutes, then seconds added per turn) or of a turn in days,
+/// on a grid row of its own under the kind: beside the kind, in a row that wrapped, the
+/// seconds fell under the next row and moved again as the minutes changed width.
+fn clock_time(clock: &mut ClockChoice, ui: &mut Ui) {
+    if *clock == ClockChoice::None {
+        return;
+    }
+    let lang = lang(ui);
+    let label = ui.label(lang.pick(TIME.0, TIME.1)).id;
+    match clock {
+        ClockChoice::None => {}
+        ClockChoice::Live { minutes, increment } => {
+            ui.horizontal(|ui| {
                 ui.add(egui::DragValue::new(minutes).range(1..=180).suffix(" min"))
+                    .labelled_by(label)
                     .on_hover_text(lang.pick("Minutes on each clock", "Minutos en cada reloj"));
                 ui.label("+");
                 ui.add(egui::DragValue::new(increment).range(0..=180).suffix(" s"))
+                    .labelled_by(label)
                     .on_hover_text(lang.pick(
                         "Seconds added after each turn",
                         "Segundos que se añaden tras cada turno",
                     ));
-            }
-            ClockChoice::Days(days) => {
-                ui.add(egui::DragValue::new(days).range(1..=30).suffix(" d"))
-                    .on_hover_text(lang.pick("Days for each turn", "Días para cada turno"));
-            }
+            });
         }
-    });
+        ClockChoice::Days(days) => {
+            ui.add(egui::DragValue::new(days).range(1..=30).suffix(" d"))
+                .labelled_by(label)
+                .on_hover_text(lang.pick("Days for each turn", "Días para cada turno"));
+        }
+    }
+    ui.end_row();
 }

@@ -92,30 +92,28 @@ impl Lobby {
         let lang = lang(ui);
         let mut actions = Vec::new();
         let panel = Panel::left("rulesets");
-        crate::layout::side_panel(panel, ui.available_width(), 330.0).show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                if let Some(request) = self.create.ui(ui, rulesets) {
-                    actions.push(Action::Send(request));
-                }
-                ui.separator();
-                ui.heading(lang.pick("Rulesets", "Reglamentos"));
-                for ruleset in rulesets {
-                    ui.add_space(4.0);
-                    ui.horizontal(|ui| {
-                        ui.label(RichText::new(&ruleset.name).strong());
-                        let name = &ruleset.name;
-                        if ui
-                            .small_button(lang.pick("Rules", "Reglas"))
-                            .on_hover_text(tr!(lang, "The rules of {name}", "Las reglas de {name}"))
-                            .clicked()
-                        {
-                            actions.push(Action::ToggleRules(ruleset.id.clone()));
-                        }
-                    });
-                    let about = RulesetTexts::new(lang, ruleset).description();
-                    ui.label(RichText::new(about).small());
-                }
-            });
+        crate::layout::side_panel(ui, panel, 330.0, |ui| {
+            if let Some(request) = self.create.ui(ui, rulesets) {
+                actions.push(Action::Send(request));
+            }
+            ui.separator();
+            ui.heading(lang.pick("Rulesets", "Reglamentos"));
+            for ruleset in rulesets {
+                ui.add_space(4.0);
+                ui.horizontal(|ui| {
+                    ui.label(RichText::new(&ruleset.name).strong());
+                    let name = &ruleset.name;
+                    if ui
+                        .small_button(lang.pick("Rules", "Reglas"))
+                        .on_hover_text(tr!(lang, "The rules of {name}", "Las reglas de {name}"))
+                        .clicked()
+                    {
+                        actions.push(Action::ToggleRules(ruleset.id.clone()));
+                    }
+                });
+                let about = RulesetTexts::new(lang, ruleset).description();
+                ui.label(RichText::new(about).small());
+            }
         });
         egui::CentralPanel::default().show(ui, |ui| {
             actions.extend(self.filters(ui, rulesets));

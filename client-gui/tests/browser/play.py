@@ -5,7 +5,8 @@ here on a free loopback port with a temporary data dir), creates an Asalto game 
 the random bot from the lobby's form, sets up at random, and plays until the game ends,
 while a second browser watches the game live; halfway the server restarts, and both pages
 carry on by themselves. Then the replay with its fairness verdict, the rules window, and
-the spectator's page in Spanish. Widgets are found by
+the spectator's page in Spanish. Before all that, a browser without WebGL is told what is
+missing and what to do, in English and in Spanish. Widgets are found by
 the labels of egui's accessibility tree, which the page publishes with `?automation`
 (client-gui/src/web.rs), and clicked at their place on the canvas, as egui_kittest does
 natively. The moves come from the server's legal moves (read with the `trinchera` CLI and
@@ -44,16 +45,21 @@ RECLICK = 10.0  # seconds after which a typed move still in its box is sent agai
 MOVE_CAP = 400  # my moves before the test gives up on the game ending
 
 
-def browser(profile: str) -> webdriver.Chrome:
-    """A headless Chromium with WebGL on the CPU (SwiftShader), nothing fetched from the
+def browser(profile: str, webgl: bool = True) -> webdriver.Chrome:
+    """A headless Chromium with WebGL on the CPU (SwiftShader), or without WebGL at all (as
+    a browser with hardware acceleration turned off may be), nothing fetched from the
     network but the page, its own empty profile."""
     options = Options()
     options.binary_location = CHROMIUM
+    graphics = (
+        ["--use-angle=swiftshader", "--enable-unsafe-swiftshader"]
+        if webgl
+        else ["--disable-webgl", "--disable-3d-apis"]
+    )
     for flag in [
         "--headless=new",
         "--no-sandbox",
-        "--use-angle=swiftshader",
-        "--enable-unsafe-swiftshader",
+        *graphics,
         "--window-size=1280,800",
         "--force-device-scale-factor=1",
         "--no-first-run",
@@ -71,11 +77,11 @@ def browser(profile: str) -> webdriver.Chrome:
 class Page:
     """One browser's page of the app."""
 
-    def __init__(self, name: str, url: str, out: Path):
+    def __init__(self, name: str, url: str, out: Path, webgl: bool = True):
         self.name = name
         self.out = out
         self.profile = tempfile.mkdtemp(prefix=f"trinchera-{name}-")
-        self.driver = browser(self.profile)
+        self.driver = browser(self.profile, webgl)
         self.driver.get(url)
 
     def widgets(self) -> list:
@@ -276,9 +282,38 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     server = Server(args.server_bin)
     try:
+        without_webgl(server, out)
         play(server, Cli(args.cli, server.url), out, random.Random(args.seed))
     finally:
         server.stop()
+
+
+def without_webgl(server: Server, out: Path):
+    """A browser without WebGL: the page says in its language what is missing and what to
+    do, with a link to the desktop client, instead of eframe's error."""
+    for lang, advice in [("en", "Turn on hardware acceleration"), ("es", "Activa la aceleración")]:
+        page = Page(f"no-webgl-{lang}", f"{server.url}/?lang={lang}", out, webgl=False)
+        try:
+            deadline = time.monotonic() + PATIENCE
+            said = ""
+            while advice not in said:
+                if time.monotonic() > deadline:
+                    page.screenshot(f"failed-no-webgl-{lang}")
+                    sys.exit(f"without WebGL ({lang}) the page says {said!r}")
+                time.sleep(0.1)
+                said = page.driver.execute_script(
+                    "const p = document.getElementById('loading'); return p ? p.textContent : ''"
+                )
+            link = page.driver.execute_script(
+                "const a = document.querySelector('#loading a'); return a ? a.href : ''"
+            )
+            # The link leads away from the page, to where the desktop client is told of.
+            if "WebGL" not in said or "JsValue" in said or link.startswith(server.url):
+                sys.exit(f"without WebGL ({lang}) the page says {said!r}, links to {link!r}")
+            page.screenshot(f"browser-no-webgl-{lang}")
+            print(f"   without WebGL ({lang}): {said} [{link}]")
+        finally:
+            page.close()
 
 
 def play(server: Server, cli: Cli, out: Path, rng: random.Random):

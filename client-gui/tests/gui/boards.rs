@@ -124,3 +124,88 @@ fn tanques_hexes_carry_their_letters_and_rows_their_numbers_at_both_ends() {
         assert!(model.rows.iter().all(|r| r.first < r.last));
     }
 }
+
+#[test]
+fn every_piece_name_is_whole_on_its_tile_in_either_look() {
+    let server = Server::start();
+    let window = Window::lobby(&server);
+    for ruleset in window
+        .app()
+        .rulesets
+        .iter()
+        .filter(|r| r.board.as_ref().map(pb::Board::shape) == Some(pb::BoardShape::Square))
+    {
+        let names = Names::new(ruleset);
+        let zone = names.zone(0).expect("seat 0 sets up");
+        let pieces: Vec<pb::Piece> = ruleset
+            .piece_kinds
+            .iter()
+            .zip(&zone.cells)
+            .map(|(kind, cell)| pb::Piece {
+                cell: Some(*cell),
+                owner: 0,
+                kind: kind.id.clone(),
+                ..Default::default()
+            })
+            .collect();
+        for names_on_tiles in [false, true] {
+            let scene = Scene {
+                names: &names,
+                pieces: &pieces,
+                viewer: Some(0),
+                status: None,
+                zone: None,
+                look: trinchera_gui::board::Look {
+                    flipped: false,
+                    names: names_on_tiles,
+                },
+            };
+            let model = BoardModel::new(trinchera_client::Lang::En, scene, &HashMap::new());
+            // The board's room beside the panel of a 1280×800 window.
+            let mut harness = Harness::builder()
+                .with_size(eframe::egui::vec2(890.0, 760.0))
+                .build_ui_state(
+                    move |ui, selection: &mut Selection| {
+                        board_ui(ui, &model, selection);
+                    },
+                    Selection::default(),
+                );
+            harness.run();
+            // Every text drawn whole (a cut one keeps its whole text, and says it is cut).
+            let texts: Vec<(String, eframe::egui::Rect)> = harness
+                .output()
+                .shapes
+                .iter()
+                .filter_map(|clipped| match &clipped.shape {
+                    eframe::egui::Shape::Text(text) if !text.galley.elided => Some((
+                        text.galley.text().replace('\n', " "),
+                        text.galley.rect.translate(text.pos.to_vec2()),
+                    )),
+                    _ => None,
+                })
+                .collect();
+            for (kind, piece) in ruleset.piece_kinds.iter().zip(&pieces) {
+                let label = names.label(piece.cell.as_ref());
+                let prefix = format!("{label}, ");
+                let cell = harness
+                    .get_by(move |node| node.label().is_some_and(|l| l.starts_with(&prefix)))
+                    .rect();
+                let (_, drawn) = texts
+                    .iter()
+                    .find(|(text, _)| *text == kind.name)
+                    .unwrap_or_else(|| {
+                        panic!(
+                            "{}: {} is not whole on its tile: {texts:?}",
+                            ruleset.id, kind.name
+                        )
+                    });
+                assert!(
+                    cell.contains_rect(*drawn),
+                    "{}: {} at {drawn:?} spills out of {cell:?}",
+                    ruleset.id,
+                    kind.name
+                );
+            }
+        }
+    }
+}

@@ -9,6 +9,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use tempfile::TempDir;
 use trinchera_client::{Store, Trust};
+use trinchera_gui::settings::Kept;
 use trinchera_gui::{App, OpenAtStart, Options};
 use trinchera_service::{Limits, LocalServer};
 
@@ -111,6 +112,27 @@ pub fn eventually(what: &str, mut done: impl FnMut() -> bool) {
     }
 }
 
+/// What eframe keeps for a window between runs (a file in the config dir, a browser's
+/// `localStorage`), in memory.
+#[derive(Default)]
+pub struct Storage(std::collections::HashMap<String, String>);
+
+impl eframe::Storage for Storage {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.to_owned(), value);
+    }
+
+    fn remove_string(&mut self, key: &str) {
+        self.0.remove(key);
+    }
+
+    fn flush(&mut self) {}
+}
+
 /// One GUI window of one person, with their own token store.
 pub struct Window {
     pub harness: Harness<'static, Option<App>>,
@@ -132,6 +154,28 @@ impl Window {
             egui::vec2(1280.0, 800.0),
             Trust::default(),
         )
+    }
+
+    /// The window of the next run on `server`, with what `storage` kept of the last one.
+    pub fn restarted(server: &Server, storage: &Storage) -> Window {
+        let config = tempfile::tempdir().expect("temp dir");
+        let mut window = Window::built(
+            &server.url,
+            None,
+            config,
+            egui::vec2(1280.0, 800.0),
+            Trust::default(),
+            Kept::read(Some(storage)),
+        );
+        window.wait_for("the lobby", |app| app.connection.is_up());
+        window
+    }
+
+    /// What the window keeps for the next run (eframe asks the app when it closes).
+    pub fn save(&mut self) -> Storage {
+        let mut storage = Storage::default();
+        eframe::App::save(self.app_mut(), &mut storage);
+        storage
     }
 
     /// A window connecting to `url` with `trust` for its TLS certificate.
@@ -156,6 +200,18 @@ impl Window {
         size: egui::Vec2,
         trust: Trust,
     ) -> Window {
+        Window::built(url, open, config, size, trust, Kept::default())
+    }
+
+    /// Like [`Window::sized`], with what an earlier run `kept`.
+    fn built(
+        url: &str,
+        open: Option<OpenAtStart>,
+        config: TempDir,
+        size: egui::Vec2,
+        trust: Trust,
+        kept: Kept,
+    ) -> Window {
         let mut harness = Harness::builder().with_size(size).build_ui_state(
             |ui, app: &mut Option<App>| {
                 if let Some(app) = app {
@@ -168,8 +224,9 @@ impl Window {
             server: url.to_owned(),
             open,
             store: Store::at(config.path()),
-            lang: Default::default(),
-            look: Default::default(),
+            lang: kept.lang.unwrap_or_default(),
+            look: kept.look,
+            form: kept.form,
             trust,
         };
         let mut app = App::new(&harness.ctx, options);
@@ -205,6 +262,8 @@ impl Window {
             player: "Ana".into(),
             clock,
         };
+        // The form lays itself out anew (a clock's row, a longer summary) before the click.
+        self.harness.run();
         self.click("Create game");
         self.wait_for("the new game", |app| app.game.is_some());
     }

@@ -26,6 +26,8 @@ fn switching_to_spanish_changes_the_lobby_the_game_and_the_rules() {
         player: "Ana".into(),
         clock: ClockChoice::None,
     };
+    // The form lays itself out anew (another summary) before the click.
+    me.harness.run();
     me.click("Crear partida");
     me.wait_for("the setup", |app| {
         app.game.as_ref().is_some_and(|g| g.setting_up())

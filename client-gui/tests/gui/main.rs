@@ -2,8 +2,10 @@
 //! click lands on a widget found by its accessible label.
 
 mod boards;
+mod clocks;
 mod connect;
 mod docs;
+mod form;
 mod harness;
 mod language;
 mod live;
@@ -11,3 +13,4 @@ mod narrow;
 mod play;
 mod replays;
 mod setups;
+mod top_bar;

@@ -1,5 +1,6 @@
 //! Games played by clicking: against the bot, two windows against each other, a spectator.
 
+use egui_kittest::kittest::Queryable as _;
 use trinchera_client::Names;
 use trinchera_gui::OpenAtStart;
 use trinchera_gui::lobby::{ClockChoice, Opponent};
@@ -374,4 +375,101 @@ fn finished_games_are_not_offered_to_continue() {
     assert!(gui.shows(&format!("Replay game {over}")));
     let record = store.game(&server.url, &over).expect("reads");
     assert!(record.is_some_and(|r| r.finished), "remembered as over");
+}
+
+/// A frente game against the bot at the player's first turn.
+fn my_turn_in_frente(server: &Server) -> Window {
+    let mut me = Window::lobby(server);
+    create(&mut me, "frente", 0, Opponent::Bot("random".into()));
+    me.wait_for("the setup", |app| {
+        app.game.as_ref().is_some_and(|g| g.setting_up())
+    });
+    me.set_up_at_random("Random setup", "Submit setup");
+    me.wait_for("my turn", |app| {
+        app.game.as_ref().is_some_and(|g| g.my_turn())
+    });
+    me
+}
+
+#[test]
+fn a_click_lights_the_piece_and_its_targets_in_the_frame_it_lands_in() {
+    let server = Server::start();
+    let mut me = my_turn_in_frente(&server);
+    let (from, to, _) = first_step(&me);
+    let prefix = format!("{from}, ");
+    me.harness
+        .get_by(move |node| node.label().is_some_and(|l| l.starts_with(&prefix)))
+        .click();
+    // One frame: under a software renderer each is a good part of a second.
+    me.harness.step();
+    assert!(
+        me.cell_label(&from).ends_with(", selected"),
+        "{}",
+        me.cell_label(&from)
+    );
+    assert!(
+        me.cell_label(&to).ends_with(", may be picked"),
+        "{}",
+        me.cell_label(&to)
+    );
+    assert!(
+        me.shows(&format!("Selected {from}")),
+        "the panel says so too"
+    );
+}
+
+#[test]
+fn a_piece_that_cannot_move_says_so_when_clicked() {
+    let server = Server::start();
+    let mut me = my_turn_in_frente(&server);
+    let stuck = {
+        let game = me.game();
+        let names = Names::new(game.ruleset());
+        let movers: Vec<pb::Cell> = game
+            .view()
+            .legal_moves
+            .iter()
+            .filter_map(|m| match m.r#move.as_ref()?.action.as_ref()? {
+                Action::Step(step) => step.from,
+                _ => None,
+            })
+            .collect();
+        let piece = game
+            .view()
+            .pieces
+            .iter()
+            .find(|p| p.owner == 0 && p.cell.is_some_and(|c| !movers.contains(&c)))
+            .expect("a piece of mine that cannot move");
+        names.label(piece.cell.as_ref())
+    };
+    me.click_cell(&stuck);
+    assert!(me.shows(&format!("No moves for the piece on {stuck}.")));
+    // Another click, and the words go.
+    let (from, _, _) = first_step(&me);
+    me.click_cell(&from);
+    assert!(!me.shows_containing("No moves for the piece"));
+}
+
+#[test]
+fn a_spectator_of_an_asalto_setup_reads_who_sets_up() {
+    let server = Server::start();
+    let mut officers = Window::lobby(&server);
+    create(&mut officers, "asalto", 1, Opponent::Bot("random".into()));
+    officers.wait_for("the officers' setup", |app| {
+        app.game.as_ref().is_some_and(|g| g.setting_up())
+    });
+    let id = officers.game().view().game_id.clone();
+    let mut spectator = Window::open(
+        &server.url,
+        Some(OpenAtStart::Game {
+            game: id,
+            spectate: true,
+        }),
+    );
+    spectator.wait_for("the game", |app| app.game.is_some());
+    assert!(
+        spectator.shows("Setting up: Oficiales"),
+        "the rebels set nothing up"
+    );
+    assert!(!spectator.shows("Both players are setting up"));
 }
