@@ -32,13 +32,13 @@ pub mod tray;
 pub mod verify;
 pub mod words;
 
+pub use accounts::SignedIn;
 pub use connection::{Server, Trust, Watch, authed, normalize_url};
 pub use error::ClientError;
 pub use geometry::{Geometry, Spot};
 pub use lang::Lang;
 pub use names::Names;
 pub use place::Place;
-pub use accounts::SignedIn;
 pub use store::{GameRecord, Hands, Session, Store};
 /// gRPC status codes, as [`ClientError::Refused`] carries them.
 pub use tonic::Code;

@@ -478,8 +478,13 @@ mod tests {
         let hands = store.hands("localhost:7", "3").expect("reads");
         assert_eq!(hands.token(None), Some("tr1_a"));
         assert_eq!(hands.account, None);
-        store.sign_in("localhost:7", session("Ana")).expect("writes");
-        let record = store.game("localhost:7", "3").expect("reads").expect("known");
+        store
+            .sign_in("localhost:7", session("Ana"))
+            .expect("writes");
+        let record = store
+            .game("localhost:7", "3")
+            .expect("reads")
+            .expect("known");
         assert_eq!(record.tokens.get(&0).map(String::as_str), Some("tr1_a"));
         assert_eq!(record.setup_commitments.len(), 1);
         assert_eq!(
