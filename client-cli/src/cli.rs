@@ -112,12 +112,17 @@ pub enum Command {
         #[arg(long)]
         name: Option<String>,
     },
-    /// List games, newest first; `[yours]` marks your seats, `[account]` players with an
-    /// account (others are guests or the server's bots).
+    /// List games, newest first.
+    ///
+    /// `[yours: seat N]` marks your seats (those taken from this machine and those of the
+    /// signed-in account), `[account]` players with an account; the others are guests, or
+    /// the server's bots, which say so.
     Games(GamesArgs),
-    /// Create an account on the server and sign in with it, so that your games follow you to
-    /// every machine and client where you sign in. Asks for the password twice on a terminal
-    /// (it is not shown); scripts pass it with --password-stdin.
+    /// Create an account on the server and sign in with it.
+    ///
+    /// Your games then follow you to every machine and client where you sign in. Asks for
+    /// the password twice on a terminal (it is not shown); scripts give it with
+    /// --password-stdin.
     Register {
         /// The account's name: 1 to 32 characters, unique on the server regardless of case.
         name: String,
@@ -125,8 +130,11 @@ pub enum Command {
         #[command(flatten)]
         password: PasswordArgs,
     },
-    /// Sign in to your account on the server: from then on every command acts for it here
-    /// (`new` and `join` take seats for the account; games begun elsewhere go on here).
+    /// Sign in to your account on the server.
+    ///
+    /// From then on every command acts for it here: `new` and `join` take seats for the
+    /// account, and games begun elsewhere go on here. Asks for the password on a terminal
+    /// (it is not shown); scripts give it with --password-stdin.
     Login {
         /// The account's name (any case).
         name: String,
@@ -134,8 +142,10 @@ pub enum Command {
         #[command(flatten)]
         password: PasswordArgs,
     },
-    /// Sign out: end this machine's session on the server and forget it here. Seat tokens of
-    /// games taken from here stay, as a guest's do.
+    /// Sign out: end this machine's session on the server and forget it here.
+    ///
+    /// When the server does not answer, the session is forgotten here all the same, with a
+    /// warning. Seat tokens of games taken from here stay, as a guest's do.
     Logout,
     /// Say which account this machine is signed in with on the server, and its session.
     Whoami,
@@ -293,9 +303,11 @@ pub struct PasswordArgs {
 /// `token`.
 #[derive(Debug, Subcommand)]
 pub enum TokenCommand {
-    /// Make a personal token: printed once, alone on standard output (the server keeps only
-    /// a hash of it, so keep it somewhere safe). It acts for the account like a session, within
-    /// its scopes.
+    /// Make a personal token, printed once.
+    ///
+    /// The token is printed alone on standard output (`> bot.token` keeps it); the server
+    /// keeps only a hash of it, so keep it somewhere safe. It acts for the account like a
+    /// session, within its scopes.
     Create {
         /// What it may do: play (create, join and play games, manage tokens) or bot (play
         /// as a bot account, for programs that play); repeat the option for both.

@@ -150,6 +150,32 @@ mod tests {
     }
 
     #[test]
+    fn players_with_an_account_are_marked_and_guests_and_bots_are_not() {
+        let ruleset = pb::Ruleset {
+            seats: seats(["Rojo", "Azul"]),
+            ..Default::default()
+        };
+        let names = Names::new(&ruleset);
+        let player = |seat, name: &str, kind: pb::PlayerKind, bot: &str| pb::Player {
+            seat,
+            name: name.into(),
+            joined: true,
+            kind: kind as i32,
+            bot: bot.into(),
+            ..Default::default()
+        };
+        let account = [
+            player(0, "Ana", pb::PlayerKind::Account, ""),
+            player(1, "Bot (easy)", pb::PlayerKind::Bot, "easy"),
+        ];
+        assert_eq!(listed_seat(&names, &account, 0), "Ana (Rojo) [account]");
+        assert_eq!(listed_seat(&names, &account, 1), "Azul (easy bot)");
+        let guest = [player(0, "Ana", pb::PlayerKind::Guest, "")];
+        assert_eq!(listed_seat(&names, &guest, 0), "Ana (Rojo)");
+        assert_eq!(listed_seat(&names, &guest, 1), "Azul: free seat");
+    }
+
+    #[test]
     fn clocks_read_as_clock_faces_and_warn_the_viewer_when_low() {
         let ruleset = pb::Ruleset {
             seats: seats(["Rojo", "Azul"]),
