@@ -19,7 +19,7 @@ Exit codes:
 
 Environment:
   TRINCHERA_SERVER      server address (--server)
-  TRINCHERA_TOKEN       player token (--token)
+  TRINCHERA_TOKEN       player or account token (--token)
   TRINCHERA_CONFIG_DIR  where tokens are kept instead of the platform config directory
   NO_COLOR              no colours even on a terminal
 
@@ -27,6 +27,13 @@ Tokens: `new` and `join` store the seat's token in games.json of the config dire
 (~/.config/trinchera/ on Linux), readable only by you (mode 0600); later commands find it
 by game id (when you hold both seats of a game, --as picks one). Tokens are printed
 only by `new` and `join` with --json.
+
+Accounts: `register NAME` or `login NAME` keeps the account's session for the server in
+the same file. Signed in, `new` and `join` take seats for the account (under its name),
+and a game with no seat token here acts with the account's token, so a game begun on
+another machine or client goes on here (`games --mine` lists them). `logout` ends the
+session. Passwords are asked on the terminal without echo, or read with --password-stdin;
+never give one as an argument.
 
 Quick start, two terminals:
   A$ trinchera play frente               # creates a game and prints its id
@@ -60,7 +67,9 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub json: bool,
 
-    /// Act with this player token instead of the one stored for the game.
+    /// Act with this token instead of the one stored for the game: a seat's player token,
+    /// or an account's token (`tra1_…`, which also acts for `new`, `join`, `whoami`,
+    /// `token` and `games --mine` in place of the signed-in account's).
     #[arg(long, global = true, env = "TRINCHERA_TOKEN", hide_env_values = true)]
     pub token: Option<String>,
 
@@ -99,21 +108,52 @@ pub enum Command {
     Join {
         /// The game id.
         game: String,
-        /// Your display name.
+        /// Your display name as a guest (signed in, you play under your account's name).
         #[arg(long)]
         name: Option<String>,
     },
     /// List games, newest first.
-    Games {
-        /// Only games in this phase.
-        #[arg(long, value_enum)]
-        phase: Option<PhaseArg>,
-        /// Only games of this ruleset.
-        #[arg(long)]
-        ruleset: Option<String>,
-        /// At most this many games.
-        #[arg(long, default_value_t = 50)]
-        limit: usize,
+    ///
+    /// `[yours: seat N]` marks your seats (those taken from this machine and those of the
+    /// signed-in account), `[account]` players with an account; the others are guests, or
+    /// the server's bots, which say so.
+    Games(GamesArgs),
+    /// Create an account on the server and sign in with it.
+    ///
+    /// Your games then follow you to every machine and client where you sign in. Asks for
+    /// the password twice on a terminal (it is not shown); scripts give it with
+    /// --password-stdin.
+    Register {
+        /// The account's name: 1 to 32 characters, unique on the server regardless of case.
+        name: String,
+        /// How the password is given.
+        #[command(flatten)]
+        password: PasswordArgs,
+    },
+    /// Sign in to your account on the server.
+    ///
+    /// From then on every command acts for it here: `new` and `join` take seats for the
+    /// account, and games begun elsewhere go on here. Asks for the password on a terminal
+    /// (it is not shown); scripts give it with --password-stdin.
+    Login {
+        /// The account's name (any case).
+        name: String,
+        /// How the password is given.
+        #[command(flatten)]
+        password: PasswordArgs,
+    },
+    /// Sign out: end this machine's session on the server and forget it here.
+    ///
+    /// When the server does not answer, the session is forgotten here all the same, with a
+    /// warning. Seat tokens of games taken from here stay, as a guest's do.
+    Logout,
+    /// Say which account this machine is signed in with on the server, and its session.
+    Whoami,
+    /// Your account's personal tokens, for scripts and bots: create, list, revoke.
+    Token {
+        /// What to do with them.
+        #[command(subcommand)]
+        command: TokenCommand,
     },
     /// Submit your secret setup: random, or a layout file of your setup zone.
     ///
@@ -231,6 +271,85 @@ pub enum Command {
     },
 }
 
+/// `games`.
+#[derive(Debug, Args)]
+pub struct GamesArgs {
+    /// Only games in this phase.
+    #[arg(long, value_enum)]
+    pub phase: Option<PhaseArg>,
+    /// Only games of this ruleset.
+    #[arg(long)]
+    pub ruleset: Option<String>,
+    /// Only your account's games (sign in first), those begun on other machines too.
+    #[arg(long, conflicts_with = "player")]
+    pub mine: bool,
+    /// Only the games of the account with this name.
+    #[arg(long, value_name = "NAME")]
+    pub player: Option<String>,
+    /// At most this many games.
+    #[arg(long, default_value_t = 50)]
+    pub limit: usize,
+}
+
+/// How `register` and `login` get the password: asked on the terminal, never as an argument.
+#[derive(Debug, Args)]
+pub struct PasswordArgs {
+    /// Read the password from the first line of standard input instead of asking on the
+    /// terminal (for scripts: `trinchera login NAME --password-stdin < file`).
+    #[arg(long)]
+    pub password_stdin: bool,
+}
+
+/// `token`.
+#[derive(Debug, Subcommand)]
+pub enum TokenCommand {
+    /// Make a personal token, printed once.
+    ///
+    /// The token is printed alone on standard output (`> bot.token` keeps it); the server
+    /// keeps only a hash of it, so keep it somewhere safe. It acts for the account like a
+    /// session, within its scopes.
+    Create {
+        /// What it may do: play (create, join and play games, manage tokens) or bot (play
+        /// as a bot account, for programs that play); repeat the option for both.
+        #[arg(long = "scope", value_enum, required = true, value_name = "SCOPE")]
+        scopes: Vec<ScopeArg>,
+        /// What to call it, e.g. "my bot": 1 to 64 characters.
+        #[arg(long)]
+        label: String,
+        /// Days until it stops working, 1 to 3650 (without it: never).
+        #[arg(long, value_name = "DAYS", value_parser = clap::value_parser!(u32).range(1..=3650))]
+        expires_days: Option<u32>,
+    },
+    /// List the account's working tokens (sessions and personal tokens) without their
+    /// secrets: id, label, kind, scopes, when made, when they run out.
+    List,
+    /// Revoke one of the account's tokens by its id (see `token list`): it stops working at
+    /// once.
+    Revoke {
+        /// The token's id: 16 hex digits.
+        id: String,
+    },
+}
+
+/// Token scopes for `token create --scope`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ScopeArg {
+    /// Create, join and play games; manage the account's tokens.
+    Play,
+    /// Play as a bot account.
+    Bot,
+}
+
+impl ScopeArg {
+    /// The scope on the wire.
+    pub fn scope(self) -> pb::TokenScope {
+        match self {
+            ScopeArg::Play => pb::TokenScope::Play,
+            ScopeArg::Bot => pb::TokenScope::Bot,
+        }
+    }
+}
+
 /// `rulesets show`.
 #[derive(Debug, Subcommand)]
 pub enum RulesetsCommand {
@@ -249,7 +368,7 @@ pub struct NewArgs {
     /// Your seat: 0 moves first.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(i32).range(0..=1))]
     pub seat: i32,
-    /// Your display name.
+    /// Your display name as a guest (signed in, you play under your account's name).
     #[arg(long)]
     pub name: Option<String>,
     /// The game's display name (default: the ruleset's name).
@@ -351,7 +470,7 @@ pub struct PlayArgs {
     /// Your seat when creating: 0 moves first.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(i32).range(0..=1))]
     pub seat: i32,
-    /// Your display name.
+    /// Your display name as a guest (signed in, you play under your account's name).
     #[arg(long)]
     pub name: Option<String>,
     /// When creating: let the server play the other seat at this level: random, easy or

@@ -6,16 +6,15 @@ use std::path::Path;
 
 use trinchera_proto::v1 as pb;
 
-use crate::cli::{NewArgs, PhaseArg, SetupHow};
+use crate::cli::{GamesArgs, NewArgs, PhaseArg, SetupHow};
 use crate::context::Ctx;
 use crate::error::{CliError, Unjoinable};
 use crate::render::{self, Paint};
 use crate::table;
 use crate::words;
 use trinchera_client::setup_file::{Submit, Zone};
-use trinchera_client::status;
 use trinchera_client::verify::{self, Evidence};
-use trinchera_client::{ClientError, Geometry, Lang, Names};
+use trinchera_client::{ClientError, Geometry, Lang, Names, Session, authed};
 use trinchera_client::{actions, json};
 
 /// Stores the token of a seat just taken.
@@ -80,17 +79,17 @@ fn check_options(ruleset: &str, options: &[String]) -> Result<(), CliError> {
 pub async fn new_game(ctx: &Ctx, args: &NewArgs) -> Result<pb::CreateGameResponse, CliError> {
     check_options(&args.ruleset, &args.options)?;
     let server = ctx.server().await?;
-    let created = server
-        .create(pb::CreateGameRequest {
-            ruleset: args.ruleset.clone(),
-            seat: Some(args.seat),
-            name: args.game_name.clone().unwrap_or_default(),
-            player_name: args.name.clone().unwrap_or_default(),
-            bot: args.bot.clone().unwrap_or_default(),
-            time_control: args.clock.time_control(),
-            creator_bot: String::new(),
-        })
-        .await?;
+    let account = seating_token(ctx, args.name.as_deref())?;
+    let request = pb::CreateGameRequest {
+        ruleset: args.ruleset.clone(),
+        seat: Some(args.seat),
+        name: args.game_name.clone().unwrap_or_default(),
+        player_name: args.name.clone().unwrap_or_default(),
+        bot: args.bot.clone().unwrap_or_default(),
+        time_control: args.clock.time_control(),
+        creator_bot: String::new(),
+    };
+    let created = server.create(authed(request, account.as_deref())?).await?;
     keep_token(
         ctx,
         &created.game_id,
@@ -102,6 +101,16 @@ pub async fn new_game(ctx: &Ctx, args: &NewArgs) -> Result<pb::CreateGameRespons
         ctx.remember(view);
     }
     Ok(created)
+}
+
+/// The token that takes a seat for the account in `new` and `join` (`None`: as a guest),
+/// with a warning when a guest's display `name` is given in vain.
+fn seating_token(ctx: &Ctx, name: Option<&str>) -> Result<Option<String>, CliError> {
+    let token = ctx.seating_token()?;
+    if token.is_some() && name.is_some() {
+        eprintln!("warning: signed in, you play under your account's name; --name is a guest's");
+    }
+    Ok(token)
 }
 
 /// `new`, printed.
@@ -147,13 +156,15 @@ pub async fn join_game(
     game: &str,
     name: Option<&str>,
 ) -> Result<pb::JoinGameResponse, CliError> {
+    let account = seating_token(ctx, name)?;
+    let request = pb::JoinGameRequest {
+        game_id: game.to_owned(),
+        player_name: name.unwrap_or_default().to_owned(),
+    };
     let joined = ctx
         .server()
         .await?
-        .join(pb::JoinGameRequest {
-            game_id: game.to_owned(),
-            player_name: name.unwrap_or_default().to_owned(),
-        })
+        .join(authed(request, account.as_deref())?)
         .await;
     let joined = match joined {
         Ok(joined) => joined,
@@ -191,12 +202,14 @@ async fn unjoinable(ctx: &Ctx, game: &str, refusal: ClientError) -> CliError {
         return refusal.into();
     };
     let game = game.to_owned();
+    let session = ctx.session().ok().flatten();
     let mine = ctx
         .store
         .game(&ctx.url, &game)
         .ok()
         .flatten()
-        .is_some_and(|record| !record.tokens.is_empty());
+        .is_some_and(|record| !record.tokens.is_empty())
+        || !account_seats(&view.players, session.as_ref()).is_empty();
     let why = if view.phase() == pb::Phase::Finished {
         Unjoinable::Over { game }
     } else if view.players.iter().any(|p| !p.joined) {
@@ -221,32 +234,34 @@ pub async fn join(ctx: &Ctx, game: &str, name: Option<&str>) -> Result<(), CliEr
     Ok(())
 }
 
-/// `games`.
-pub async fn games(
-    ctx: &Ctx,
-    phase: Option<PhaseArg>,
-    ruleset: Option<&str>,
-    limit: usize,
-) -> Result<(), CliError> {
+/// `games`: every game, or those of an account (`--mine`: the signed-in one's, from the
+/// server, so games begun elsewhere are listed too).
+pub async fn games(ctx: &Ctx, args: &GamesArgs) -> Result<(), CliError> {
     let server = ctx.server().await?;
-    let phase = match phase {
+    let phase = match args.phase {
         None => pb::Phase::Unspecified,
         Some(PhaseArg::Waiting) => pb::Phase::Waiting,
         Some(PhaseArg::Setup) => pb::Phase::Setup,
         Some(PhaseArg::Playing) => pb::Phase::Playing,
         Some(PhaseArg::Finished) => pb::Phase::Finished,
     };
+    let (player, token) = match (&args.player, args.mine) {
+        (_, true) => ("mine".to_owned(), Some(ctx.account_token()?)),
+        (Some(name), false) => (name.clone(), None),
+        (None, false) => (String::new(), None),
+    };
+    let limit = args.limit;
     let mut all = pb::ListGamesResponse::default();
     loop {
-        let page = server
-            .list(pb::ListGamesRequest {
-                phase: phase as i32,
-                ruleset: ruleset.unwrap_or_default().to_owned(),
-                page_size: (limit - all.games.len()).clamp(1, 100) as i32,
-                page_token: all.next_page_token.clone(),
-                ..Default::default()
-            })
-            .await?;
+        let request = pb::ListGamesRequest {
+            phase: phase as i32,
+            ruleset: args.ruleset.clone().unwrap_or_default(),
+            page_size: (limit - all.games.len()).clamp(1, 100) as i32,
+            page_token: all.next_page_token.clone(),
+            player: player.clone(),
+            ..Default::default()
+        };
+        let page = server.list(authed(request, token.as_deref())?).await?;
         all.games.extend(page.games);
         all.next_page_token = page.next_page_token;
         if all.next_page_token.is_empty() || all.games.len() >= limit {
@@ -262,19 +277,25 @@ pub async fn games(
         return Ok(());
     }
     let mine = ctx.store.games(&ctx.url)?;
+    let session = ctx.session()?;
     let rulesets = server.rulesets().await?.rulesets;
     let rows: Vec<[String; 7]> = all
         .games
         .iter()
         .map(|game| {
-            let yours = mine
+            let mut seats = mine
                 .get(&game.game_id)
-                .filter(|record| !record.tokens.is_empty())
-                .map(|record| {
-                    let seats: Vec<String> = record.tokens.keys().map(i32::to_string).collect();
-                    format!("[yours: seat {}]", seats.join(" and "))
-                })
-                .unwrap_or_default();
+                .map(|record| record.tokens.keys().copied().collect())
+                .unwrap_or_else(Vec::new);
+            seats.extend(account_seats(&game.players, session.as_ref()));
+            seats.sort_unstable();
+            seats.dedup();
+            let yours = if seats.is_empty() {
+                String::new()
+            } else {
+                let seats: Vec<String> = seats.iter().map(i32::to_string).collect();
+                format!("[yours: seat {}]", seats.join(" and "))
+            };
             listed_game(game, &rulesets, yours)
         })
         .collect();
@@ -287,6 +308,18 @@ pub async fn games(
     Ok(())
 }
 
+/// The seats among `players` that the signed-in account holds.
+fn account_seats(players: &[pb::Player], session: Option<&Session>) -> Vec<i32> {
+    let Some(session) = session else {
+        return Vec::new();
+    };
+    players
+        .iter()
+        .filter(|p| p.kind() == pb::PlayerKind::Account && p.name == session.name)
+        .map(|p| p.seat)
+        .collect()
+}
+
 /// A row of `games`: id, ruleset, phase, who plays, the game's name, `yours` (the seats
 /// held here), and the result of a finished game.
 fn listed_game(game: &pb::GameSummary, rulesets: &[pb::Ruleset], yours: String) -> [String; 7] {
@@ -297,7 +330,7 @@ fn listed_game(game: &pb::GameSummary, rulesets: &[pb::Ruleset], yours: String) 
         .unwrap_or(&unknown);
     let names = Names::new(ruleset);
     let players: Vec<String> = [0, 1]
-        .map(|seat| status::seat_of(Lang::En, &names, &game.players, seat))
+        .map(|seat| words::listed_seat(&names, &game.players, seat))
         .into();
     let result = game
         .result
@@ -401,9 +434,9 @@ fn template_seed() -> u64 {
 pub async fn setup(ctx: &Ctx, game: &str, how: &SetupHow) -> Result<(), CliError> {
     let token = ctx.token(game).await?;
     let (view, ruleset) = view_with_ruleset(ctx, game, Some(&token)).await?;
-    let seat = view
-        .viewer_seat
-        .ok_or_else(|| CliError::Usage("the token does not hold a seat of this game".into()))?;
+    let Some(seat) = view.viewer_seat else {
+        return Err(ctx.no_seat(game).await);
+    };
     let request = match setup_plan(game, &ruleset, seat, how, Submit::Command(Some(game)))? {
         SetupPlan::Submit(request) => request,
         SetupPlan::Template(text) if ctx.json => {
@@ -521,6 +554,9 @@ pub async fn moves(ctx: &Ctx, game: &str, cell: Option<&str>) -> Result<(), CliE
     let token = ctx.token(game).await?;
     if ctx.json {
         let view = ctx.server().await?.view(game, Some(&token)).await?;
+        if view.viewer_seat.is_none() {
+            return Err(ctx.no_seat(game).await);
+        }
         ctx.remember(&view);
         let full = json::to_json(&view).map_err(CliError::Local)?;
         let mut doc = serde_json::Map::new();
@@ -540,6 +576,9 @@ pub async fn moves(ctx: &Ctx, game: &str, cell: Option<&str>) -> Result<(), CliE
         return ctx.print_json(&serde_json::Value::Object(doc));
     }
     let (view, ruleset) = view_with_ruleset(ctx, game, Some(&token)).await?;
+    if view.viewer_seat.is_none() {
+        return Err(ctx.no_seat(game).await);
+    }
     let names = Names::new(&ruleset);
     let only = cell.map(|label| cell_named(&names, label)).transpose()?;
     if view.legal_moves.is_empty() {

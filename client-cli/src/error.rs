@@ -43,6 +43,20 @@ pub enum CliError {
         /// The server's refusal.
         refusal: ClientError,
     },
+    /// The server refused the signed-in session's token: it was signed out elsewhere,
+    /// revoked or expired, or the account was deleted. The refusal (for the exit code and
+    /// `--json`), told with the way back.
+    #[error(
+        "{} (the session of {name} kept here) — `trinchera login {name}` signs in again, \
+         `trinchera logout` goes on as a guest",
+        client_words(.refusal)
+    )]
+    SessionEnded {
+        /// The account's name.
+        name: String,
+        /// The server's refusal.
+        refusal: ClientError,
+    },
     /// `verify` found problems; the report has already been printed.
     #[error("the game was NOT fair")]
     Unfair,
@@ -97,8 +111,27 @@ fn client_words(error: &ClientError) -> String {
             "{error} — start it with `{START_SERVER}`, or point --server / TRINCHERA_SERVER \
              at a running one"
         ),
+        ClientError::Refused {
+            reason: Some(reason),
+            ..
+        } => match account_hint(reason) {
+            Some(hint) => format!("{error} — {hint}"),
+            None => error.to_string(),
+        },
         _ => error.to_string(),
     }
+}
+
+/// What to do about an account refusal, by its reason, where the server's words (written
+/// for every client) do not say it in commands.
+fn account_hint(reason: &str) -> Option<&'static str> {
+    Some(match reason {
+        "NAME_TAKEN" => "choose another name, or `trinchera login NAME` if the account is yours",
+        "SCOPE" => "sign in with `trinchera login NAME` (a session has the play scope)",
+        "TOKEN_NOT_FOUND" => "`trinchera token list` shows the account's tokens and their ids",
+        "NOT_SEATED" => "`trinchera games --mine` lists your account's games",
+        _ => return None,
+    })
 }
 
 /// The class of a failure: its exit code and its name in `--json` error documents.
@@ -125,6 +158,10 @@ impl CliError {
             | CliError::Unjoinable {
                 refusal: ClientError::Refused { status, reason, .. },
                 ..
+            }
+            | CliError::SessionEnded {
+                refusal: ClientError::Refused { status, reason, .. },
+                ..
             } => Some((*status, reason.as_deref())),
             _ => None,
         }
@@ -135,6 +172,9 @@ impl CliError {
             CliError::Usage(_) => Class::Usage,
             CliError::Client(client)
             | CliError::Unjoinable {
+                refusal: client, ..
+            }
+            | CliError::SessionEnded {
                 refusal: client, ..
             } => match client.fault() {
                 Fault::Usage => Class::Usage,

@@ -2,15 +2,18 @@
 //!
 //! A thin client: it depends on the public contract (`trinchera-proto`) only. The server
 //! knows the rules and lists the legal moves; this program draws what `ListRulesets`
-//! describes, keeps the player's tokens, and checks the fairness commitments after a game
+//! describes, keeps the player's tokens and account session, and checks the fairness
+//! commitments after a game
 //! (the connection, the token store and the checks are `trinchera-client`'s, shared with the
 //! desktop client).
 
+mod accounts;
 mod arena;
 mod cli;
 mod commands;
 mod context;
 mod error;
+mod password;
 mod play;
 mod render;
 mod rulesets;
@@ -149,7 +152,7 @@ async fn run(cli: Cli) -> Result<(), CliError> {
         return Ok(());
     }
     let ctx = Ctx::new(&cli)?;
-    match &cli.command {
+    let done = match &cli.command {
         Command::Rulesets { show: None } => rulesets::rulesets(&ctx).await,
         Command::Rulesets {
             show: Some(RulesetsCommand::Show { id }),
@@ -157,11 +160,12 @@ async fn run(cli: Cli) -> Result<(), CliError> {
         | Command::Rules { id } => rulesets::ruleset_show(&ctx, id).await,
         Command::New(args) => commands::new(&ctx, args).await,
         Command::Join { game, name } => commands::join(&ctx, game, name.as_deref()).await,
-        Command::Games {
-            phase,
-            ruleset,
-            limit,
-        } => commands::games(&ctx, *phase, ruleset.as_deref(), *limit).await,
+        Command::Games(args) => commands::games(&ctx, args).await,
+        Command::Register { name, password } => accounts::register(&ctx, name, password).await,
+        Command::Login { name, password } => accounts::login(&ctx, name, password).await,
+        Command::Logout => accounts::logout(&ctx).await,
+        Command::Whoami => accounts::whoami(&ctx).await,
+        Command::Token { command } => accounts::token(&ctx, command).await,
         Command::Setup { game, how } => commands::setup(&ctx, game, how).await,
         Command::Show { game } => commands::show(&ctx, game).await,
         Command::Moves { game, cell } => commands::moves(&ctx, game, cell.as_deref()).await,
@@ -180,5 +184,6 @@ async fn run(cli: Cli) -> Result<(), CliError> {
         Command::Bench(args) => commands::bench(&ctx, args).await,
         Command::Arena(args) => arena::arena(&ctx, args).await,
         Command::Completions { .. } => Ok(()),
-    }
+    };
+    done.map_err(|error| ctx.explain(error))
 }

@@ -1,7 +1,7 @@
 //! Status lines under a board, in words (the client library's sentences) and colours.
 
 use trinchera_client::clock::{self, clock_face};
-use trinchera_client::status::{self, lost, seat_line, turn};
+use trinchera_client::status::{self, lost, seat_of, turn};
 use trinchera_client::words::time_control;
 pub use trinchera_client::words::{event, final_result, phase, result, seat_holder};
 use trinchera_client::{Lang, Names};
@@ -35,6 +35,20 @@ fn clock_line(names: &Names<'_>, view: &pb::GameView, clock: &pb::Clock, style: 
     parts.join(" · ")
 }
 
+/// A seat and who holds it as the terminal lists players: the words both clients use ("Ana
+/// (Rojo)", "Azul (easy bot)", "Azul: free seat"), with `[account]` after a player with an
+/// account; the others are guests, or the server's bots, which say so.
+pub fn listed_seat(names: &Names<'_>, players: &[pb::Player], seat: i32) -> String {
+    let mut text = seat_of(Lang::En, names, players, seat);
+    let account = players
+        .iter()
+        .any(|p| p.seat == seat && p.joined && p.kind() == pb::PlayerKind::Account);
+    if account {
+        text.push_str(" [account]");
+    }
+    text
+}
+
 /// The lines under a board: title, players, where the game stands, losses, clocks, the
 /// last event.
 pub fn status(names: &Names<'_>, view: &pb::GameView, style: Style) -> String {
@@ -52,7 +66,7 @@ pub fn status(names: &Names<'_>, view: &pb::GameView, style: Style) -> String {
         .players
         .iter()
         .map(|p| {
-            let mut text = seat_line(Lang::En, names, view, p.seat);
+            let mut text = listed_seat(names, &view.players, p.seat);
             if view.phase() == pb::Phase::Setup && p.joined {
                 text.push_str(if p.setup_done {
                     " — set up"
@@ -133,6 +147,32 @@ mod tests {
         assert!(text.contains("Partida · Frente · game 7"), "{text}");
         assert!(text.contains("Ana (Rojo)"), "{text}");
         assert!(text.contains("Last: Ana (Rojo) played a1-a2."), "{text}");
+    }
+
+    #[test]
+    fn players_with_an_account_are_marked_and_guests_and_bots_are_not() {
+        let ruleset = pb::Ruleset {
+            seats: seats(["Rojo", "Azul"]),
+            ..Default::default()
+        };
+        let names = Names::new(&ruleset);
+        let player = |seat, name: &str, kind: pb::PlayerKind, bot: &str| pb::Player {
+            seat,
+            name: name.into(),
+            joined: true,
+            kind: kind as i32,
+            bot: bot.into(),
+            ..Default::default()
+        };
+        let account = [
+            player(0, "Ana", pb::PlayerKind::Account, ""),
+            player(1, "Bot (easy)", pb::PlayerKind::Bot, "easy"),
+        ];
+        assert_eq!(listed_seat(&names, &account, 0), "Ana (Rojo) [account]");
+        assert_eq!(listed_seat(&names, &account, 1), "Azul (easy bot)");
+        let guest = [player(0, "Ana", pb::PlayerKind::Guest, "")];
+        assert_eq!(listed_seat(&names, &guest, 0), "Ana (Rojo)");
+        assert_eq!(listed_seat(&names, &guest, 1), "Azul: free seat");
     }
 
     #[test]

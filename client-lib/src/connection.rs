@@ -4,11 +4,12 @@
 
 use std::path::PathBuf;
 
-use tonic::{Code, Request, Status};
+use tonic::{Code, IntoRequest, Request, Status};
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
 use tonic_types::StatusExt;
 use trinchera_proto::v1 as pb;
+use trinchera_proto::v1::account_service_client::AccountServiceClient;
 use trinchera_proto::v1::game_service_client::GameServiceClient;
 
 use crate::error::ClientError;
@@ -34,6 +35,8 @@ pub struct Server {
     url: String,
     channel: Transport,
     client: GameServiceClient<Transport>,
+    /// The account calls ([`crate::accounts`]).
+    pub(crate) accounts: AccountServiceClient<Transport>,
     health: HealthClient<Transport>,
 }
 
@@ -143,6 +146,7 @@ impl Server {
             // A replay of a long game is larger than tonic's 4 MB default.
             client: GameServiceClient::new(channel.clone())
                 .max_decoding_message_size(MAX_REPLY_BYTES),
+            accounts: AccountServiceClient::new(channel.clone()),
             health: HealthClient::new(channel.clone()),
             channel,
         }
@@ -193,28 +197,31 @@ impl Server {
             })
     }
 
-    /// Creates a game.
+    /// Creates a game: as a guest, or (a request [`authed`] with an account's token) as
+    /// the account, which takes the seat under its name.
     pub async fn create(
         &self,
-        request: pb::CreateGameRequest,
+        request: impl IntoRequest<pb::CreateGameRequest>,
     ) -> Result<pb::CreateGameResponse, ClientError> {
         let reply = self.client.clone().create_game(request).await;
         self.answer(reply)
     }
 
-    /// Joins a game.
+    /// Joins a game: as a guest, or (a request [`authed`] with an account's token) as the
+    /// account.
     pub async fn join(
         &self,
-        request: pb::JoinGameRequest,
+        request: impl IntoRequest<pb::JoinGameRequest>,
     ) -> Result<pb::JoinGameResponse, ClientError> {
         let reply = self.client.clone().join_game(request).await;
         self.answer(reply)
     }
 
-    /// One page of game summaries.
+    /// One page of game summaries (those of the caller's account, `player: "mine"`, need a
+    /// request [`authed`] with the account's token).
     pub async fn list(
         &self,
-        request: pb::ListGamesRequest,
+        request: impl IntoRequest<pb::ListGamesRequest>,
     ) -> Result<pb::ListGamesResponse, ClientError> {
         let reply = self.client.clone().list_games(request).await;
         self.answer(reply)
@@ -396,7 +403,7 @@ impl Server {
     }
 
     /// The reply, display-safe, or the failure its status stands for.
-    fn answer<T: Clean>(
+    pub(crate) fn answer<T: Clean>(
         &self,
         reply: Result<tonic::Response<T>, Status>,
     ) -> Result<T, ClientError> {

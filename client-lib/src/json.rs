@@ -29,17 +29,20 @@ macro_rules! proto_names {
 
 proto_names!(
     CreateGameResponse,
+    CreateTokenResponse,
     GameView,
     GetHistoryResponse,
     GetViewResponse,
     JoinGameResponse,
     ListGamesResponse,
+    ListTokensResponse,
     ListRulesetsResponse,
     MakeMoveResponse,
     ResignResponse,
     Ruleset,
     SubmitSetupResponse,
     WatchGameResponse,
+    WhoAmIResponse,
 );
 
 /// The descriptors of `trinchera.v1`, decoded once.

@@ -194,6 +194,15 @@ clean! {
     FairnessReveal { line: dice_seed; nested: setups; }
     SetupReveal { line: salt, canonical_setup, commitment; nested: placements; }
     Placement { line: kind; }
+    Account { line: name; }
+    TokenInfo { line: id, label; }
+    RegisterResponse { line: token; nested: account, token_info; }
+    LoginResponse { line: token; nested: account, token_info; }
+    LogoutResponse {}
+    WhoAmIResponse { nested: account, token; }
+    CreateTokenResponse { line: token; nested: token_info; }
+    ListTokensResponse { nested: tokens; }
+    RevokeTokenResponse {}
 }
 
 impl Clean for pb::game_view::Status {

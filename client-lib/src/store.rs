@@ -1,6 +1,8 @@
 //! What this machine remembers about games: the player token of every seat taken from here
 //! (both seats of a game may be held on one machine), and the fairness commitments seen in that game's views while it was played
-//! (so that `verify` can hold the final reveal against what was published at the time).
+//! (so that `verify` can hold the final reveal against what was published at the time);
+//! and the account signed in on each server ([`Session`]), whose token acts in every game
+//! the account plays ([`Hands`]).
 //! Both clients use it, so a game started in `trinchera` continues in `trinchera-gui`.
 //!
 //! One JSON file, `games.json`, in `$TRINCHERA_CONFIG_DIR` or the platform's config
@@ -75,12 +77,65 @@ impl GameRecord {
     }
 }
 
+/// The account signed in on a server from this machine.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Session {
+    /// The account's name, as registered.
+    pub name: String,
+    /// The session's secret token (`tra1_…`).
+    pub token: String,
+    /// The token's id (`TokenInfo.id`, not a secret), which tells this session apart in the
+    /// account's list of tokens.
+    #[serde(default)]
+    pub id: String,
+}
+
+/// Without the token, which must not end up in a log.
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("name", &self.name)
+            .field("id", &self.id)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What may act for this machine in one game: the tokens of the seats taken from here and
+/// the account signed in on the game's server.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Hands {
+    /// The seats' own tokens, by seat.
+    pub seats: BTreeMap<i32, String>,
+    /// The account signed in, if any.
+    pub account: Option<Session>,
+}
+
+impl Hands {
+    /// The token that acts for `seat` (`None`: for the one seat held here): the seat's own
+    /// token, else the account's (the server knows which seat the account holds). `None`
+    /// when nothing here acts, or when `seat` is `None` and both seats' tokens are here
+    /// (the caller picks one).
+    pub fn token(&self, seat: Option<i32>) -> Option<&str> {
+        let own = match seat {
+            Some(seat) => self.seats.get(&seat),
+            None if self.seats.len() == 1 => self.seats.values().next(),
+            None if self.seats.len() > 1 => return None,
+            None => None,
+        };
+        own.or(self.account.as_ref().map(|session| &session.token))
+            .map(String::as_str)
+    }
+}
+
 /// The whole file.
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct StateFile {
     /// Server URL → game id → record.
     #[serde(default)]
     servers: BTreeMap<String, BTreeMap<String, GameRecord>>,
+    /// Server URL → the account signed in there (files written before accounts have none).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    accounts: BTreeMap<String, Session>,
 }
 
 /// The key of a server address in the store: with a scheme, the host in lower case, any
@@ -133,7 +188,11 @@ impl StateFile {
                 }
             }
         }
-        StateFile { servers }
+        let mut accounts = BTreeMap::new();
+        for (server, session) in self.accounts {
+            accounts.entry(server_key(&server)).or_insert(session);
+        }
+        StateFile { servers, accounts }
     }
 }
 
@@ -219,21 +278,68 @@ impl Store {
         game: &str,
         change: impl FnOnce(&mut GameRecord) -> bool,
     ) -> Result<(), ClientError> {
+        self.change(|state| {
+            change(
+                state
+                    .servers
+                    .entry(server_key(server))
+                    .or_default()
+                    .entry(game.to_owned())
+                    .or_default(),
+            )
+        })
+    }
+
+    /// Changes the file under the lock; writes only if `change` says it changed something.
+    fn change(&self, change: impl FnOnce(&mut StateFile) -> bool) -> Result<(), ClientError> {
         let _lock = self
             .place
             .lock(LOCK)
             .map_err(|e| ClientError::file("cannot lock", self.place.shown(LOCK), e))?;
         let mut state = self.read()?;
-        let record = state
-            .servers
-            .entry(server_key(server))
-            .or_default()
-            .entry(game.to_owned())
-            .or_default();
-        if change(record) {
+        if change(&mut state) {
             self.write(&state)?;
         }
         Ok(())
+    }
+
+    /// The account signed in on `server` from here, if any.
+    pub fn signed_in(&self, server: &str) -> Result<Option<Session>, ClientError> {
+        Ok(self.read()?.accounts.remove(&server_key(server)))
+    }
+
+    /// Keeps `session` as the account signed in on `server` (in place of any other).
+    pub fn sign_in(&self, server: &str, session: Session) -> Result<(), ClientError> {
+        self.change(|state| {
+            state.accounts.insert(server_key(server), session);
+            true
+        })
+    }
+
+    /// Forgets the account signed in on `server`; the session forgotten, if there was one.
+    pub fn sign_out(&self, server: &str) -> Result<Option<Session>, ClientError> {
+        let mut forgotten = None;
+        self.change(|state| {
+            forgotten = state.accounts.remove(&server_key(server));
+            forgotten.is_some()
+        })?;
+        Ok(forgotten)
+    }
+
+    /// What may act for this machine in `game` on `server`.
+    pub fn hands(&self, server: &str, game: &str) -> Result<Hands, ClientError> {
+        let mut state = self.read()?;
+        let key = server_key(server);
+        let seats = state
+            .servers
+            .get_mut(&key)
+            .and_then(|games| games.remove(game))
+            .map(|record| record.tokens)
+            .unwrap_or_default();
+        Ok(Hands {
+            seats,
+            account: state.accounts.remove(&key),
+        })
     }
 
     /// Records the commitments visible in `view`.
@@ -350,6 +456,83 @@ mod tests {
                 .expect("reads")
                 .is_some()
         );
+    }
+
+    fn session(name: &str) -> Session {
+        Session {
+            name: name.into(),
+            token: format!("tra1_{name}"),
+            id: "00000000000000aa".into(),
+        }
+    }
+
+    #[test]
+    fn a_file_from_before_accounts_loads_and_keeps_its_games_through_a_sign_in() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::at(dir.path());
+        // What a client without accounts wrote.
+        let old = r#"{"servers": {"http://127.0.0.1:7": {"3": {"tokens": {"0": "tr1_a"},
+                        "ruleset": "frente", "setup_commitments": {"0": "cc"}}}}}"#;
+        std::fs::write(store.place().shown(FILE), old).expect("writes");
+        assert_eq!(store.signed_in("localhost:7").expect("reads"), None);
+        let hands = store.hands("localhost:7", "3").expect("reads");
+        assert_eq!(hands.token(None), Some("tr1_a"));
+        assert_eq!(hands.account, None);
+        store
+            .sign_in("localhost:7", session("Ana"))
+            .expect("writes");
+        let record = store
+            .game("localhost:7", "3")
+            .expect("reads")
+            .expect("known");
+        assert_eq!(record.tokens.get(&0).map(String::as_str), Some("tr1_a"));
+        assert_eq!(record.setup_commitments.len(), 1);
+        assert_eq!(
+            store.signed_in("http://127.0.0.1:7/").expect("reads"),
+            Some(session("Ana"))
+        );
+        assert_eq!(store.signed_in("localhost:8").expect("reads"), None);
+        // Signed out, the file is again one that a client without accounts wrote.
+        assert_eq!(
+            store.sign_out("localhost:7").expect("writes"),
+            Some(session("Ana"))
+        );
+        assert_eq!(store.sign_out("localhost:7").expect("writes"), None);
+        let text = std::fs::read_to_string(store.place().shown(FILE)).expect("reads");
+        assert!(!text.contains("accounts"), "{text}");
+    }
+
+    #[test]
+    fn a_seats_own_token_acts_before_the_accounts() {
+        let account = Some(session("Ana"));
+        let none = Hands::default();
+        assert_eq!(none.token(None), None);
+        assert_eq!(none.token(Some(0)), None);
+        let signed = Hands {
+            seats: BTreeMap::new(),
+            account: account.clone(),
+        };
+        assert_eq!(signed.token(None), Some("tra1_Ana"));
+        assert_eq!(signed.token(Some(1)), Some("tra1_Ana"));
+        let one = Hands {
+            seats: BTreeMap::from([(1, "tr1_b".to_owned())]),
+            account: account.clone(),
+        };
+        assert_eq!(one.token(None), Some("tr1_b"));
+        assert_eq!(one.token(Some(1)), Some("tr1_b"));
+        assert_eq!(one.token(Some(0)), Some("tra1_Ana"));
+        let both = Hands {
+            seats: BTreeMap::from([(0, "tr1_a".to_owned()), (1, "tr1_b".to_owned())]),
+            account,
+        };
+        assert_eq!(both.token(None), None, "the caller picks a seat");
+        assert_eq!(both.token(Some(0)), Some("tr1_a"));
+    }
+
+    #[test]
+    fn a_session_never_shows_its_token_in_debug_output() {
+        let shown = format!("{:?}", session("Ana"));
+        assert!(shown.contains("Ana") && !shown.contains("tra1_"), "{shown}");
     }
 
     #[cfg(unix)]

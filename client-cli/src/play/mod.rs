@@ -51,9 +51,9 @@ pub async fn play(ctx: &Ctx, args: &PlayArgs) -> Result<(), CliError> {
     let server = ctx.server().await?;
     let view = server.view(&game, Some(&token)).await?;
     let ruleset = server.ruleset(&view.ruleset).await?;
-    let seat = view
-        .viewer_seat
-        .ok_or_else(|| CliError::Usage("the token does not hold a seat of this game".into()))?;
+    let Some(seat) = view.viewer_seat else {
+        return Err(ctx.no_seat(&game).await);
+    };
     let names = Names::new(&ruleset);
     println!(
         "Game {game} ({}): you play {} (seat {seat}). Type `help` at a prompt for commands.",

@@ -1,5 +1,6 @@
 //! Tests of the `trinchera` binary against a real server started by each test.
 
+mod accounts;
 mod arena;
 mod bench;
 mod docs;

@@ -1,12 +1,14 @@
 //! Passwords: what the server accepts, and their argon2id hashes (PHC strings), computed on
-//! the blocking pool a few at a time so that a flood of sign-ins cannot slow the games.
+//! threads of their own, a few at a time and at a lower priority than the games' (on
+//! Linux), so that a flood of sign-ins slows the sign-ins, not the moves.
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
 
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
-use tokio::sync::{OnceCell, Semaphore};
+use tokio::sync::{OnceCell, oneshot};
 
 use crate::error::{AccountError, ApiError};
 
@@ -39,20 +41,40 @@ impl fmt::Debug for Password {
     }
 }
 
+/// Work for a hashing thread.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// How much lower than the games' the hashing threads' priority is (a nice value): under
+/// load, the cores go to the moves first.
+const NICER: i32 = 10;
+
 /// The hasher: argon2id with its default costs (19 MiB, two passes, one lane: OWASP's
-/// recommendation), at most `threads` hashes at once.
+/// recommendation) on its own threads, as many hashes at once as threads; the others wait
+/// in line.
 pub(crate) struct Passwords {
-    permits: Arc<Semaphore>,
+    /// The line of hashes; the threads end when it is dropped.
+    jobs: mpsc::Sender<Job>,
     /// The hash of a password nobody knows, checked in place of a missing account's so that
     /// a wrong name costs the time a wrong password does.
     dummy: OnceCell<String>,
 }
 
 impl Passwords {
-    /// A hasher running at most `threads` hashes at once (at least one).
+    /// A hasher on `threads` threads (at least one).
     pub(crate) fn new(threads: usize) -> Passwords {
+        let (jobs, line) = mpsc::channel::<Job>();
+        let line = Arc::new(Mutex::new(line));
+        for _ in 0..threads.max(1) {
+            let line = Arc::clone(&line);
+            let spawned = std::thread::Builder::new()
+                .name("password-hash".into())
+                .spawn(move || hash_jobs(&line));
+            if let Err(error) = spawned {
+                tracing::error!(%error, "cannot start a password-hashing thread");
+            }
+        }
         Passwords {
-            permits: Arc::new(Semaphore::new(threads.max(1))),
+            jobs,
             dummy: OnceCell::new(),
         }
     }
@@ -100,23 +122,45 @@ impl Passwords {
             .map(String::as_str)
     }
 
-    /// Runs `work` on the blocking pool once a permit is free.
+    /// Runs `work` on a hashing thread, once one is free.
     async fn blocking<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> Result<T, argon2::password_hash::Error> + Send + 'static,
     ) -> Result<T, ApiError> {
-        let permit = Arc::clone(&self.permits)
-            .acquire_owned()
+        let (done, answer) = oneshot::channel();
+        let job: Job = Box::new(move || {
+            let _ = done.send(work());
+        });
+        let gone = || ApiError::Internal("no password-hashing thread runs".into());
+        self.jobs.send(job).map_err(|_| gone())?;
+        answer
             .await
-            .map_err(|error| ApiError::Internal(error.into()))?;
-        let done = tokio::task::spawn_blocking(move || {
-            let result = work();
-            drop(permit);
-            result
-        })
-        .await
-        .map_err(|error| ApiError::Internal(error.into()))?;
-        done.map_err(|error| ApiError::Internal(error.to_string().into()))
+            .map_err(|_| gone())?
+            .map_err(|error| ApiError::Internal(error.to_string().into()))
+    }
+}
+
+/// A hashing thread: lowers its priority, then runs the jobs of `line` until it closes.
+fn hash_jobs(line: &Mutex<mpsc::Receiver<Job>>) {
+    lower_priority();
+    loop {
+        let next = line
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .recv();
+        match next {
+            Ok(job) => job(),
+            Err(mpsc::RecvError) => return,
+        }
+    }
+}
+
+/// Makes the calling thread nicer by [`NICER`] (Linux keeps a nice value per thread).
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    if let Err(error) = rustix::process::setpriority_process(Some(rustix::thread::gettid()), NICER)
+    {
+        tracing::warn!(%error, "cannot lower the priority of a password-hashing thread");
     }
 }
 
@@ -143,6 +187,19 @@ mod tests {
         let wrong = Password::new("wrong horse", "password").expect("long enough");
         assert!(!passwords.verify(wrong, Some(hash)).await.expect("checked"));
         assert!(!passwords.verify(password(), None).await.expect("checked"));
+    }
+
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn hashes_run_on_nicer_threads() {
+        let passwords = Passwords::new(1);
+        let nice = passwords
+            .blocking(|| Ok(rustix::process::getpriority_process(None)))
+            .await
+            .expect("ran")
+            .expect("read");
+        let ours = rustix::process::getpriority_process(None).expect("read");
+        assert_eq!(nice, ours + NICER);
     }
 
     #[test]
