@@ -32,7 +32,6 @@ pub mod setup;
 pub mod shelf;
 pub mod shelf_ui;
 pub mod status;
-pub mod tile_text;
 pub mod top_bar;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
