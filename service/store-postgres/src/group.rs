@@ -22,26 +22,26 @@
 //! transaction inserted from one another transaction committed meanwhile, and
 //! data-modifying CTEs are outside the SQL subset).
 //!
-//! While a group is on its way the next one gathers: up to [`GROUPS_IN_FLIGHT`] groups
-//! are written at once, each on a connection of the pool, and the committer waits for no
-//! timer (a lone append goes at once). A serialization failure runs the whole group again
-//! ([`retrying`]); any other failure fails every append of the group.
+//! One group is on its way at a time, on one connection of the pool, and the next one
+//! gathers meanwhile; the committer waits for no timer (a lone append goes at once). Two or
+//! four groups at once were measured too, at 128 games flat out on two cores: their groups
+//! were smaller (23 and 11 appends on average, against 43) and cost the database more CPU a
+//! move, for no more moves a second (`docs/benchmarks/saturation.md`). A serialization
+//! failure runs the whole group again ([`retrying`]); any other failure fails every append
+//! of the group.
 
 use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use deadpool_postgres::Pool;
-use tokio::sync::{Semaphore, mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
 use super::besides::{self, Besides};
 use super::retry::retrying;
 use super::{get, unpooled};
 use trinchera_store::StoreError;
-
-/// Groups written at the same time at most, each on its own connection.
-pub(super) const GROUPS_IN_FLIGHT: usize = 2;
 
 /// Appends in one group at most (one statement's arrays).
 const MAX_GROUP: usize = 1024;
@@ -111,15 +111,11 @@ impl Committer {
     }
 }
 
-/// Takes what is queued as groups and writes each on a task of its own, at most
-/// [`GROUPS_IN_FLIGHT`] at once, until the queue is closed and everything is answered.
+/// Takes what is queued as groups and writes them one after the other, until the queue is
+/// closed and everything is answered.
 async fn commit_loop(pool: Pool, mut queued: mpsc::UnboundedReceiver<Queued>) {
-    let slots = Arc::new(Semaphore::new(GROUPS_IN_FLIGHT));
     let mut waiting = VecDeque::new();
     loop {
-        let Ok(slot) = Arc::clone(&slots).acquire_owned().await else {
-            break;
-        };
         if waiting.is_empty() {
             match queued.recv().await {
                 Some(append) => waiting.push_back(append),
@@ -129,21 +125,13 @@ async fn commit_loop(pool: Pool, mut queued: mpsc::UnboundedReceiver<Queued>) {
         while let Ok(append) = queued.try_recv() {
             waiting.push_back(append);
         }
-        let group = take_group(&mut waiting);
-        let pool = pool.clone();
-        tokio::spawn(async move {
-            write(&pool, group).await;
-            drop(slot);
-        });
+        write(&pool, take_group(&mut waiting)).await;
     }
-    // Every group under way is answered before the store closes.
-    let all = u32::try_from(GROUPS_IN_FLIGHT).unwrap_or(u32::MAX);
-    drop(slots.acquire_many(all).await);
 }
 
 /// The next group: the first waiting append of each game, [`MAX_GROUP`] at most, by game
-/// (so that two groups under way take the rows of the games they share in one order);
-/// the others keep waiting, in order.
+/// (so that groups of servers sharing the database take the rows of the games they share
+/// in one order); the others keep waiting, in order.
 fn take_group(waiting: &mut VecDeque<Queued>) -> Vec<Queued> {
     let mut games = HashSet::new();
     let mut group = Vec::new();
