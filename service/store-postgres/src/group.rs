@@ -52,8 +52,13 @@ pub(super) enum Refusal {
     /// Its version was taken, or does not follow its log.
     Conflict,
     /// The group could not be written.
-    Failed(Arc<StoreError>),
+    Failed(GroupFailed),
 }
+
+/// The group an append was in could not be written: the error each of its appends reports.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("the group of appends it was in could not be written")]
+pub(super) struct GroupFailed(#[source] pub(super) Arc<StoreError>);
 
 /// One append as the committer receives it, encoded.
 pub(super) struct Queued {
@@ -161,7 +166,7 @@ async fn write(pool: &Pool, group: Vec<Queued>) {
         let answer = match &outcome {
             Ok(inside) if inside[index] => Ok(()),
             Ok(_) => Err(Refusal::Conflict),
-            Err(error) => Err(Refusal::Failed(Arc::clone(error))),
+            Err(error) => Err(Refusal::Failed(GroupFailed(Arc::clone(error)))),
         };
         // A waiter that gave up is fine: its append is durable anyway.
         let _ = append.answer.send(answer);

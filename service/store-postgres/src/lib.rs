@@ -436,9 +436,9 @@ impl Store for PostgresStore {
                 game,
                 version: append.version,
             }),
-            Err(Refusal::Failed(error)) => Err(match *error {
+            Err(Refusal::Failed(failed)) => Err(match *failed.0 {
                 StoreError::Closed => StoreError::Closed,
-                _ => StoreError::backend(error),
+                _ => StoreError::backend(failed),
             }),
         }
     }
