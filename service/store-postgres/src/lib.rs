@@ -8,13 +8,16 @@
 //! versioned encoding of [`records`].
 //!
 //! Writes:
-//! - An append is one transaction: the entry is inserted with `INSERT … SELECT … WHERE` the
-//!   previous version exists `ON CONFLICT DO NOTHING RETURNING version`, then the summary
-//!   and token rows. No row back means that the version is taken or does not follow the
-//!   log: [`StoreError::Conflict`], nothing written. The primary key makes two writers of
-//!   one version impossible (the second waits for the first and then inserts nothing), and
-//!   "the previous version exists" makes gaps impossible, under any isolation level. An
-//!   append returns once its transaction has committed.
+//! - Appends are written in groups ([`group`]): the entries of many games in one statement,
+//!   `INSERT … SELECT … FROM UNNEST(…) WHERE` each one's previous version exists `ON
+//!   CONFLICT DO NOTHING RETURNING game_id, version`, then the summary, token and lease
+//!   rows of those that came back, in the same transaction. An append whose row does not
+//!   come back is refused: its version is taken or does not follow the log
+//!   ([`StoreError::Conflict`], nothing of it written), whatever happened to the others.
+//!   The primary key makes two writers of one version impossible (the second waits for the
+//!   first and then inserts nothing), and "the previous version exists" makes gaps
+//!   impossible, under any isolation level. An append returns once its group has
+//!   committed.
 //! - Serialization failures (SQLSTATE 40001, what CockroachDB answers to any collision of
 //!   two transactions) are retried with capped backoff ([`retry`]).
 //! - Game ids come from the sequence `game_ids` (`CACHE 1`): short decimal numbers,
@@ -28,7 +31,9 @@
 
 #![warn(unreachable_pub)]
 
+mod besides;
 mod connect;
+mod group;
 mod retry;
 mod schema;
 pub mod scratch;
@@ -39,20 +44,24 @@ use deadpool_postgres::{GenericClient, Pool, PoolError};
 use tokio_postgres::Row;
 use tokio_postgres::types::{FromSql, ToSql};
 
+use self::besides::{Besides, GameColumns};
 pub use self::connect::is_postgres_url;
+use self::group::{Committer, Queued, Refusal};
 use self::retry::retrying;
 pub use self::schema::{Migrated, SchemaMismatch};
 use trinchera_store::records::{
     self, AccountRecord, AccountTokenRecord, EventRecord, SummaryRecord,
 };
 use trinchera_store::{
-    AccountId, Append, BotLease, Downtime, GameId, GamePhase, Lifetime, ListQuery, Restored, Speed,
-    Store, StoreError, TokenHash, Traits, Unfinished, Unstarted,
+    AccountId, Append, Downtime, GameId, GamePhase, Lifetime, ListQuery, Restored, Speed, Store,
+    StoreError, TokenHash, Unfinished, Unstarted,
 };
 
 /// A [`Store`] in a PostgreSQL database.
 pub struct PostgresStore {
     pool: Pool,
+    /// Writes the appends, in groups.
+    committer: Committer,
 }
 
 impl PostgresStore {
@@ -62,7 +71,8 @@ impl PostgresStore {
     pub async fn open(url: &str) -> Result<PostgresStore, StoreError> {
         let pool = connect::pool(url)?;
         schema::check(&*pool.get().await.map_err(unpooled)?).await?;
-        Ok(PostgresStore { pool })
+        let committer = Committer::start(pool.clone());
+        Ok(PostgresStore { pool, committer })
     }
 
     /// Brings the schema of the database `url` names up to this build's version: what
@@ -125,8 +135,8 @@ fn game_id(row: &Row, index: usize) -> Result<GameId, StoreError> {
     Ok(GameId(unsigned(get(row, index)?)?))
 }
 
-/// Records a creation or append made durable since `started`: each is a transaction of its
-/// own, a commit of one in the group-commit metrics.
+/// Records a creation made durable since `started`: each is a transaction of its own, a
+/// commit of one in the group-commit metrics.
 fn committed_one(started: std::time::Instant) {
     trinchera_store::metrics::group_commit(1, started.elapsed().as_secs_f64());
 }
@@ -160,100 +170,9 @@ fn unfinished_filter(which: Unfinished) -> String {
     }
 }
 
-/// The `games` columns of a summary.
-struct GameColumns<'a> {
-    ruleset: &'a str,
-    phase: Option<i32>,
-    speed: i32,
-    bots: i32,
-    since_ms: i64,
-    summary: Vec<u8>,
-}
-
-impl<'a> GameColumns<'a> {
-    fn of(summary: &'a SummaryRecord) -> GameColumns<'a> {
-        let traits = Traits::of(summary);
-        GameColumns {
-            ruleset: &summary.ruleset,
-            phase: traits.phase.map(GamePhase::number),
-            speed: traits.speed.unwrap_or(Speed::Untimed).number(),
-            bots: i32::try_from(traits.bots).unwrap_or(i32::MAX),
-            since_ms: int8(summary.phase_since_ms()),
-            summary: records::encode(summary),
-        }
-    }
-
-    /// Inserts them as the row of a new game with the next id; that id.
-    async fn insert(&self, client: &impl GenericClient) -> Result<i64, StoreError> {
-        let sql = "INSERT INTO games (id, ruleset, phase, speed, bots, since_ms, summary) \
-                   VALUES (nextval('game_ids'), $1::TEXT, $2::INT4, $3::INT4, $4::INT4, \
-                           $5::INT8, $6::BYTEA) \
-                   RETURNING id";
-        get(&rows(client, sql, &self.params()).await?[0], 0)
-    }
-
-    /// Writes them to game `id`'s row.
-    async fn update(&self, client: &impl GenericClient, id: i64) -> Result<(), StoreError> {
-        let sql = "UPDATE games SET ruleset = $1::TEXT, phase = $2::INT4, speed = $3::INT4, \
-                   bots = $4::INT4, since_ms = $5::INT8, summary = $6::BYTEA \
-                   WHERE id = $7::INT8";
-        let mut params = self.params().to_vec();
-        params.push(&id);
-        rows(client, sql, &params).await.map(drop)
-    }
-
-    /// The columns as parameters `$1` to `$6`.
-    fn params(&self) -> [&(dyn ToSql + Sync); 6] {
-        [
-            &self.ruleset,
-            &self.phase,
-            &self.speed,
-            &self.bots,
-            &self.since_ms,
-            &self.summary,
-        ]
-    }
-}
-
-/// Notes the accounts that hold seats of game `id`, from its summary.
-async fn insert_players(
-    client: &impl GenericClient,
-    summary: &SummaryRecord,
-    id: i64,
-) -> Result<(), StoreError> {
-    let accounts: Vec<i64> = summary
-        .accounts
-        .iter()
-        .filter(|&&account| account != 0)
-        .map(|&account| int8(account))
-        .collect();
-    if accounts.is_empty() {
-        return Ok(());
-    }
-    let sql = "INSERT INTO game_players (account_id, game_id) \
-               SELECT account_id, $2::INT8 FROM UNNEST($1::INT8[]) AS seats (account_id) \
-               ON CONFLICT DO NOTHING";
-    rows(client, sql, &[&accounts, &id]).await.map(drop)
-}
-
 /// Column `index` of `row`, an account's id.
 fn account_id(row: &Row, index: usize) -> Result<AccountId, StoreError> {
     Ok(AccountId(unsigned(get(row, index)?)?))
-}
-
-/// Notes that `token` belongs to game `id`.
-async fn insert_token(
-    client: &impl GenericClient,
-    token: Option<TokenHash>,
-    id: i64,
-) -> Result<(), StoreError> {
-    let Some(token) = token else {
-        return Ok(());
-    };
-    let sql = "INSERT INTO tokens (token_hash, game_id) VALUES ($1::BYTEA, $2::INT8)";
-    rows(client, sql, &[&token.0.as_slice(), &id])
-        .await
-        .map(drop)
 }
 
 impl PostgresStore {
@@ -275,39 +194,14 @@ impl PostgresStore {
         }
         let sql = "INSERT INTO events (game_id, version, record) VALUES ($1::INT8, 1, $2::BYTEA)";
         rows(&transaction, sql, &[&id, &records::encode(creation.record)]).await?;
-        insert_players(&transaction, summary, id).await?;
-        insert_token(&transaction, creation.token, id).await?;
+        let mut besides = Besides::default();
+        besides.seat(id, summary);
+        if let Some(token) = creation.token {
+            besides.token(id, token);
+        }
+        besides.write(&transaction).await?;
         transaction.commit().await.map_err(StoreError::backend)?;
         Ok(game)
-    }
-
-    /// One attempt at appending to game `game`'s log.
-    async fn try_append(&self, game: GameId, append: Append<'_>) -> Result<(), StoreError> {
-        let (id, version) = (int8(game.0), int8(append.version));
-        let mut client = self.client().await?;
-        let transaction = client.transaction().await.map_err(StoreError::backend)?;
-        let sql = "INSERT INTO events (game_id, version, record) \
-                   SELECT $1::INT8, $2::INT8, $3::BYTEA \
-                   WHERE EXISTS (SELECT 1 FROM events \
-                                 WHERE game_id = $1::INT8 AND version = $2::INT8 - 1) \
-                   ON CONFLICT DO NOTHING RETURNING version";
-        let record = records::encode(append.record);
-        if rows(&transaction, sql, &[&id, &version, &record])
-            .await?
-            .is_empty()
-        {
-            return Err(StoreError::Conflict {
-                game,
-                version: append.version,
-            });
-        }
-        if let Some(summary) = append.summary {
-            GameColumns::of(summary).update(&transaction, id).await?;
-            insert_players(&transaction, summary, id).await?;
-        }
-        insert_token(&transaction, append.token, id).await?;
-        write_lease(&transaction, append.lease, id).await?;
-        transaction.commit().await.map_err(StoreError::backend)
     }
 
     /// One attempt at noting a start at `now_ms`.
@@ -470,10 +364,12 @@ impl PostgresStore {
                    SELECT $1::INT8, version, record \
                    FROM UNNEST($2::INT8[], $3::BYTEA[]) AS log (version, record)";
         rows(&transaction, sql, &[&id, &versions, &records]).await?;
-        for token in restored.tokens {
-            insert_token(&transaction, Some(*token), id).await?;
+        let mut besides = Besides::default();
+        for &token in restored.tokens {
+            besides.token(id, token);
         }
-        insert_players(&transaction, restored.summary, id).await?;
+        besides.seat(id, restored.summary);
+        besides.write(&transaction).await?;
         // Only ever forward: a sequence behind the restored id would hand it out again.
         let sql = "SELECT CASE WHEN nextval('game_ids') < $1::INT8 \
                    THEN setval('game_ids', $1::INT8) END";
@@ -503,30 +399,6 @@ impl PostgresStore {
     }
 }
 
-/// What an append does to game `id`'s bot lease: the writer takes it (over whoever held
-/// it: the append is the authority on whose turn it is), or it ends.
-async fn write_lease(
-    client: &impl GenericClient,
-    lease: Option<BotLease>,
-    id: i64,
-) -> Result<(), StoreError> {
-    match lease {
-        None => Ok(()),
-        Some(BotLease::Take { holder, until_ms }) => {
-            let sql = "INSERT INTO bot_leases (game_id, holder, until_ms) \
-                       VALUES ($1::INT8, $2::INT8, $3::INT8) \
-                       ON CONFLICT (game_id) DO UPDATE \
-                       SET holder = excluded.holder, until_ms = excluded.until_ms";
-            let params: [&(dyn ToSql + Sync); 3] = [&id, &int8(holder), &int8(until_ms)];
-            rows(client, sql, &params).await.map(drop)
-        }
-        Some(BotLease::End) => {
-            let sql = "DELETE FROM bot_leases WHERE game_id = $1::INT8";
-            rows(client, sql, &[&id]).await.map(drop)
-        }
-    }
-}
-
 /// A start within this many milliseconds of the last sign of life of any server on the
 /// database counts as no downtime: with several servers on one database, another one was
 /// serving meanwhile (they note their life every second).
@@ -550,10 +422,25 @@ impl Store for PostgresStore {
     }
 
     async fn append(&self, game: GameId, append: Append<'_>) -> Result<(), StoreError> {
-        let started = std::time::Instant::now();
-        retrying(|| self.try_append(game, append)).await?;
-        committed_one(started);
-        Ok(())
+        let (id, version) = (int8(game.0), int8(append.version));
+        let queued = |answer| Queued {
+            id,
+            version,
+            record: records::encode(append.record),
+            besides: Besides::of_append(id, append.summary, append.token, append.lease),
+            answer,
+        };
+        match self.committer.commit(queued).await? {
+            Ok(()) => Ok(()),
+            Err(Refusal::Conflict) => Err(StoreError::Conflict {
+                game,
+                version: append.version,
+            }),
+            Err(Refusal::Failed(failed)) => Err(match *failed.0 {
+                StoreError::Closed => StoreError::Closed,
+                _ => StoreError::backend(failed),
+            }),
+        }
     }
 
     async fn log(&self, game: GameId) -> Result<Vec<EventRecord>, StoreError> {
@@ -893,6 +780,7 @@ impl Store for PostgresStore {
     }
 
     async fn close(&self) -> Result<(), StoreError> {
+        self.committer.close().await;
         self.pool.close();
         Ok(())
     }

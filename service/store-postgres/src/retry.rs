@@ -1,9 +1,13 @@
-//! Serialization failures (SQLSTATE 40001) retried with capped backoff.
+//! Serialization failures (SQLSTATE 40001) and deadlocks (40P01) retried with capped
+//! backoff.
 //!
 //! CockroachDB runs every transaction SERIALIZABLE and answers 40001 whenever two of them
-//! collide; PostgreSQL and YugabyteDB do so under SERIALIZABLE or REPEATABLE READ. The
-//! transaction was rolled back whole, so running it again is safe: an append that lost its
-//! race finds the version taken on its next attempt and reports a conflict.
+//! collide; PostgreSQL and YugabyteDB do so under SERIALIZABLE or REPEATABLE READ. Groups
+//! of appends take their rows in the order of the games' ids, so that two of them do not
+//! wait for each other; should the database still find a deadlock, it rolls one back
+//! (40P01). Either way the transaction was rolled back whole, so running it again is safe:
+//! an append that lost its race finds the version taken on its next attempt and reports a
+//! conflict.
 
 use std::time::Duration;
 
@@ -18,18 +22,20 @@ const FIRST_WAIT: Duration = Duration::from_millis(4);
 /// The longest wait between two attempts.
 const MAX_WAIT: Duration = Duration::from_millis(250);
 
-/// Whether `error` is a serialization failure of the database.
-pub(super) fn is_serialization_failure(error: &StoreError) -> bool {
+/// Whether `error` is a serialization failure or a deadlock of the database: the
+/// transaction was rolled back and may run again.
+pub(super) fn is_transient(error: &StoreError) -> bool {
     let StoreError::Backend(source) = error else {
         return false;
     };
-    source
+    let code = source
         .downcast_ref::<tokio_postgres::Error>()
-        .and_then(tokio_postgres::Error::code)
-        == Some(&SqlState::T_R_SERIALIZATION_FAILURE)
+        .and_then(tokio_postgres::Error::code);
+    code == Some(&SqlState::T_R_SERIALIZATION_FAILURE)
+        || code == Some(&SqlState::T_R_DEADLOCK_DETECTED)
 }
 
-/// Runs `attempt` until it does not fail with a serialization failure, [`ATTEMPTS`] times
+/// Runs `attempt` until it does not fail with a serialization failure or a deadlock, [`ATTEMPTS`] times
 /// at most, waiting a little longer (with jitter, so that racers spread) after each failure;
 /// returns the last outcome.
 pub(super) async fn retrying<T, F>(mut attempt: impl FnMut() -> F) -> Result<T, StoreError>
@@ -39,8 +45,8 @@ where
     let mut wait = FIRST_WAIT;
     for _ in 1..ATTEMPTS {
         match attempt().await {
-            Err(error) if is_serialization_failure(&error) => {
-                tracing::debug!(%error, "serialization failure: the transaction runs again");
+            Err(error) if is_transient(&error) => {
+                tracing::debug!(%error, "serialization failure or deadlock: the transaction runs again");
                 tokio::time::sleep(jittered(wait)).await;
                 wait = (wait * 2).min(MAX_WAIT);
             }

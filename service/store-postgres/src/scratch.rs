@@ -81,12 +81,18 @@ impl ScratchSchema {
 
     /// Runs `sql` in the test database, outside this schema.
     async fn execute(&self, sql: &str) {
-        let client = connect::single(&self.base)
-            .await
-            .unwrap_or_else(|error| panic!("cannot connect to {TEST_DATABASE}: {error}"));
-        client
-            .batch_execute(sql)
-            .await
-            .unwrap_or_else(|error| panic!("{sql}: {error}"));
+        execute(&self.base, sql).await;
     }
+}
+
+/// Runs `sql` (statements separated by `;`) in the database `url` names, as a test sets up
+/// what it needs beside a store; panics when that fails.
+pub async fn execute(url: &str, sql: &str) {
+    let client = connect::single(url)
+        .await
+        .unwrap_or_else(|error| panic!("cannot connect to {TEST_DATABASE}: {error}"));
+    client
+        .batch_execute(sql)
+        .await
+        .unwrap_or_else(|error| panic!("{sql}: {error}"));
 }

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use super::retry::{self, is_serialization_failure, retrying};
+use super::retry::{self, is_transient, retrying};
 use super::scratch::ScratchSchema;
 use super::*;
 use trinchera_store::MAX_DOWNTIMES;
@@ -200,10 +200,7 @@ async fn serialization_failures_are_retried_and_other_errors_are_not() {
         execute(&schema, SERIALIZATION_FAILURE).await
     })
     .await;
-    assert!(
-        outcome.as_ref().is_err_and(is_serialization_failure),
-        "{outcome:?}"
-    );
+    assert!(outcome.as_ref().is_err_and(is_transient), "{outcome:?}");
     assert_eq!(attempts.swap(0, Ordering::Relaxed), retry::ATTEMPTS);
 
     // Another error is returned at once.
@@ -213,9 +210,7 @@ async fn serialization_failures_are_retried_and_other_errors_are_not() {
     })
     .await;
     assert!(
-        outcome
-            .as_ref()
-            .is_err_and(|e| !is_serialization_failure(e)),
+        outcome.as_ref().is_err_and(|e| !is_transient(e)),
         "{outcome:?}"
     );
     assert_eq!(attempts.load(Ordering::Relaxed), 1);

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use trinchera_store::Store;
 use trinchera_store::conformance::Backend;
 use trinchera_store_postgres::PostgresStore;
-use trinchera_store_postgres::scratch::ScratchSchema;
+use trinchera_store_postgres::scratch::{self, ScratchSchema};
 
 /// PostgreSQL, in a fresh schema of the test database.
 struct Postgres {
@@ -25,7 +25,28 @@ impl Backend for Postgres {
         self.store.close().await.expect("closes");
         self.store = Arc::new(PostgresStore::open(&self.url).await.expect("opens"));
     }
+
+    async fn fail_to_serialize_once(&self) {
+        scratch::execute(&self.url, FAIL_TO_SERIALIZE_ONCE).await;
+    }
 }
+
+/// A trigger that fails the next statement inserting into `events` with a real
+/// serialization failure, once (a sequence counts, outside the transactions it fails).
+const FAIL_TO_SERIALIZE_ONCE: &str = "
+    CREATE SEQUENCE IF NOT EXISTS serialization_failures;
+    SELECT setval('serialization_failures', 1, false);
+    CREATE OR REPLACE FUNCTION fail_to_serialize_once() RETURNS TRIGGER LANGUAGE plpgsql AS $$
+    BEGIN
+        IF nextval('serialization_failures') = 1 THEN
+            RAISE EXCEPTION 'collided (a test)' USING ERRCODE = 'serialization_failure';
+        END IF;
+        RETURN NULL;
+    END $$;
+    DROP TRIGGER IF EXISTS fail_to_serialize_once ON events;
+    CREATE TRIGGER fail_to_serialize_once BEFORE INSERT ON events
+        FOR EACH STATEMENT EXECUTE FUNCTION fail_to_serialize_once();
+";
 
 /// Runs `test` in a fresh schema with the server settings `settings`; a passing test's
 /// schema is dropped, a failing one's kept to be looked at.

@@ -28,6 +28,11 @@ pub trait Backend: Send {
     fn store(&self) -> Arc<dyn Store>;
     /// Closes the store and opens it again, as a restarted server does.
     fn restart(&mut self) -> impl Future<Output = ()> + Send;
+    /// Makes the next write of log entries fail once as a serialization failure would
+    /// (SQLSTATE 40001), on a backend whose transactions can fail so; nothing elsewhere.
+    fn fail_to_serialize_once(&self) -> impl Future<Output = ()> + Send {
+        async {}
+    }
 }
 
 /// The in-memory model, as a [`Backend`].
@@ -62,7 +67,7 @@ impl Backend for Memory {
 #[macro_export]
 macro_rules! conformance_tests {
     ($(#[$attr:meta])* $run:path) => {
-        $crate::conformance_tests!(@each [$(#[$attr])*] $run; appends_survive_restarts, appends_out_of_turn_conflict_and_write_nothing, racing_appends_of_one_version_let_exactly_one_through, ids_are_new_and_increase_across_restarts, listings_page_newest_first_and_filter, queries_find_unfinished_and_unstarted_games, downtime_is_the_gap_before_a_start, restored_games_keep_their_ids_and_are_written_once, a_restored_lifetime_is_what_the_next_start_counts_from, log_after_gives_what_a_copy_missed, bot_leases_go_to_one_server_at_a_time, accounts_hold_their_names_and_survive_restarts, account_tokens_are_found_listed_and_removed, listings_filter_by_player, restored_accounts_keep_their_ids);
+        $crate::conformance_tests!(@each [$(#[$attr])*] $run; appends_survive_restarts, appends_out_of_turn_conflict_and_write_nothing, racing_appends_of_one_version_let_exactly_one_through, ids_are_new_and_increase_across_restarts, listings_page_newest_first_and_filter, queries_find_unfinished_and_unstarted_games, downtime_is_the_gap_before_a_start, restored_games_keep_their_ids_and_are_written_once, a_restored_lifetime_is_what_the_next_start_counts_from, log_after_gives_what_a_copy_missed, bot_leases_go_to_one_server_at_a_time, accounts_hold_their_names_and_survive_restarts, account_tokens_are_found_listed_and_removed, listings_filter_by_player, restored_accounts_keep_their_ids, conflicts_inside_a_group_refuse_their_own_appends_only, a_group_of_conflicts_writes_nothing, a_group_that_failed_to_serialize_runs_again);
     };
     (@each $attrs:tt $run:path; $($name:ident),*) => {
         $($crate::conformance_tests!(@one $attrs $run; $name);)*
@@ -244,6 +249,255 @@ pub async fn racing_appends_of_one_version_let_exactly_one_through(backend: impl
         assert_eq!(through, 1, "version {version}");
     }
     assert_eq!(store.log(game).await.expect("log").len(), 20);
+}
+
+/// An append to make at once with others, with what it writes besides its entry.
+#[derive(Clone, Debug)]
+struct Planned {
+    game: GameId,
+    version: u64,
+    summary: Option<SummaryRecord>,
+    token: Option<TokenHash>,
+    lease: Option<BotLease>,
+}
+
+impl Planned {
+    /// A plain move: version `version` of `game`.
+    fn plain(game: GameId, version: u64) -> Planned {
+        Planned {
+            game,
+            version,
+            summary: None,
+            token: None,
+            lease: None,
+        }
+    }
+
+    /// A move that also writes a summary of `phase` with `players`, a token named `token`
+    /// and a lease of server `holder`.
+    fn with_rows(self, phase: GamePhase, players: &[&str], token: &str, holder: u64) -> Planned {
+        Planned {
+            summary: Some(SummaryRecord {
+                players: players.iter().map(|&player| player.into()).collect(),
+                ..summary("frente", phase)
+            }),
+            token: Some(TokenHash::of(token)),
+            lease: Some(BotLease::Take {
+                holder,
+                until_ms: 1 << 50,
+            }),
+            ..self
+        }
+    }
+}
+
+/// Makes every one of `planned` at once, so that a backend that commits in groups takes
+/// several of them together; their outcomes, in order.
+async fn all_at_once(store: &Arc<dyn Store>, planned: &[Planned]) -> Vec<Result<(), StoreError>> {
+    let tasks: Vec<_> = planned
+        .iter()
+        .cloned()
+        .map(|planned| {
+            let store = Arc::clone(store);
+            tokio::spawn(async move {
+                let append = Append {
+                    version: planned.version,
+                    record: &record(&format!("m{}", planned.version)),
+                    summary: planned.summary.as_ref(),
+                    token: planned.token,
+                    lease: planned.lease,
+                };
+                store.append(planned.game, append).await
+            })
+        })
+        .collect();
+    let mut outcomes = Vec::with_capacity(tasks.len());
+    for task in tasks {
+        outcomes.push(task.await.expect("task"));
+    }
+    outcomes
+}
+
+/// Creates `count` games in play.
+async fn games_in_play(store: &dyn Store, count: usize) -> Vec<GameId> {
+    let mut games = Vec::with_capacity(count);
+    for _ in 0..count {
+        games.push(create(store, &summary("frente", GamePhase::Playing), None).await);
+    }
+    games
+}
+
+/// Whether server `holder` could take game `game`'s bot lease now: no other server holds it.
+async fn lease_free(store: &dyn Store, game: GameId, holder: u64) -> bool {
+    store.take_lease(game, holder, 0, 1).await.expect("asks")
+}
+
+/// Appends made at once, several of them refused (out of turn, racing one another, of a
+/// game that does not exist), refuse those alone: the others are in with their summaries,
+/// tokens and leases, and nothing of a refused one is written.
+pub async fn conflicts_inside_a_group_refuse_their_own_appends_only(mut backend: impl Backend) {
+    let mut store = backend.store();
+    let games = games_in_play(store.as_ref(), 8).await;
+    let mut planned = Vec::new();
+    for (index, &game) in games.iter().enumerate() {
+        let next = Planned::plain(game, 2);
+        planned.push(if index % 2 == 0 {
+            next.with_rows(GamePhase::Finished, &["Ana"], &format!("in {index}"), 7)
+        } else {
+            next
+        });
+        if index % 2 == 1 {
+            let gap = Planned::plain(game, 4);
+            planned.push(gap.with_rows(GamePhase::Setup, &["X"], &format!("gap {index}"), 8));
+        }
+    }
+    // A second writer of game 0's version 2, and a game that does not exist.
+    let racer = Planned::plain(games[0], 2);
+    planned.push(racer.with_rows(GamePhase::Finished, &["Ana"], "racer", 9));
+    let nowhere = Planned::plain(GameId(games[7].0 + 100), 2);
+    planned.push(nowhere.with_rows(GamePhase::Setup, &["X"], "nowhere", 8));
+
+    let outcomes = all_at_once(&store, &planned).await;
+    let mut through = 0;
+    for (planned, outcome) in planned.iter().zip(&outcomes) {
+        match outcome {
+            Ok(()) if planned.version == 2 && planned.game <= games[7] => through += 1,
+            Err(StoreError::Conflict { game, version })
+                if (*game, *version) == (planned.game, planned.version)
+                    && (planned.version != 2
+                        || planned.game == games[0]
+                        || planned.game > games[7]) => {}
+            other => panic!("{planned:?}: {other:?}"),
+        }
+    }
+    assert_eq!(
+        through, 8,
+        "one append of version 2 of each game: {outcomes:?}"
+    );
+
+    for round in ["before", "after"] {
+        for (index, &game) in games.iter().enumerate() {
+            let log = store.log(game).await.expect("log");
+            assert_eq!(
+                notations(&log),
+                ["created", "m2"],
+                "game {index} {round} the restart"
+            );
+            let phase = if index % 2 == 0 {
+                GamePhase::Finished
+            } else {
+                GamePhase::Playing
+            };
+            let stored = store.summary(game).await.expect("summary").expect("a game");
+            assert_eq!(
+                stored.phase,
+                phase.number(),
+                "game {index} {round} the restart"
+            );
+            // Game 0's winner is one of two racers (below).
+            if index > 0 {
+                let token = TokenHash::of(&format!("in {index}"));
+                let owner = store.token_owner(&token).await.expect("owner");
+                assert_eq!(owner, (index % 2 == 0).then_some(game), "game {index}");
+            }
+            let gap = TokenHash::of(&format!("gap {index}"));
+            assert_eq!(store.token_owner(&gap).await.expect("owner"), None);
+        }
+        let tokens = [TokenHash::of("in 0"), TokenHash::of("racer")];
+        let mut owners = 0;
+        for token in &tokens {
+            owners += usize::from(store.token_owner(token).await.expect("owner").is_some());
+        }
+        assert_eq!(
+            owners, 1,
+            "the token of game 0's winner alone, {round} the restart"
+        );
+        assert_eq!(
+            store
+                .token_owner(&TokenHash::of("nowhere"))
+                .await
+                .expect("owner"),
+            None
+        );
+        drop(store);
+        backend.restart().await;
+        store = backend.store();
+    }
+    // Server 8 wrote nothing but out-of-turn appends: it holds no lease.
+    assert!(lease_free(store.as_ref(), games[1], 10).await);
+}
+
+/// Appends made at once that all conflict write nothing, and the store goes on.
+pub async fn a_group_of_conflicts_writes_nothing(backend: impl Backend) {
+    let store = backend.store();
+    let games = games_in_play(store.as_ref(), 4).await;
+    for &game in &games {
+        append(store.as_ref(), game, 2).await.expect("appends");
+    }
+    let mut planned = Vec::new();
+    for (index, &game) in games.iter().enumerate() {
+        for version in [2, 4] {
+            let token = format!("{index} at {version}");
+            let refused = Planned::plain(game, version);
+            planned.push(refused.with_rows(GamePhase::Finished, &["X"], &token, 5));
+        }
+    }
+    for outcome in all_at_once(&store, &planned).await {
+        assert!(
+            matches!(outcome, Err(StoreError::Conflict { .. })),
+            "{outcome:?}"
+        );
+    }
+    for (index, &game) in games.iter().enumerate() {
+        assert_eq!(store.log(game).await.expect("log").len(), 2);
+        let stored = store.summary(game).await.expect("summary").expect("a game");
+        assert_eq!(stored, summary("frente", GamePhase::Playing));
+        for version in [2, 4] {
+            let token = TokenHash::of(&format!("{index} at {version}"));
+            assert_eq!(store.token_owner(&token).await.expect("owner"), None);
+        }
+        assert!(lease_free(store.as_ref(), game, 6).await, "game {index}");
+    }
+    let next: Vec<Planned> = games.iter().map(|&game| Planned::plain(game, 3)).collect();
+    for outcome in all_at_once(&store, &next).await {
+        outcome.expect("appends after the conflicts");
+    }
+}
+
+/// Appends whose write failed to serialize (on a backend where that happens) are written
+/// when it runs again: plain moves, and moves that write summaries, tokens and leases.
+pub async fn a_group_that_failed_to_serialize_runs_again(backend: impl Backend) {
+    let store = backend.store();
+    let games = games_in_play(store.as_ref(), 4).await;
+    backend.fail_to_serialize_once().await;
+    let plain: Vec<Planned> = games.iter().map(|&game| Planned::plain(game, 2)).collect();
+    for outcome in all_at_once(&store, &plain).await {
+        outcome.expect("appends on the second attempt");
+    }
+    backend.fail_to_serialize_once().await;
+    let with_rows: Vec<Planned> = games
+        .iter()
+        .enumerate()
+        .map(|(index, &game)| {
+            let next = Planned::plain(game, 3);
+            next.with_rows(GamePhase::Finished, &["Ana"], &format!("t{index}"), 3)
+        })
+        .collect();
+    for outcome in all_at_once(&store, &with_rows).await {
+        outcome.expect("appends on the second attempt");
+    }
+    for (index, &game) in games.iter().enumerate() {
+        let log = store.log(game).await.expect("log");
+        assert_eq!(notations(&log), ["created", "m2", "m3"]);
+        let stored = store.summary(game).await.expect("summary").expect("a game");
+        assert_eq!(stored.phase, GamePhase::Finished.number());
+        let token = TokenHash::of(&format!("t{index}"));
+        assert_eq!(store.token_owner(&token).await.expect("owner"), Some(game));
+        assert!(
+            !lease_free(store.as_ref(), game, 4).await,
+            "server 3 holds it"
+        );
+    }
 }
 
 /// Ids are new and increase across restarts.
