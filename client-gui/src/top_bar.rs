@@ -1,13 +1,15 @@
-//! The bar across the top of the window: the connection, the way back, the board look, the
-//! help and the language. In a narrow window everything but the connection folds into a
-//! "Menu", so nothing slides under anything else. The last failure shows under it, over
+//! The bar across the top of the window: the connection, the way back, who plays ("Signed in
+//! as Ana" and "Sign out", or "Sign in" for a guest), the board look, the help and the
+//! language. In a narrow window everything but the connection folds into a "Menu", so
+//! nothing slides under anything else. The last failure shows under it, over
 //! the screen ([`notice`]).
 
 use eframe::egui::{self, Panel, Rect, RichText, Ui};
 
 use crate::action::Action;
+use crate::backend::Request;
 use crate::connection::Connection;
-use crate::i18n::Lang;
+use crate::i18n::{Lang, tr};
 use crate::palette;
 use crate::settings::Settings;
 
@@ -23,6 +25,10 @@ pub struct Bar<'a> {
     pub url: &'a str,
     /// Whether a game is open (the way back is "Back to the lobby").
     pub in_game: bool,
+    /// The account signed in, if any.
+    pub account: Option<&'a str>,
+    /// Whether the sign-in screen shows.
+    pub signing_in: bool,
 }
 
 /// Draws the bar; the settings change in place.
@@ -43,6 +49,7 @@ pub fn show(ui: &mut Ui, settings: &mut Settings, bar: Bar<'_>) -> Vec<Action> {
                     ui.menu_button(lang.pick("Menu", "Menú"), |ui| {
                         language_choice(ui, settings);
                         ui.separator();
+                        who(ui, lang, bar, &mut actions);
                         way_back(ui, lang, bar, &mut actions);
                         controls(ui, settings, bar, &mut actions);
                     });
@@ -50,6 +57,7 @@ pub fn show(ui: &mut Ui, settings: &mut Settings, bar: Bar<'_>) -> Vec<Action> {
                     // Right to left: the language box first, then its caption before it.
                     language_box(ui, settings);
                     controls(ui, settings, bar, &mut actions);
+                    who(ui, lang, bar, &mut actions);
                 }
                 // The connection takes the room that is left, from the left.
                 ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
@@ -84,6 +92,34 @@ pub fn notice(ctx: &egui::Context, screen: Rect, lang: Lang, notice: &str) -> Op
                 .inner
         })
         .inner
+}
+
+/// Who plays: "Signed in as Ana" with "Sign out", or for a guest "Sign in" (in the lobby);
+/// read in that order in the bar (laid out right to left) and in its menu.
+fn who(ui: &mut Ui, lang: Lang, bar: Bar<'_>, actions: &mut Vec<Action>) {
+    match bar.account {
+        Some(name) => {
+            let signed_in = |ui: &mut Ui| {
+                ui.label(tr!(lang, "Signed in as {name}", "Has entrado como {name}"));
+            };
+            let right_to_left = ui.layout().main_dir() == egui::Direction::RightToLeft;
+            if !right_to_left {
+                signed_in(ui);
+            }
+            if ui.button(lang.pick("Sign out", "Salir")).clicked() {
+                actions.push(Action::Send(Request::SignOut));
+            }
+            if right_to_left {
+                signed_in(ui);
+            }
+        }
+        None => {
+            let lobby = bar.connection.is_up() && !bar.in_game && !bar.signing_in;
+            if lobby && ui.button(lang.pick("Sign in", "Entrar")).clicked() {
+                actions.push(Action::AskToSignIn);
+            }
+        }
+    }
 }
 
 /// "Back to the lobby" while a game is open.
