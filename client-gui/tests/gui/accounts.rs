@@ -62,6 +62,7 @@ fn a_new_account_is_named_in_the_bar_and_plays_under_its_name_until_signed_out()
         ("Ana", pb::PlayerKind::Account)
     );
 
+    me.click("Signed in as Ana");
     me.click("Sign out");
     me.wait_for("the sign-in screen", |app| app.sign_in.is_some());
     assert!(me.app().game.is_none(), "the account's game is closed");
@@ -101,6 +102,7 @@ fn a_game_begun_signed_in_continues_from_a_fresh_config_dir_after_signing_in() {
 fn refusals_are_told_in_english_and_spanish() {
     let server = Server::start();
     let mut ana = registered(&server, "Ana");
+    ana.click("Signed in as Ana");
     ana.click("Sign out");
     ana.wait_for("the sign-in screen", |app| app.sign_in.is_some());
 
@@ -197,4 +199,29 @@ fn a_session_ended_elsewhere_sends_the_person_back_to_sign_in() {
     eventually("the session forgotten here", || {
         store.signed_in(&server.url).expect("reads").is_none()
     });
+}
+
+#[test]
+fn a_long_name_leaves_the_connection_in_sight_in_the_bar() {
+    let server = Server::start();
+    let mut me = registered(&server, "Bartolomé de las Casas Ruiz");
+    me.app_mut().settings.lang = Lang::Es;
+    me.harness.run();
+    let account = me.rect("Cuenta: Bartolomé de las…");
+    let connection = me
+        .harness
+        .query_all_by_label_contains("conectado a")
+        .next()
+        .expect("the connection")
+        .rect();
+    assert!(
+        !account.intersects(connection),
+        "{account:?} over {connection:?}"
+    );
+    me.click("Cuenta: Bartolomé de las…");
+    assert!(
+        me.shows("Cuenta: Bartolomé de las Casas Ruiz"),
+        "the whole name"
+    );
+    assert!(me.shows("Cerrar sesión"));
 }
