@@ -592,13 +592,14 @@ async fn open(server: &Server, hands: &Hands, game: &str) -> Result<Opened, Clie
 }
 
 /// The session kept for `url`, checked with the server: the one to act with, and what became
-/// of it. A session the server no longer takes is forgotten here.
+/// of it. A session the server no longer takes is forgotten here. A store that cannot be
+/// read keeps no session (the lobby's listing says what is wrong with it).
 async fn checked(
     server: &Server,
     store: &Store,
     url: &str,
 ) -> Result<(Option<Session>, SessionCheck), ClientError> {
-    let Some(session) = store.signed_in(url)? else {
+    let Ok(Some(session)) = store.signed_in(url) else {
         return Ok((None, SessionCheck::None));
     };
     match server.who_am_i(&session.token).await {

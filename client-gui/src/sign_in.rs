@@ -174,37 +174,21 @@ impl SignInScreen {
         // The grid sits at the left of the centred column: its rows line up.
         ui.with_layout(egui::Layout::top_down(egui::Align::Min), |ui| {
             grid.show(ui, |ui| {
-                let label = ui.label(captions[0]);
-                let edit = ui
-                    .add(
-                        egui::TextEdit::singleline(&mut self.name)
-                            .char_limit(64)
-                            .desired_width(field_width),
-                    )
-                    .labelled_by(label.id);
-                enter |= submitted(ui, &edit);
-                ui.end_row();
-                let label = ui.label(captions[1]);
-                let edit = ui
-                    .add(
-                        egui::TextEdit::singleline(&mut self.password.0)
-                            .password(true)
-                            .desired_width(field_width),
-                    )
-                    .labelled_by(label.id);
-                enter |= submitted(ui, &edit);
-                ui.end_row();
-                if register {
-                    let label = ui.label(captions[2]);
+                let row = |ui: &mut Ui, caption: &str, edit: egui::TextEdit<'_>| {
+                    let label = ui.label(caption);
                     let edit = ui
-                        .add(
-                            egui::TextEdit::singleline(&mut self.repeat.0)
-                                .password(true)
-                                .desired_width(field_width),
-                        )
+                        .add(edit.desired_width(field_width))
                         .labelled_by(label.id);
-                    enter |= submitted(ui, &edit);
                     ui.end_row();
+                    edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter))
+                };
+                let name = egui::TextEdit::singleline(&mut self.name).char_limit(64);
+                enter |= row(ui, captions[0], name);
+                let password = egui::TextEdit::singleline(&mut self.password.0).password(true);
+                enter |= row(ui, captions[1], password);
+                if register {
+                    let repeat = egui::TextEdit::singleline(&mut self.repeat.0).password(true);
+                    enter |= row(ui, captions[2], repeat);
                 }
             });
         });
@@ -293,9 +277,4 @@ impl SignInScreen {
             }
         })
     }
-}
-
-/// Whether Enter was pressed in the text field of `edit`.
-fn submitted(ui: &Ui, edit: &egui::Response) -> bool {
-    edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter))
 }

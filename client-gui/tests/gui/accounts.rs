@@ -16,6 +16,14 @@ use crate::harness::{Server, Window, block_on, eventually};
 
 const PASSWORD: &str = "correct horse battery";
 
+/// Presses `button` of the sign-in screen and waits for the server's answer.
+fn press_and_wait(me: &mut Window, button: &str) {
+    me.click(button);
+    me.wait_for("the answer", |app| {
+        app.sign_in.as_ref().is_some_and(|s| !s.busy())
+    });
+}
+
 /// A fresh window, signed in as a new account `name`.
 fn registered(server: &Server, name: &str) -> Window {
     let mut me = Window::asking(server, tempfile::tempdir().expect("temp dir"));
@@ -109,10 +117,7 @@ fn refusals_are_told_in_english_and_spanish() {
     let mut me = Window::asking(&server, tempfile::tempdir().expect("temp dir"));
     me.type_into("Name", "Ana");
     me.type_into("Password", "not her password");
-    me.click("Sign in");
-    me.wait_for("the refusal", |app| {
-        app.sign_in.as_ref().is_some_and(|s| !s.busy())
-    });
+    press_and_wait(&mut me, "Sign in");
     assert!(me.shows("wrong name or password"));
     me.app_mut().settings.lang = Lang::Es;
     me.harness.run();
@@ -127,19 +132,13 @@ fn refusals_are_told_in_english_and_spanish() {
     me.click("Create account");
     assert!(me.shows("the two passwords differ: type the same one twice"));
     me.type_into("Password again", PASSWORD);
-    me.click("Create account");
-    me.wait_for("the refusal", |app| {
-        app.sign_in.as_ref().is_some_and(|s| !s.busy())
-    });
+    press_and_wait(&mut me, "Create account");
     assert!(me.shows("that name is taken: choose another, or sign in if the account is yours"));
 
     me.type_into("Name", "Beto");
     me.type_into("Password", "short");
     me.type_into("Password again", "short");
-    me.click("Create account");
-    me.wait_for("the refusal", |app| {
-        app.sign_in.as_ref().is_some_and(|s| !s.busy())
-    });
+    press_and_wait(&mut me, "Create account");
     assert!(me.shows("the password must be 8 to 1,024 bytes long"));
 }
 
@@ -158,10 +157,7 @@ fn too_many_failed_sign_ins_count_down_before_the_next_try() {
     for _ in 0..2 {
         me.type_into("Name", "Ana");
         me.type_into("Password", "wrong password");
-        me.click("Sign in");
-        me.wait_for("the refusal", |app| {
-            app.sign_in.as_ref().is_some_and(|s| !s.busy())
-        });
+        press_and_wait(&mut me, "Sign in");
     }
     assert!(me.shows_containing("too many tries: try again in"));
     me.type_into("Password", "wrong password");
