@@ -34,7 +34,6 @@ pub mod shelf;
 pub mod shelf_ui;
 pub mod sign_in;
 pub mod status;
-pub mod tile_text;
 pub mod top_bar;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

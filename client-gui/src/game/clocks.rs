@@ -11,7 +11,7 @@ use std::time::Duration;
 use eframe::egui::{self, RichText, Ui};
 use trinchera_client::{Names, clock, words};
 
-use super::GameScreen;
+use super::state::Game;
 use crate::i18n::{lang, tr};
 use crate::palette;
 
@@ -20,7 +20,7 @@ const OWN_STEP_MS: u64 = 200;
 
 /// Draws the clocks of `game`, if it has any: every clock on one line (the next if they do
 /// not fit, never broken), the warning of the player's own under them.
-pub fn ui(game: &GameScreen, ui: &mut Ui) {
+pub fn ui(game: &Game, ui: &mut Ui) {
     let (Some(clock), Some(left)) = (&game.view.clock, game.clocks()) else {
         return;
     };

@@ -1,31 +1,34 @@
-//! One open game. [`GameScreen`] follows it: the view, the events, the setup being edited,
-//! the action being picked, what is on its way to the server. It draws the board here and
-//! the rest from its widgets: the [`side`] panel, the [`clocks`], the setup [`tray`] and
-//! the [`turn`]'s actions. The board follows `WatchGame`; every action offered comes from
+//! One open game. [`GameScreen`] follows it (the [`state`] of the game: the view, the
+//! events, what is on its way to the server) and draws the board; its parts own the rest
+//! and draw it: the [`side`] panel (with the [`clocks`]), the setup [`tray`] and the
+//! [`turn`]'s actions. What a part wants done comes back as a [`command`] that the screen
+//! applies. The board follows `WatchGame`; every action offered comes from
 //! `GameView.legal_moves`.
 
 mod clocks;
+mod command;
 mod events;
 mod side;
+mod state;
 mod tray;
 mod turn;
 
-use web_time::Instant;
-
 use eframe::egui::{self, Panel, Ui};
-use trinchera_client::{Names, clock, status};
+use trinchera_client::Names;
 use trinchera_proto::v1 as pb;
 
+use self::command::Command;
 use self::events::Events;
+use self::side::Side;
+use self::state::Game;
 use self::tray::SetupEditor;
-use self::turn::Typed;
+use self::turn::Turn;
 use crate::action::Action;
-use crate::backend::Request;
 use crate::board::{self, BoardModel, Scene, Selection, board_ui};
 use crate::connection::Connection;
 use crate::failure::Failure;
 use crate::i18n::{Lang, lang};
-use crate::moves::{self, Pending};
+use crate::moves;
 use crate::settings::Settings;
 use crate::setup::Draft;
 use crate::shelf::Shelf;
@@ -49,30 +52,18 @@ pub struct Surroundings<'a> {
 /// The state of the open game.
 #[derive(Clone, Debug)]
 pub struct GameScreen {
-    ruleset: pb::Ruleset,
-    /// The seat played from here; `None` for a spectator.
-    seat: Option<i32>,
-    /// The seat's token.
-    token: Option<String>,
-    /// The game as this viewer sees it now.
-    view: pb::GameView,
-    /// When `view` arrived: a running clock counts down from here.
-    view_at: Instant,
-    events: Events,
-    /// What is picked of the next action.
-    pending: Pending,
-    setup: SetupEditor,
-    typed: Typed,
-    /// Whether the resign confirmation is showing.
-    confirm_resign: bool,
-    /// Whether an action is on its way (no second one until it is answered).
-    in_flight: bool,
+    /// The game as followed from the server.
+    game: Game,
+    /// The panel beside the board.
+    side: Side,
+    /// The setup being edited.
+    tray: SetupEditor,
+    /// What is picked of the next action, and the move typed.
+    turn: Turn,
     /// Whether a new move is to flash from the next frame on.
     flash_new: bool,
     /// Where drags from the tray go, and the cell under the pointer.
     selection: Selection,
-    /// A piece of the player's that was clicked and has no move now (said beside the board).
-    stuck: Option<pb::Cell>,
 }
 
 impl GameScreen {
@@ -84,229 +75,159 @@ impl GameScreen {
         view: pb::GameView,
         history: &[pb::Event],
     ) -> GameScreen {
-        let zone = seat.and_then(|seat| ruleset.setup_zones.iter().find(|z| z.seat == seat));
+        let game = Game::new(ruleset, seat, token, view, history);
         GameScreen {
-            setup: SetupEditor::new(zone),
-            ruleset,
-            seat,
-            token,
-            view,
-            view_at: Instant::now(),
-            events: Events::of(history),
-            pending: Pending::Nothing,
-            typed: Typed::default(),
-            confirm_resign: false,
-            in_flight: false,
+            tray: SetupEditor::new(game.zone()),
+            game,
+            side: Side::default(),
+            turn: Turn::default(),
             flash_new: false,
             selection: Selection::default(),
-            stuck: None,
         }
     }
 
     /// The same game opened again (after a lost connection): the view and the events
     /// anew, what the player was putting together kept.
     pub fn reopened(&mut self, view: pb::GameView, history: &[pb::Event]) {
-        self.events = Events::of(history);
-        self.in_flight = false;
+        self.game.events = Events::of(history);
+        self.game.in_flight = false;
         self.set_view(view);
     }
 
     /// The game's ruleset.
     pub fn ruleset(&self) -> &pb::Ruleset {
-        &self.ruleset
+        &self.game.ruleset
     }
 
     /// The seat played from here; `None` for a spectator.
     pub fn seat(&self) -> Option<i32> {
-        self.seat
+        self.game.seat
     }
 
     /// The game as this viewer sees it now.
     pub fn view(&self) -> &pb::GameView {
-        &self.view
+        &self.game.view
     }
 
     /// The setup being edited.
     pub fn draft(&self) -> &Draft {
-        &self.setup.draft
+        self.tray.draft()
     }
 
     /// The problems the server named in the last refused setup.
     pub fn problems(&self) -> &[String] {
-        self.setup.server_problems()
+        self.tray.server_problems()
     }
 
     /// Every line of the events list in `lang`.
     pub fn log_text(&self, lang: Lang) -> Vec<String> {
-        self.events
-            .text(lang, &Names::new(&self.ruleset), &self.view)
+        let game = &self.game;
+        game.events
+            .text(lang, &Names::new(&game.ruleset), &game.view)
     }
 
     /// The viewer's setup zone, if the viewer sets up.
     pub fn zone(&self) -> Option<&pb::SetupZone> {
-        let seat = self.seat?;
-        self.ruleset.setup_zones.iter().find(|z| z.seat == seat)
+        self.game.zone()
     }
 
     /// Whether the viewer still has to set up.
     pub fn setting_up(&self) -> bool {
-        status::setting_up(&Names::new(&self.ruleset), &self.view)
+        self.game.setting_up()
     }
 
     /// Whether the viewer is to act now.
     pub fn my_turn(&self) -> bool {
-        self.view.phase() == pb::Phase::Playing
-            && self.seat.is_some()
-            && self.view.to_move == self.seat
+        self.game.my_turn()
+    }
+
+    /// Each seat's time left now, counted down locally from the view's snapshot
+    /// ([`clock::time_left`](trinchera_client::clock::time_left)); `None` in a game without
+    /// a clock.
+    pub fn clocks(&self) -> Option<Vec<u64>> {
+        self.game.clocks()
     }
 
     /// A message of the live stream.
     pub fn watched(&mut self, message: pb::WatchGameResponse) {
         if message.snapshot {
-            self.events.snapshot(message.version);
+            self.game.events.snapshot(message.version);
         }
         if let Some(view) = message.view
-            && view.version >= self.view.version
+            && view.version >= self.game.view.version
         {
             self.set_view(view);
         }
         if let Some(event) = &message.event {
-            self.events.push(event);
+            self.game.events.push(event);
         }
     }
 
     /// The view after an accepted action of ours.
     pub fn accepted(&mut self, view: pb::GameView) {
-        self.in_flight = false;
-        if std::mem::take(&mut self.typed.in_flight) {
-            self.typed.text.clear();
-            self.typed.refusal = None;
-        }
-        self.setup.accepted();
-        if view.version >= self.view.version {
+        self.game.in_flight = false;
+        self.turn.accepted();
+        self.tray.accepted();
+        if view.version >= self.game.view.version {
             self.set_view(view);
         }
     }
 
     /// A setup the server made arrived: it goes on the board to adjust.
     pub fn suggested(&mut self, placements: &[pb::Placement]) {
-        self.in_flight = false;
-        if let Some(zone) = self.zone().cloned() {
-            self.setup.draft.load(&zone, placements);
+        self.game.in_flight = false;
+        if let Some(zone) = self.game.zone() {
+            self.tray.suggested(zone, placements);
         }
     }
 
     /// A setup was refused with these problems.
     pub fn refused_setup(&mut self, problems: Vec<String>) {
-        self.in_flight = false;
-        let sent = self.setup.draft.tray().clone();
-        self.setup.refused(sent, problems);
+        self.game.in_flight = false;
+        self.tray.refused(problems);
     }
 
     /// A request failed: a typed move's refusal stays beside the box; `false` if the
     /// failure is not the typed move's.
     pub fn failed(&mut self, failure: &Failure) -> bool {
-        self.in_flight = false;
-        if std::mem::take(&mut self.typed.in_flight) {
-            self.typed.refusal = Some(failure.clone());
-            return true;
-        }
-        false
+        self.game.in_flight = false;
+        self.turn.failed(failure)
     }
 
     /// The server is gone: nothing is on its way any more.
     pub fn lost_server(&mut self) {
-        self.in_flight = false;
-        self.typed.in_flight = false;
+        self.game.in_flight = false;
+        self.turn.lost_server();
     }
 
     fn set_view(&mut self, view: pb::GameView) {
-        if view.version != self.view.version {
-            self.pending = Pending::Nothing;
-            self.stuck = None;
-            self.confirm_resign = false;
+        if self.game.set_view(view) {
+            self.turn.moved_on();
+            self.side.moved_on();
             self.flash_new = true;
         }
-        self.view = view;
-        self.view_at = Instant::now();
     }
 
-    /// Milliseconds since the view's snapshot (the local clock counts from its arrival).
-    fn since_view(&self) -> u64 {
-        u64::try_from(self.view_at.elapsed().as_millis()).unwrap_or(u64::MAX)
-    }
-
-    /// Each seat's time left now, counted down locally from the view's snapshot
-    /// ([`clock::time_left`]); `None` in a game without a clock.
-    pub fn clocks(&self) -> Option<Vec<u64>> {
-        let clock = self.view.clock.as_ref()?;
-        Some(clock::time_left(clock, self.since_view()))
-    }
-
-    /// The limit that runs now other than a clock, with the time left ([`clock::deadline`]).
-    pub fn deadline(&self) -> Option<(pb::Lapse, u64)> {
-        clock::deadline(self.view.clock.as_ref()?, self.since_view())
-    }
-
-    /// The request that plays `action` on the version seen.
-    fn play(&mut self, action: pb::Move) -> Option<Request> {
-        self.act(pb::make_move_request::Action::Move(action))
-    }
-
-    /// The request that plays the move typed in notation.
-    fn play_typed(&mut self) -> Option<Request> {
-        let notation = trinchera_client::notation::typed(self.typed.text.trim());
-        if notation.is_empty() {
-            return None;
-        }
-        let request = self.act(pb::make_move_request::Action::Notation(notation))?;
-        self.typed.in_flight = true;
-        self.typed.refusal = None;
-        Some(request)
-    }
-
-    /// The request that acts on the version seen.
-    fn act(&mut self, action: pb::make_move_request::Action) -> Option<Request> {
-        let token = self.token.clone()?;
-        self.in_flight = true;
-        Some(Request::Move {
-            token,
-            request: pb::MakeMoveRequest {
-                game_id: self.view.game_id.clone(),
-                action: Some(action),
-                expected_version: Some(self.view.version),
-                ..Default::default()
-            },
-        })
-    }
-
-    /// The request that submits the setup on the board.
-    fn submit(&mut self) -> Option<Request> {
-        let token = self.token.clone()?;
-        self.in_flight = true;
-        Some(Request::Setup {
-            token,
-            request: pb::SubmitSetupRequest {
-                game_id: self.view.game_id.clone(),
-                placements: self.setup.draft.tray().placements(),
-                random: false,
-            },
-        })
-    }
-
-    /// The request for a setup made by the server, around the pieces placed if `keep`.
-    fn suggest(&mut self, keep: bool) -> Option<Request> {
-        let token = self.token.clone()?;
-        self.in_flight = true;
-        Some(Request::Suggest {
-            game: self.view.game_id.clone(),
-            token,
-            keep: if keep {
-                self.setup.draft.tray().placements()
-            } else {
-                Vec::new()
-            },
-        })
+    /// What the app is to do for `command` of a part of the screen. Nothing is played,
+    /// submitted or asked for while an action is on its way; a resignation goes anyway.
+    fn apply(&mut self, command: Command) -> Option<Action> {
+        let game = &mut self.game;
+        let request = match command {
+            Command::App(action) => return Some(action),
+            Command::Resign => game.resign(),
+            _ if game.in_flight => None,
+            Command::Play(action) => game.act(pb::make_move_request::Action::Move(action)),
+            Command::PlayTyped(notation) => {
+                let request = game.act(pb::make_move_request::Action::Notation(notation));
+                if request.is_some() {
+                    self.turn.typed_sent();
+                }
+                request
+            }
+            Command::Submit(placements) => game.submit(placements),
+            Command::Suggest(keep) => game.suggest(keep),
+        };
+        request.map(Action::Send)
     }
 
     /// Draws the game: the panel beside the board, then the board. A click on the board is
@@ -315,14 +236,31 @@ impl GameScreen {
     /// software renderer a frame is a good part of a second.
     pub fn ui(&mut self, ui: &mut Ui, around: &Surroundings<'_>) -> Vec<Action> {
         let mut actions = Vec::new();
-        let cells = self.ruleset.board.iter().flat_map(|board| &board.cells);
+        let cells = self
+            .game
+            .ruleset
+            .board
+            .iter()
+            .flat_map(|board| &board.cells);
         if let Some(cell) = board::clicked(ui.ctx(), cells) {
-            actions.extend(self.click(cell));
+            // Applied at once: what the click plays is on its way as the panel is drawn.
+            actions.extend(self.click(cell).and_then(|command| self.apply(command)));
         }
+        let mut commands = Vec::new();
         let panel = Panel::right("game side");
+        let (game, turn, tray) = (&self.game, &mut self.turn, &mut self.tray);
         crate::layout::side_panel(ui, panel, 370.0, |ui| {
-            actions.extend(side::ui(self, ui, around));
+            commands = self.side.ui(ui, game, around, |ui| {
+                if game.setting_up() {
+                    tray.ui(ui, game, around.shelf)
+                } else if game.my_turn() {
+                    turn.ui(ui, game)
+                } else {
+                    Vec::new()
+                }
+            });
         });
+        actions.extend(commands.into_iter().filter_map(|c| self.apply(c)));
         egui::CentralPanel::default().show(ui, |ui| {
             self.board(ui, around.settings);
         });
@@ -331,18 +269,15 @@ impl GameScreen {
 
     /// The board, and where a piece dragged from the setup tray is dropped.
     fn board(&mut self, ui: &mut Ui, settings: Settings) {
-        let names = Names::new(&self.ruleset);
-        let setting_up = self.setting_up();
-        let mut pieces = self.view.pieces.clone();
-        let zone = if setting_up {
-            self.zone().cloned()
-        } else {
-            None
-        };
-        if let (Some(_), Some(seat)) = (&zone, self.seat) {
-            pieces.extend(self.setup.draft.tray().board_pieces(seat));
+        let game = &self.game;
+        let names = Names::new(&game.ruleset);
+        let setting_up = game.setting_up();
+        let mut pieces = game.view.pieces.clone();
+        let zone = if setting_up { game.zone() } else { None };
+        if let (Some(_), Some(seat)) = (zone, game.seat) {
+            pieces.extend(self.tray.draft().tray().board_pieces(seat));
         }
-        let last: Vec<pb::Cell> = self
+        let last: Vec<pb::Cell> = game
             .view
             .last_event
             .as_ref()
@@ -351,20 +286,22 @@ impl GameScreen {
         let marks = if setting_up {
             Default::default()
         } else {
-            self.pending.marks(&self.view.legal_moves, &pieces, &last)
+            self.turn
+                .pending()
+                .marks(&game.view.legal_moves, &pieces, &last)
         };
         let scene = Scene {
             names: &names,
             pieces: &pieces,
-            viewer: self.seat,
-            status: self.view.status.as_ref(),
-            zone: zone.as_ref(),
+            viewer: game.seat,
+            status: game.view.status.as_ref(),
+            zone,
             look: settings.look,
         };
         let mut model = BoardModel::new(lang(ui), scene, &marks);
         if !settings.reduce_motion {
             // From 1 when the move arrives down to 0; egui repaints only while it runs.
-            let id = egui::Id::unique(("flash", self.view.version));
+            let id = egui::Id::unique(("flash", game.view.version));
             if std::mem::take(&mut self.flash_new) {
                 ui.ctx().animate_value_with_time(id, 1.0, FLASH);
             }
@@ -373,35 +310,20 @@ impl GameScreen {
         ui.centered_and_justified(|ui| {
             board_ui(ui, &model, &mut self.selection);
         });
-        if let (Some(zone), Some((cell, kind))) = (&zone, self.selection.dropped.take()) {
-            self.setup.draft.drop_on(zone, cell, &kind);
+        if let (Some(zone), Some((cell, kind))) = (zone, self.selection.dropped.take()) {
+            self.tray.drop_on(zone, cell, &kind);
         }
     }
 
     /// What a click on `cell` of the board does: places or takes back a piece of the setup,
-    /// picks a piece or a target, plays the action it completes, or says that the player's
-    /// piece clicked has no move.
-    fn click(&mut self, cell: pb::Cell) -> Option<Action> {
-        self.stuck = None;
-        if self.setting_up() {
-            if let Some(zone) = self.zone().cloned() {
-                self.setup.draft.click(&zone, cell);
+    /// or picks a piece or a target and plays the action it completes (see [`Turn::click`]).
+    fn click(&mut self, cell: pb::Cell) -> Option<Command> {
+        if self.game.setting_up() {
+            if let Some(zone) = self.game.zone() {
+                self.tray.click(zone, cell);
             }
             return None;
         }
-        if !self.my_turn() || self.in_flight {
-            return None;
-        }
-        let picked = self.pending.selected();
-        let action = self.pending.click(cell, &self.view.legal_moves);
-        let own = self
-            .view
-            .pieces
-            .iter()
-            .any(|p| p.cell == Some(cell) && Some(p.owner) == self.seat);
-        if action.is_none() && self.pending == Pending::Nothing && picked != Some(cell) && own {
-            self.stuck = Some(cell);
-        }
-        self.play(action?).map(Action::Send)
+        self.turn.click(cell, &self.game).map(Command::Play)
     }
 }

@@ -428,6 +428,23 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn of_two_idle_connections_the_one_idle_longer_goes() {
+        let net = Net::new(NetConfig {
+            max_connections: 2,
+            ..NetConfig::default()
+        });
+        let start = Instant::now();
+        let first_conn = opened(&net, start);
+        let second_conn = opened(&net, start);
+        let [first, second] = [&first_conn, &second_conn].map(Conn::connect_info);
+        *second.idle_since() = start + Duration::from_millis(5);
+        *first.idle_since() = start + Duration::from_millis(9);
+        let _third = net.admit(ip("10.0.0.2")).expect("room made");
+        assert!(second.evicted.load(Ordering::SeqCst), "idle since earlier");
+        assert!(!first.evicted.load(Ordering::SeqCst));
+    }
+
+    #[tokio::test]
     async fn at_the_cap_the_longest_idle_connection_makes_room() {
         let net = Net::new(NetConfig {
             max_connections: 2,

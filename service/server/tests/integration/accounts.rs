@@ -9,7 +9,8 @@ use trinchera_proto::v1 as pb;
 use crate::backup::{server_command, succeeds};
 use crate::harness::{
     AccountClient, ChildServer, Client, PASSWORD, Player, TestServer, account_client, authed,
-    play_random_move, random_setups, register, rng, scaled, spectator_view, try_view_of, view_of,
+    offline_store_args, play_random_move, random_setups, register, rng, scaled, spectator_view,
+    try_view_of, view_of,
 };
 
 /// Creates a game of `ruleset` for `creator` and joins it for `joiner`: each an account's
@@ -455,12 +456,20 @@ async fn operators_keep_accounts_offline_and_through_the_admin_service() {
     );
     server.kill().await;
     // Offline, on the store itself.
-    let dir = temp.path().to_str().expect("utf-8");
-    let reset = server_command(&["accounts", "reset-password", "Ana", "--data-dir", dir]);
+    let store = offline_store_args(temp.path());
+    let offline = |command: &[&str]| {
+        let args: Vec<&str> = command
+            .iter()
+            .copied()
+            .chain(store.iter().map(String::as_str))
+            .collect();
+        server_command(&args)
+    };
+    let reset = offline(&["accounts", "reset-password", "Ana"]);
     assert!(reset.status.success(), "{reset:?}");
     let password = String::from_utf8_lossy(&reset.stdout).trim().to_owned();
     assert!(password.len() >= 8, "{password:?}");
-    let table = server_command(&["accounts", "list", "--data-dir", dir]);
+    let table = offline(&["accounts", "list"]);
     let table = String::from_utf8_lossy(&table.stdout).into_owned();
     assert!(table.contains("Ana") && table.contains("active"), "{table}");
     let server = ChildServer::start(temp.path()).await;

@@ -515,10 +515,10 @@ async fn side_listeners_under_a_silent_flood_leave_the_players_served() {
     server.kill().await;
 }
 
-/// At the connection cap, the connection idle the longest makes room for a new client at
-/// once; a connection with a stream open is never the one closed.
+/// At the connection cap, an idle connection makes room for a new client at once; a
+/// connection with a stream open is never the one closed.
 #[tokio::test(flavor = "multi_thread")]
-async fn at_the_connection_cap_the_longest_idle_connection_makes_room() {
+async fn at_the_connection_cap_an_idle_connection_makes_room() {
     let cap = 6;
     let server = TestServer::start_net(NetConfig {
         max_connections: cap,
@@ -529,18 +529,21 @@ async fn at_the_connection_cap_the_longest_idle_connection_makes_room() {
     let players = new_game(&mut watcher, "frente").await;
     let mut watching = watch(&mut watcher, &players[0].game).await;
     let mut idle = Vec::new();
+    let mut closings = tokio::task::JoinSet::new();
     for _ in 1..cap {
         let tcp = TcpStream::connect(server.addr).await.expect("connects");
         let (mut client, connection) = h2::client::handshake(tcp).await.expect("handshake");
-        let ended = tokio::spawn(connection);
+        closings.spawn(connection);
         list_rulesets_raw(&mut client, server.addr).await;
-        idle.push((client, ended));
+        idle.push(client);
     }
     let mut newcomer = within("a new client gets in at the cap", server.client()).await;
     serves(&mut newcomer).await;
-    let (_client, oldest) = idle.remove(0);
-    within("the longest idle connection is closed", oldest)
+    // Which idle one the server takes depends on when it saw each call end (a call's end
+    // may be noted after its reply reached the client); the order is the unit test's.
+    within("an idle connection is closed", closings.join_next())
         .await
+        .expect("one of them ended")
         .expect("its task ran")
         .ok();
     random_setups(&mut newcomer, &players).await;

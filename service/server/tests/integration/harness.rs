@@ -163,6 +163,16 @@ pub async fn store_of(dir: &Path) -> Arc<dyn Store> {
     }
 }
 
+/// The arguments that name `dir`'s store to an offline command (`export`, `accounts`):
+/// `--data-dir dir`, and with `TRINCHERA_TEST_STORE=postgres` its schema's `--store` too.
+pub fn offline_store_args(dir: &Path) -> Vec<String> {
+    let mut args = vec!["--data-dir".to_owned(), dir.display().to_string()];
+    if matches!(backend(), Backend::Postgres) {
+        args.extend(["--store".to_owned(), postgres_url_of(dir)]);
+    }
+    args
+}
+
 /// The URL of `dir`'s own PostgreSQL schema (with `TRINCHERA_TEST_STORE=postgres`), made
 /// at its first use and found again by every later server on `dir`, in this process or a
 /// child. The schema is made on a thread of its own, so that synchronous callers and

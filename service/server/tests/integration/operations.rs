@@ -869,7 +869,8 @@ async fn the_printed_defaults_are_the_shipped_config_file() {
     assert_eq!(
         String::from_utf8_lossy(&printed.stdout),
         shipped,
-        "deploy/trinchera.toml is `trinchera-server --print-config` with no settings"
+        "deploy/trinchera.toml is `trinchera-server --print-config` with no settings \
+         (regenerate it: env -i target/debug/trinchera-server --print-config > deploy/trinchera.toml)"
     );
     let check = |args: &[&str]| {
         std::process::Command::new(binary)
