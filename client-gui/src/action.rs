@@ -47,4 +47,8 @@ pub enum Action {
     Notice(String),
     /// Forget the notice in the top bar.
     DismissNotice,
+    /// Show the sign-in screen.
+    AskToSignIn,
+    /// Go on as a guest (and do not ask again at the next start).
+    PlayAsGuest,
 }

@@ -1,7 +1,13 @@
 //! The application: plain state, the replies of the network thread folded into it, the
 //! window-wide shortcuts and windows (help, rules), and the screen of the moment (connect,
-//! lobby, game, replay). Each screen draws itself and returns [`Action`]s that the app
-//! applies here; no screen reaches into the app.
+//! sign-in, lobby, game, replay). Each screen draws itself and returns [`Action`]s that the
+//! app applies here; no screen reaches into the app.
+//!
+//! Who plays: the account signed in on the server (the session kept in the token store),
+//! else a guest. The sign-in screen shows once connected while neither is settled: no
+//! session kept, and "Play as a guest" never chosen (that choice is kept between runs).
+//! Signing out, or a session the server no longer takes, closes what the account had open
+//! and shows the sign-in screen again.
 
 use std::time::Duration;
 
@@ -11,17 +17,20 @@ use eframe::egui::{self, Key, Modifiers, Ui};
 use trinchera_client::{Store, Trust};
 use trinchera_proto::v1 as pb;
 
+use crate::account::SessionCheck;
 use crate::action::Action;
 use crate::backend::{Backend, Reply, Request};
 use crate::board::Look;
 use crate::connect::ConnectScreen;
 use crate::connection::Connection;
+use crate::failure::Failure;
 use crate::game::{GameScreen, Surroundings};
 use crate::i18n::{Lang, set_lang, tr};
 use crate::lobby::{CreateForm, Lobby};
 use crate::replay::{Replay, Source};
 use crate::settings::{Kept, Settings};
 use crate::shelf::Shelf;
+use crate::sign_in::SignInScreen;
 use crate::top_bar::{self, Bar};
 use crate::{help, rules};
 
@@ -59,6 +68,8 @@ pub struct Options {
     pub look: Look,
     /// The new-game form's choices.
     pub form: CreateForm,
+    /// Whether the player chose to play as a guest in an earlier run.
+    pub guest: bool,
     /// What to trust of an https:// server.
     pub trust: Trust,
 }
@@ -75,6 +86,12 @@ pub struct App {
     pub rulesets: Vec<pb::Ruleset>,
     /// The connect screen.
     pub connect: ConnectScreen,
+    /// The account signed in on the server (its name); `None` for a guest.
+    pub account: Option<String>,
+    /// The sign-in screen, while it shows.
+    pub sign_in: Option<SignInScreen>,
+    /// Whether the player chose to play as a guest (kept between runs).
+    pub guest: bool,
     /// The lobby.
     pub lobby: Lobby,
     /// The open game.
@@ -111,6 +128,9 @@ impl App {
                 address: url.clone(),
             },
             url,
+            account: None,
+            sign_in: None,
+            guest: options.guest,
             connection: Connection::Connecting,
             rulesets: Vec::new(),
             lobby: Lobby {
@@ -219,6 +239,41 @@ impl App {
         self.replay = Some(Replay::new(ruleset, history, None, false, source));
     }
 
+    /// Closes the open game and replay, for the lobby or the sign-in screen.
+    fn close_game(&mut self) {
+        if self.game.take().is_some() {
+            self.backend.send(Request::Leave);
+        }
+        self.replay = None;
+    }
+
+    /// Takes in what the server said of the session kept for it, on connecting.
+    fn session_checked(&mut self, session: SessionCheck) {
+        match session {
+            SessionCheck::Working(name) => {
+                self.account = Some(name);
+                self.sign_in = None;
+            }
+            SessionCheck::Ended { name, why } => self.session_ended(name, why),
+            SessionCheck::None => {
+                self.account = None;
+                // Asked once connected, unless the player chose already or came for a game.
+                let settled = self.guest || self.open_at_start.is_some() || self.game.is_some();
+                if !settled && self.sign_in.is_none() {
+                    self.sign_in = Some(SignInScreen::default());
+                }
+            }
+        }
+    }
+
+    /// The session of `name` ended: what it had open closes, and the sign-in screen says why.
+    fn session_ended(&mut self, name: String, why: Failure) {
+        self.account = None;
+        self.close_game();
+        self.lobby.yours.clear();
+        self.sign_in = Some(SignInScreen::ended(name, why));
+    }
+
     /// Back to the lobby, refreshed.
     fn leave_game(&mut self) {
         self.game = None;
@@ -249,6 +304,12 @@ impl App {
             Action::ToggleHelp => self.help_open = !self.help_open,
             Action::Notice(notice) => self.notice = Some(notice),
             Action::DismissNotice => self.notice = None,
+            Action::AskToSignIn => self.sign_in = Some(SignInScreen::default()),
+            Action::PlayAsGuest => {
+                self.sign_in = None;
+                self.guest = true;
+                self.backend.send(self.lobby.request());
+            }
         }
     }
 
@@ -261,13 +322,18 @@ impl App {
 
     fn apply(&mut self, reply: Reply) {
         match reply {
-            Reply::Connected { url, rulesets } => {
+            Reply::Connected {
+                url,
+                rulesets,
+                session,
+            } => {
                 if url != self.url {
                     return;
                 }
                 self.connection = Connection::Up;
                 self.rulesets = rulesets;
                 self.notice = None;
+                self.session_checked(session);
                 if let Some(game) = &self.game {
                     // Back after a lost connection: follow the game again from the start.
                     self.open(&game.view().game_id, game.seat().is_none());
@@ -284,6 +350,9 @@ impl App {
                 if let Some(game) = &mut self.game {
                     game.lost_server();
                 }
+                if let Some(sign_in) = &mut self.sign_in {
+                    sign_in.unanswered();
+                }
                 if url == self.url {
                     self.connection = Connection::Down {
                         detail,
@@ -291,7 +360,11 @@ impl App {
                     };
                 }
             }
-            Reply::Games { games, mine } => self.lobby.listed(games, mine),
+            Reply::Games {
+                games,
+                account,
+                here,
+            } => self.lobby.listed(games, account, here),
             Reply::Opened {
                 seat,
                 token,
@@ -367,6 +440,33 @@ impl App {
                     self.notice = Some(failure.words(self.settings.lang));
                 }
             }
+            Reply::SignedIn(name) => {
+                self.account = Some(name);
+                self.sign_in = None;
+                self.guest = false;
+                self.notice = None;
+                self.backend.send(self.lobby.request());
+            }
+            Reply::SignInRefused(failure) => {
+                if let Some(sign_in) = &mut self.sign_in {
+                    sign_in.refused(failure);
+                }
+            }
+            Reply::SignedOut => {
+                self.account = None;
+                self.guest = false;
+                self.close_game();
+                self.lobby.yours.clear();
+                // A screen that says why the session ended stays.
+                self.sign_in.get_or_insert_with(SignInScreen::default);
+            }
+            Reply::SessionEnded(why) => {
+                // Every call in flight with the session says so; the first one tells.
+                if let Some(name) = self.account.take() {
+                    self.session_ended(name, why);
+                    self.backend.send(Request::SignOut);
+                }
+            }
         }
     }
 
@@ -395,6 +495,8 @@ impl App {
             connection: &self.connection,
             url: &self.url,
             in_game: self.game.is_some(),
+            account: self.account.as_deref(),
+            signing_in: self.sign_in.is_some(),
         };
         actions.extend(top_bar::show(ui, &mut self.settings, bar));
         // What the screens have: the window under the bar.
@@ -410,7 +512,10 @@ impl App {
                 };
                 game.ui(ui, &around)
             }
-            (None, None) if self.connection.is_up() => self.lobby.ui(ui, &self.rulesets),
+            (None, None) if self.connection.is_up() => match &mut self.sign_in {
+                Some(sign_in) => sign_in.ui(ui),
+                None => self.lobby.ui(ui, &self.rulesets, self.account.as_deref()),
+            },
             (None, None) => self.connect.ui(ui, &self.connection, &self.url),
         });
         if let Some(notice) = &self.notice {
@@ -477,7 +582,8 @@ impl App {
         {
             actions.push(Action::Replay(game.view().game_id.clone()));
         }
-        if self.game.is_none() && self.connection.is_up() && pressed(Key::F5) {
+        let lobby = self.game.is_none() && self.sign_in.is_none();
+        if lobby && self.connection.is_up() && pressed(Key::F5) {
             actions.push(Action::Send(self.lobby.request()));
         }
         actions
@@ -541,6 +647,7 @@ impl eframe::App for App {
             lang: Some(self.settings.lang),
             look: self.settings.look,
             form: self.lobby.create.clone(),
+            guest: self.guest,
         };
         kept.write(storage);
     }

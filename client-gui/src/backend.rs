@@ -2,15 +2,26 @@
 //! thread on a desktop, the page's event loop in a browser: [`crate::platform`]) runs every
 //! call and the `WatchGame` stream, and hands each result back over a channel, waking the
 //! UI with `request_repaint`. The UI never waits on the network.
+//!
+//! The worker holds the account session this window acts with (read from the token store
+//! when it connects, checked with `WhoAmI`, changed by its own sign-ins and sign-outs), so
+//! a window acts as what it shows even when another client signs in on the same machine.
+//! Signed in, it creates and joins games with the session's token and acts in a game with
+//! the seat's own token when this machine holds one, else with the session's
+//! ([`trinchera_client::Hands`]). A session the server no longer takes is reported once
+//! per call as [`Reply::SessionEnded`].
 
 use std::sync::mpsc;
 use std::time::Duration;
 
 use eframe::egui;
 use tokio::sync::mpsc as tokio_mpsc;
-use trinchera_client::{ClientError, Code, GameRecord, Server, Store, Trust};
+use trinchera_client::accounts::is_account_token;
+use trinchera_client::{ClientError, Code, GameRecord, Hands, Server, Session, Store, Trust};
+use trinchera_client::{SignedIn, authed};
 use trinchera_proto::v1 as pb;
 
+use crate::account::{Entry, Password, SESSION_LABEL, SessionCheck};
 use crate::failure::Failure;
 use crate::platform::{self, Task, spawn};
 
@@ -25,7 +36,8 @@ const PROBE_EVERY: Duration = Duration::from_secs(2);
 pub enum Request {
     /// Connect to the server at this (normalized) address and list its rulesets.
     Connect(String),
-    /// A page of games.
+    /// A page of games, and the unfinished games of the player (the account's from the
+    /// server, the seats held on this machine).
     Games(pb::ListGamesRequest),
     /// Create a game and open it.
     Create(pb::CreateGameRequest),
@@ -76,6 +88,18 @@ pub enum Request {
     },
     /// Stop following the open game.
     Leave,
+    /// Sign in to an account, or make one and sign in; the session is kept in the token
+    /// store.
+    SignIn {
+        /// Into an existing account or a new one.
+        entry: Entry,
+        /// The account's name.
+        name: String,
+        /// Its password.
+        password: Password,
+    },
+    /// End the session on the server (when it answers) and forget it here.
+    SignOut,
     /// Every event of a game with the position after each, to step through: as the seat
     /// held here saw it (a spectator's view otherwise), everything once it is over.
     Replay {
@@ -97,6 +121,8 @@ pub enum Reply {
         url: String,
         /// Every hosted ruleset.
         rulesets: Vec<pb::Ruleset>,
+        /// The session kept for the server, checked.
+        session: SessionCheck,
     },
     /// No server answered, or the connected one stopped answering.
     Unreachable {
@@ -105,12 +131,14 @@ pub enum Reply {
         /// What the transport said.
         detail: String,
     },
-    /// A page of games, and the unfinished games this machine holds a seat of.
+    /// A page of games, and the unfinished games of the player.
     Games {
         /// The page.
         games: Vec<pb::GameSummary>,
+        /// The signed-in account's unfinished games, newest first (none for a guest).
+        account: Vec<pb::GameSummary>,
         /// Game id and ruleset of every unfinished game with a token here.
-        mine: Vec<(String, String)>,
+        here: Vec<(String, String)>,
     },
     /// A game is open.
     Opened {
@@ -135,6 +163,15 @@ pub enum Reply {
     Suggested(Vec<pb::Placement>),
     /// A request was refused or failed.
     Failed(Failure),
+    /// Signed in (or registered and signed in) as this account.
+    SignedIn(String),
+    /// A sign-in or registration was refused.
+    SignInRefused(Failure),
+    /// Signed out: the session is forgotten here.
+    SignedOut,
+    /// The server no longer takes the session (signed out elsewhere, revoked, expired, the
+    /// account disabled): sign in again.
+    SessionEnded(Failure),
     /// A game's history with its positions, and the commitments this machine saw.
     Replay {
         /// The history.
@@ -164,6 +201,7 @@ impl Backend {
             store,
             trust,
             server: None,
+            account: None,
             watch: None,
             probe: None,
         };
@@ -213,6 +251,16 @@ impl Outbox {
             _ => Reply::Failed(Failure::of(error)),
         });
     }
+
+    /// Reports a call made with `token` that failed: an account's token that the server no
+    /// longer takes ends the session; anything else as [`Outbox::fail`].
+    fn fail_with(&self, error: &ClientError, token: Option<&str>) {
+        if token.is_some_and(is_account_token) && error.ends_session() {
+            self.send(Reply::SessionEnded(Failure::of(error)));
+        } else {
+            self.fail(error);
+        }
+    }
 }
 
 /// What the transport said of a lost server; the whole error otherwise.
@@ -230,6 +278,8 @@ struct Worker {
     /// What to trust of an https:// server.
     trust: Trust,
     server: Option<(String, Server)>,
+    /// The session this window acts with on the server, if signed in.
+    account: Option<Session>,
     watch: Option<Task>,
     probe: Option<Task>,
 }
@@ -246,27 +296,38 @@ impl Worker {
         };
         let out = self.out.clone();
         let store = self.store.clone();
+        // The session's token: it seats the account in new games and acts where no seat's
+        // own token is held.
+        let account = self.account.as_ref().map(|session| session.token.clone());
         match request {
             Request::Connect(_) => {}
             Request::Games(filter) => {
                 spawn(async move {
                     let listed = async {
                         let page = server.list(filter).await?;
-                        let mine = unfinished(&server, &store, &url).await?;
-                        Ok::<_, ClientError>((page.games, mine))
+                        let yours = match &account {
+                            Some(token) => account_games(&server, token).await?,
+                            None => Vec::new(),
+                        };
+                        let here = unfinished(&server, &store, &url).await?;
+                        Ok::<_, ClientError>((page.games, yours, here))
                     };
                     match listed.await {
-                        Ok((games, mine)) => out.send(Reply::Games { games, mine }),
-                        Err(error) => out.fail(&error),
+                        Ok((games, account, here)) => out.send(Reply::Games {
+                            games,
+                            account,
+                            here,
+                        }),
+                        Err(error) => out.fail_with(&error, account.as_deref()),
                     }
                 });
             }
             Request::Create(create) => {
                 let created = async {
-                    let r = server.create(create).await?;
+                    let r = server.create(authed(create, account.as_deref())?).await?;
                     let view = r.view.ok_or(ClientError::Missing("view"))?;
                     keep_token(&store, &url, &view, r.seat, &r.player_token)?;
-                    open(&server, &store, &url, &view.game_id, false).await
+                    open(&server, &self.hands(&view.game_id)?, &view.game_id).await
                 };
                 let reply = created.await;
                 self.opened(reply);
@@ -278,23 +339,31 @@ impl Worker {
                 };
                 // Opened like any game, so the joiner's own "joined" is among the events.
                 let joined = async {
-                    let r = server.join(join).await?;
+                    let r = server.join(authed(join, account.as_deref())?).await?;
                     let view = r.view.ok_or(ClientError::Missing("view"))?;
                     keep_token(&store, &url, &view, r.seat, &r.player_token)?;
-                    open(&server, &store, &url, &view.game_id, false).await
+                    open(&server, &self.hands(&view.game_id)?, &view.game_id).await
                 };
                 let reply = joined.await;
                 self.opened(reply);
             }
             Request::Open { game, spectate } => {
-                let reply = open(&server, &store, &url, &game, spectate).await;
+                let reply = async {
+                    let hands = if spectate {
+                        Hands::default()
+                    } else {
+                        self.hands(&game)?
+                    };
+                    open(&server, &hands, &game).await
+                }
+                .await;
                 self.opened(reply);
             }
             Request::Suggest { game, token, keep } => {
                 spawn(async move {
                     match server.suggest_setup(&game, &token, keep).await {
                         Ok(placements) => out.send(Reply::Suggested(placements)),
-                        Err(error) => out.fail(&error),
+                        Err(error) => out.fail_with(&error, Some(&token)),
                     }
                 });
             }
@@ -307,7 +376,7 @@ impl Worker {
                             message,
                             ..
                         }) => out.send(Reply::SetupRefused(problems(&message))),
-                        Err(error) => out.fail(&error),
+                        Err(error) => out.fail_with(&error, Some(&token)),
                     }
                 });
             }
@@ -315,7 +384,7 @@ impl Worker {
                 spawn(async move {
                     match server.play(request, &token).await {
                         Ok(reply) => out.send(Reply::Accepted(reply.view.unwrap_or_default())),
-                        Err(error) => out.fail(&error),
+                        Err(error) => out.fail_with(&error, Some(&token)),
                     }
                 });
             }
@@ -323,23 +392,25 @@ impl Worker {
                 spawn(async move {
                     match server.resign(&game, &token).await {
                         Ok(reply) => out.send(Reply::Accepted(reply.view.unwrap_or_default())),
-                        Err(error) => out.fail(&error),
+                        Err(error) => out.fail_with(&error, Some(&token)),
                     }
                 });
             }
             Request::Leave => self.stop_watching(),
             Request::Replay { game, seat, live } => {
+                let hands = self.hands(&game);
                 spawn(async move {
+                    let mut token = None;
                     let reply = async {
-                        let record = store.game(&url, &game)?;
-                        // Any seat held here: its side is the one this player may replay.
-                        let token = record.as_ref().and_then(|r| {
-                            seat.and_then(|seat| r.tokens.get(&seat))
-                                .or_else(|| r.tokens.values().next())
-                                .cloned()
-                        });
+                        let hands = hands?;
+                        // A seat held here, else the account's: its side is the one this
+                        // player may replay.
+                        token = hands
+                            .token(seat)
+                            .or_else(|| hands.seats.values().next().map(String::as_str))
+                            .map(str::to_owned);
                         let history = server.history(&game, token.as_deref(), true).await?;
-                        Ok::<_, ClientError>((history, record))
+                        Ok::<_, ClientError>((history, store.game(&url, &game)?))
                     };
                     match reply.await {
                         Ok((history, seen)) => out.send(Reply::Replay {
@@ -347,11 +418,67 @@ impl Worker {
                             seen,
                             live,
                         }),
-                        Err(error) => out.fail(&error),
+                        Err(error) => out.fail_with(&error, token.as_deref()),
                     }
                 });
             }
+            Request::SignIn {
+                entry,
+                name,
+                password,
+            } => self.sign_in(&server, &url, entry, &name, &password).await,
+            Request::SignOut => self.sign_out(&server, &url).await,
         }
+    }
+
+    /// What may act for this window in `game`: the seats' own tokens held here, and the
+    /// session this window acts with.
+    fn hands(&self, game: &str) -> Result<Hands, ClientError> {
+        let url = self.server.as_ref().map_or("", |(url, _)| url);
+        Ok(Hands {
+            account: self.account.clone(),
+            ..self.store.hands(url, game)?
+        })
+    }
+
+    /// Signs in (`entry`) and keeps the session for `url`.
+    async fn sign_in(
+        &mut self,
+        server: &Server,
+        url: &str,
+        entry: Entry,
+        name: &str,
+        password: &Password,
+    ) {
+        let signed = match entry {
+            Entry::SignIn => server.login(name, &password.0, SESSION_LABEL).await,
+            Entry::Register => server.register(name, &password.0, SESSION_LABEL).await,
+        };
+        let kept = signed.and_then(|SignedIn { session, .. }| {
+            self.store.sign_in(url, session.clone())?;
+            Ok(session)
+        });
+        match kept {
+            Ok(session) => {
+                self.out.send(Reply::SignedIn(session.name.clone()));
+                self.account = Some(session);
+            }
+            Err(error) if error.is_unreachable() => self.out.fail(&error),
+            Err(error) => self.out.send(Reply::SignInRefused(Failure::of(&error))),
+        }
+    }
+
+    /// Ends the session on the server and forgets it here; a server that does not answer
+    /// (or no longer takes the session) does not keep it here.
+    async fn sign_out(&mut self, server: &Server, url: &str) {
+        if let Some(session) = self.account.take() {
+            // Forgotten here whatever the server says: the session runs out there by itself.
+            let _ = server.logout(&session.token).await;
+            if let Err(error) = forget(&self.store, url, &session) {
+                self.out.send(Reply::Failed(Failure::of(&error)));
+            }
+        }
+        self.out.send(Reply::SignedOut);
     }
 
     async fn connect(&mut self, url: String) {
@@ -360,19 +487,23 @@ impl Worker {
             probe.abort();
         }
         self.server = None;
+        self.account = None;
         let connected = async {
             let server = Server::connect(&url, &self.trust).await?;
             let rulesets = server.rulesets().await?.rulesets;
-            Ok::<_, ClientError>((server, rulesets))
+            let (account, session) = checked(&server, &self.store, &url).await?;
+            Ok::<_, ClientError>((server, rulesets, account, session))
         }
         .await;
         match connected {
-            Ok((server, rulesets)) => {
+            Ok((server, rulesets, account, session)) => {
                 self.server = Some((url.clone(), server.clone()));
+                self.account = account;
                 let out = self.out.clone();
                 self.out.send(Reply::Connected {
                     url: url.clone(),
                     rulesets,
+                    session,
                 });
                 self.probe = Some(spawn(probe(server, out, url)));
             }
@@ -386,7 +517,10 @@ impl Worker {
     fn opened(&mut self, reply: Result<Opened, ClientError>) {
         match reply {
             Ok((seat, token, view, history)) => self.follow(seat, token, view, history),
-            Err(error) => self.out.fail(&error),
+            Err(error) => {
+                let account = self.account.as_ref().map(|session| session.token.as_str());
+                self.out.fail_with(&error, account);
+            }
         }
     }
 
@@ -428,19 +562,10 @@ impl Worker {
 /// history so far.
 type Opened = (Option<i32>, Option<String>, pb::GameView, Vec<pb::Event>);
 
-/// The game `game` as a player of this machine (unless `spectate`) or a spectator.
-async fn open(
-    server: &Server,
-    store: &Store,
-    url: &str,
-    game: &str,
-    spectate: bool,
-) -> Result<Opened, ClientError> {
-    let tokens = if spectate {
-        Default::default()
-    } else {
-        store.game(url, game)?.map(|r| r.tokens).unwrap_or_default()
-    };
+/// The game `game` as a player of what `hands` holds (a seat's token, else the account's
+/// session, which the server knows the seat of), or as a spectator.
+async fn open(server: &Server, hands: &Hands, game: &str) -> Result<Opened, ClientError> {
+    let tokens = &hands.seats;
     let public = server.view(game, None).await?;
     let seat = match tokens.len() {
         0 => None,
@@ -457,15 +582,65 @@ async fn open(
             })
             .or(Some(0)),
     };
-    let token = seat.and_then(|seat| tokens.get(&seat).cloned());
-    let history = server.history(game, token.as_deref(), false).await?;
+    let token = hands.token(seat);
+    let history = server.history(game, token, false).await?;
     let view = history.view.ok_or(ClientError::Missing("view"))?;
-    Ok((
-        seat.filter(|_| token.is_some()),
-        token,
-        view,
-        history.events,
-    ))
+    // An account's view says its seat; an account without one in the game is a spectator.
+    let seat = view.viewer_seat;
+    let token = token.filter(|_| seat.is_some()).map(str::to_owned);
+    Ok((seat, token, view, history.events))
+}
+
+/// The session kept for `url`, checked with the server: the one to act with, and what became
+/// of it. A session the server no longer takes is forgotten here. A store that cannot be
+/// read keeps no session (the lobby's listing says what is wrong with it).
+async fn checked(
+    server: &Server,
+    store: &Store,
+    url: &str,
+) -> Result<(Option<Session>, SessionCheck), ClientError> {
+    let Ok(Some(session)) = store.signed_in(url) else {
+        return Ok((None, SessionCheck::None));
+    };
+    match server.who_am_i(&session.token).await {
+        Err(error) if error.ends_session() => {
+            forget(store, url, &session)?;
+            let why = Failure::of(&error);
+            let name = session.name;
+            Ok((None, SessionCheck::Ended { name, why }))
+        }
+        Err(error) if error.is_unreachable() => Err(error),
+        // Anything else (a server that predates accounts, say) shows at its first use.
+        Ok(_) | Err(_) => {
+            let name = session.name.clone();
+            Ok((Some(session), SessionCheck::Working(name)))
+        }
+    }
+}
+
+/// Forgets `session` of `url` in the store, unless another has taken its place there (a
+/// sign-in from the CLI meanwhile).
+fn forget(store: &Store, url: &str, session: &Session) -> Result<(), ClientError> {
+    if store
+        .signed_in(url)?
+        .is_some_and(|kept| kept.token == session.token)
+    {
+        store.sign_out(url)?;
+    }
+    Ok(())
+}
+
+/// The unfinished games of the account of `token`, newest first.
+async fn account_games(server: &Server, token: &str) -> Result<Vec<pb::GameSummary>, ClientError> {
+    let mine = pb::ListGamesRequest {
+        player: "mine".to_owned(),
+        page_size: 100,
+        ..pb::ListGamesRequest::default()
+    };
+    let page = server.list(authed(mine, Some(token))?).await?;
+    let mut games = page.games;
+    games.retain(|game| game.phase() != pb::Phase::Finished);
+    Ok(games)
 }
 
 /// Asks the server every [`PROBE_EVERY`] whether it still serves; reports it unreachable
@@ -565,7 +740,7 @@ async fn watch(
                         break false;
                     }
                     Err(error) => {
-                        out.fail(&error);
+                        out.fail_with(&error, token.as_deref());
                         break true;
                     }
                 }
@@ -575,7 +750,7 @@ async fn watch(
                 false
             }
             Err(error) => {
-                out.fail(&error);
+                out.fail_with(&error, token.as_deref());
                 true
             }
         };

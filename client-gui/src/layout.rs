@@ -1,5 +1,6 @@
 //! Side panels: beside the board or the games list, resizable, at their usual width but
-//! never more than a share of the window, their contents scrolled and wrapped to them.
+//! never more than a share of the window, their contents scrolled and wrapped to them; and
+//! the width of a form's captions.
 
 use eframe::egui::{self, Panel, Ui};
 
@@ -22,4 +23,24 @@ pub fn side_panel(ui: &mut Ui, panel: Panel, usual: f32, contents: impl FnOnce(&
             ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
             egui::ScrollArea::vertical().show(ui, contents);
         });
+}
+
+/// The width of the widest of `captions` in the body font of `ui`, unwrapped: a form's
+/// column of captions laid out for this frame's language (a grid otherwise keeps the widths
+/// of the frame before).
+pub fn captions_width<'a>(ui: &Ui, captions: impl IntoIterator<Item = &'a str>) -> f32 {
+    captions
+        .into_iter()
+        .map(|caption| {
+            egui::WidgetText::from(caption)
+                .into_galley(
+                    ui,
+                    Some(egui::TextWrapMode::Extend),
+                    f32::INFINITY,
+                    egui::TextStyle::Body,
+                )
+                .size()
+                .x
+        })
+        .fold(0.0, f32::max)
 }

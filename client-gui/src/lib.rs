@@ -5,11 +5,12 @@
 //! [`backend`] worker does every call and stream and wakes the UI when a reply arrives.
 //! The browser build is the same code compiled to WebAssembly; what differs (the worker's
 //! home, files, the page's address) is behind the small seams of [`platform`]. App
-//! state is a plain struct ([`app::App`]); each screen ([`connect`], [`lobby`], [`game`],
-//! [`replay`]) owns its state, draws itself and returns [`action::Action`]s that the app
+//! state is a plain struct ([`app::App`]); each screen ([`connect`], [`sign_in`],
+//! [`lobby`], [`game`], [`replay`]) owns its state, draws itself and returns [`action::Action`]s that the app
 //! applies. The view functions take data ([`board::board_ui`]), so tests render them
 //! headless with egui_kittest.
 
+pub mod account;
 pub mod action;
 pub mod app;
 pub mod backend;
@@ -31,6 +32,7 @@ pub mod settings;
 pub mod setup;
 pub mod shelf;
 pub mod shelf_ui;
+pub mod sign_in;
 pub mod status;
 pub mod top_bar;
 #[cfg(target_arch = "wasm32")]

@@ -91,6 +91,7 @@ mod desktop {
                     lang: chosen_lang.or(kept.lang).unwrap_or_else(Lang::of_system),
                     look: kept.look,
                     form: kept.form,
+                    guest: kept.guest,
                     trust,
                 };
                 let mut app = App::new(&cc.egui_ctx, options);

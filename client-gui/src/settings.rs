@@ -17,6 +17,8 @@ pub const LANG_KEY: &str = "language";
 pub const LOOK_KEY: &str = "board look";
 /// The eframe storage key of the new-game form's last choices (RON).
 pub const FORM_KEY: &str = "new game form";
+/// The eframe storage key of the choice to play as a guest (`yes`; absent: not chosen).
+pub const GUEST_KEY: &str = "guest";
 
 /// How the player likes the window.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -40,6 +42,8 @@ pub struct Kept {
     pub look: Look,
     /// The new-game form's last choices (its game name is not kept: it names one game).
     pub form: CreateForm,
+    /// Whether the player chose to play as a guest (the sign-in screen is not shown first).
+    pub guest: bool,
 }
 
 impl Kept {
@@ -59,6 +63,7 @@ impl Kept {
                 .map(|text| Look::of_setting(&text))
                 .unwrap_or_default(),
             form: eframe::get_value(storage, FORM_KEY).unwrap_or_default(),
+            guest: storage.get_string(GUEST_KEY).as_deref() == Some("yes"),
         }
     }
 
@@ -72,5 +77,10 @@ impl Kept {
         }
         storage.set_string(LOOK_KEY, self.look.to_setting());
         eframe::set_value(storage, FORM_KEY, &self.form);
+        if self.guest {
+            storage.set_string(GUEST_KEY, "yes".to_owned());
+        } else {
+            storage.remove_string(GUEST_KEY);
+        }
     }
 }

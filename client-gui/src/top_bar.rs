@@ -1,18 +1,22 @@
-//! The bar across the top of the window: the connection, the way back, the board look, the
-//! help and the language. In a narrow window everything but the connection folds into a
-//! "Menu", so nothing slides under anything else. The last failure shows under it, over
+//! The bar across the top of the window: the connection, the way back, who plays ("Signed in
+//! as Ana" and "Sign out", or "Sign in" for a guest), the board look, the help and the
+//! language. In a narrow window everything but the connection folds into a "Menu", so
+//! nothing slides under anything else. The last failure shows under it, over
 //! the screen ([`notice`]).
 
 use eframe::egui::{self, Panel, Rect, RichText, Ui};
 
 use crate::action::Action;
+use crate::backend::Request;
 use crate::connection::Connection;
-use crate::i18n::Lang;
+use crate::i18n::{Lang, tr};
 use crate::palette;
 use crate::settings::Settings;
 
 /// Below this width (in points) the bar folds its controls into a menu.
 const COMPACT_BELOW: f32 = 1100.0;
+/// The characters of an account's name that the bar shows (names have up to 32).
+const NAME_IN_BAR: usize = 16;
 
 /// What the bar shows besides the settings.
 #[derive(Clone, Copy, Debug)]
@@ -23,6 +27,10 @@ pub struct Bar<'a> {
     pub url: &'a str,
     /// Whether a game is open (the way back is "Back to the lobby").
     pub in_game: bool,
+    /// The account signed in, if any.
+    pub account: Option<&'a str>,
+    /// Whether the sign-in screen shows.
+    pub signing_in: bool,
 }
 
 /// Draws the bar; the settings change in place.
@@ -43,6 +51,7 @@ pub fn show(ui: &mut Ui, settings: &mut Settings, bar: Bar<'_>) -> Vec<Action> {
                     ui.menu_button(lang.pick("Menu", "Menú"), |ui| {
                         language_choice(ui, settings);
                         ui.separator();
+                        who(ui, lang, bar, true, &mut actions);
                         way_back(ui, lang, bar, &mut actions);
                         controls(ui, settings, bar, &mut actions);
                     });
@@ -50,6 +59,7 @@ pub fn show(ui: &mut Ui, settings: &mut Settings, bar: Bar<'_>) -> Vec<Action> {
                     // Right to left: the language box first, then its caption before it.
                     language_box(ui, settings);
                     controls(ui, settings, bar, &mut actions);
+                    who(ui, lang, bar, false, &mut actions);
                 }
                 // The connection takes the room that is left, from the left.
                 ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
@@ -84,6 +94,40 @@ pub fn notice(ctx: &egui::Context, screen: Rect, lang: Lang, notice: &str) -> Op
                 .inner
         })
         .inner
+}
+
+/// Who plays: for a guest "Sign in" (in the lobby); for an account "Signed in as Ana", in
+/// the bar a menu with "Sign out" in it (a long name cut short: the bar has no room to
+/// spare), in the folded bar's menu a line and a button.
+fn who(ui: &mut Ui, lang: Lang, bar: Bar<'_>, folded: bool, actions: &mut Vec<Action>) {
+    let Some(name) = bar.account else {
+        let lobby = bar.connection.is_up() && !bar.in_game && !bar.signing_in;
+        if lobby && ui.button(lang.pick("Sign in", "Entrar")).clicked() {
+            actions.push(Action::AskToSignIn);
+        }
+        return;
+    };
+    let sign_out = |ui: &mut Ui, actions: &mut Vec<Action>| {
+        if ui.button(lang.pick("Sign out", "Cerrar sesión")).clicked() {
+            actions.push(Action::Send(Request::SignOut));
+        }
+    };
+    let signed_in = |name: &str| tr!(lang, "Signed in as {name}", "Cuenta: {name}");
+    if folded {
+        ui.label(signed_in(name));
+        sign_out(ui, actions);
+        return;
+    }
+    let short = match name.char_indices().nth(NAME_IN_BAR) {
+        Some((cut, _)) => format!("{}…", &name[..cut]),
+        None => name.to_owned(),
+    };
+    ui.menu_button(signed_in(&short), |ui| {
+        if short != name {
+            ui.label(signed_in(name));
+        }
+        sign_out(ui, actions);
+    });
 }
 
 /// "Back to the lobby" while a game is open.

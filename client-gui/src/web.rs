@@ -155,6 +155,7 @@ fn app(cc: &eframe::CreationContext<'_>) -> App {
             lang,
             look: kept.look,
             form: kept.form,
+            guest: kept.guest,
             trust: Trust::default(),
         },
     )

@@ -168,10 +168,14 @@ impl Server {
         let reason = status
             .get_details_error_info()
             .map(|info| display_safe(&info.reason).into_owned());
+        let retry_after = status
+            .get_details_retry_info()
+            .and_then(|retry| retry.retry_delay);
         ClientError::Refused {
             status: status.code(),
             reason,
             message: display_safe(status.message()).into_owned(),
+            retry_after,
         }
     }
 
@@ -398,6 +402,7 @@ impl Server {
                 status: Code::Unavailable,
                 reason: None,
                 message: format!("the server reports {}", status.as_str_name()),
+                retry_after: None,
             }),
         }
     }

@@ -41,6 +41,9 @@ pub enum ClientError {
         reason: Option<String>,
         /// The server's message, a sentence for people (display-safe).
         message: String,
+        /// When the server said the call may be made again (`google.rpc.RetryInfo`, sent
+        /// with `RATE_LIMITED`: too many calls, or too many failed sign-ins).
+        retry_after: Option<std::time::Duration>,
     },
     /// The server has no ruleset of that id.
     #[error("there is no ruleset {id:?}; the server hosts: {hosted}")]
@@ -84,6 +87,16 @@ impl ClientError {
     /// Whether the failure is the server's absence (worth retrying later), not a refusal.
     pub fn is_unreachable(&self) -> bool {
         matches!(self, ClientError::Unreachable { .. })
+    }
+
+    /// Whether the server refused an account's token as no longer working (signed out,
+    /// revoked, expired, or its account deleted or disabled): the way back is to sign in.
+    pub fn ends_session(&self) -> bool {
+        matches!(
+            self,
+            ClientError::Refused { reason: Some(reason), .. }
+                if reason == "BAD_TOKEN" || reason == "ACCOUNT_DISABLED"
+        )
     }
 
     /// Whose the failure is, as a program's exit code or a count of errors tells it.
@@ -136,5 +149,27 @@ pub fn status_name(status: tonic::Code) -> &'static str {
         Code::Unavailable => "UNAVAILABLE",
         Code::DataLoss => "DATA_LOSS",
         Code::Unauthenticated => "UNAUTHENTICATED",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(reason: &str) -> ClientError {
+        ClientError::Refused {
+            status: tonic::Code::Unauthenticated,
+            reason: Some(reason.to_owned()),
+            message: String::new(),
+            retry_after: None,
+        }
+    }
+
+    #[test]
+    fn a_refused_or_disabled_account_token_ends_the_session() {
+        assert!(refused("BAD_TOKEN").ends_session());
+        assert!(refused("ACCOUNT_DISABLED").ends_session());
+        assert!(!refused("BAD_CREDENTIALS").ends_session());
+        assert!(!ClientError::BadToken.ends_session());
     }
 }

@@ -89,6 +89,7 @@ mod tests {
             status: tonic::Code::FailedPrecondition,
             reason: None,
             message: "not your turn".into(),
+            retry_after: None,
         });
         errors.count(&refused);
         errors.count(&refused);

@@ -1,5 +1,5 @@
 //! The form that creates a game: ruleset, seat, opponent (a person who joins, or a bot
-//! level), clock and names. The form keeps its choices from one game to the next, and says
+//! level), clock and names (a guest's; the account's when signed in). The form keeps its choices from one game to the next, and says
 //! above its button what it will create, clock included, so nothing is kept unnoticed.
 
 use eframe::egui::{self, RichText, Ui};
@@ -127,8 +127,14 @@ impl CreateForm {
         format!("{name} · {seat} · {opponent} · {clock}")
     }
 
-    /// Draws the form for the hosted `rulesets`; the request when "Create game" is pressed.
-    pub fn ui(&mut self, ui: &mut Ui, rulesets: &[pb::Ruleset]) -> Option<Request> {
+    /// Draws the form for the hosted `rulesets`, for the `account` signed in (which plays
+    /// under its own name); the request when "Create game" is pressed.
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        rulesets: &[pb::Ruleset],
+        account: Option<&str>,
+    ) -> Option<Request> {
         let lang = lang(ui);
         ui.heading(lang.pick("New game", "Nueva partida"));
         if self.ruleset.is_empty()
@@ -149,17 +155,8 @@ impl CreateForm {
         // and the text fields take the rest of the panel: a grid otherwise lays a frame out
         // with the widths of the last one, and a field as wide as its column was in English
         // widened the panel for good beside the Spanish captions.
-        let caption_width = CAPTIONS
-            .iter()
-            .map(|&(en, es)| {
-                let caption = egui::WidgetText::from(lang.pick(en, es));
-                let wrap = Some(egui::TextWrapMode::Extend);
-                caption
-                    .into_galley(ui, wrap, f32::INFINITY, egui::TextStyle::Body)
-                    .size()
-                    .x
-            })
-            .fold(0.0, f32::max);
+        let captions = CAPTIONS.iter().map(|&(en, es)| lang.pick(en, es));
+        let caption_width = crate::layout::captions_width(ui, captions);
         let field_width = ui.available_width() - caption_width - ui.spacing().item_spacing.x;
         let grid = egui::Grid::new("create")
             .num_columns(2)
@@ -215,12 +212,20 @@ impl CreateForm {
             .labelled_by(label.id);
             ui.end_row();
             let label = ui.label(lang.pick(YOUR_NAME.0, YOUR_NAME.1));
-            ui.add(
-                egui::TextEdit::singleline(&mut self.player)
-                    .hint_text(lang.pick("Player", "Jugador"))
-                    .desired_width(field_width),
-            )
-            .labelled_by(label.id);
+            match account {
+                Some(name) => {
+                    ui.label(tr!(lang, "{name} (your account)", "{name} (tu cuenta)"))
+                        .labelled_by(label.id);
+                }
+                None => {
+                    ui.add(
+                        egui::TextEdit::singleline(&mut self.player)
+                            .hint_text(lang.pick("Player", "Jugador"))
+                            .desired_width(field_width),
+                    )
+                    .labelled_by(label.id);
+                }
+            }
             ui.end_row();
         });
         ui.label(RichText::new(texts.role(self.seat)).small());

@@ -1,6 +1,7 @@
 //! The lobby: every ruleset with its description, the games of the server (waiting for a
-//! player, in progress, finished) with filters, the unfinished games of this machine, and
-//! the [`create`] form.
+//! player, in progress, finished) with filters, the unfinished games to continue (the
+//! signed-in account's from the server, newest first, and the seats held on this machine),
+//! and the [`create`] form.
 
 mod create;
 
@@ -42,6 +43,8 @@ fn speed_name(lang: Lang, speed: pb::Speed) -> Option<&'static str> {
 pub struct Lobby {
     /// The last page of games (kept while a refresh is under way: no flicker).
     pub games: Vec<pb::GameSummary>,
+    /// The signed-in account's unfinished games, newest first, wherever they began.
+    pub yours: Vec<pb::GameSummary>,
     /// Unfinished games with a seat held on this machine: id and ruleset.
     pub mine: Vec<(String, String)>,
     /// Only this phase (unspecified: any).
@@ -81,19 +84,35 @@ impl Lobby {
         })
     }
 
-    /// A page arrived.
-    pub fn listed(&mut self, games: Vec<pb::GameSummary>, mine: Vec<(String, String)>) {
+    /// A page arrived, with the account's games and this machine's.
+    pub fn listed(
+        &mut self,
+        games: Vec<pb::GameSummary>,
+        yours: Vec<pb::GameSummary>,
+        mine: Vec<(String, String)>,
+    ) {
         self.games = games;
+        self.yours = yours;
         self.mine = mine;
     }
 
-    /// Draws the lobby of a server hosting `rulesets`.
-    pub fn ui(&mut self, ui: &mut Ui, rulesets: &[pb::Ruleset]) -> Vec<Action> {
+    /// Whether the player holds a seat of `game`: by the account, or on this machine.
+    fn holds(&self, game: &str) -> bool {
+        self.yours.iter().any(|g| g.game_id == game) || self.mine.iter().any(|(g, _)| g == game)
+    }
+
+    /// Draws the lobby of a server hosting `rulesets`, for the `account` signed in.
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        rulesets: &[pb::Ruleset],
+        account: Option<&str>,
+    ) -> Vec<Action> {
         let lang = lang(ui);
         let mut actions = Vec::new();
         let panel = Panel::left("rulesets");
         crate::layout::side_panel(ui, panel, 330.0, |ui| {
-            if let Some(request) = self.create.ui(ui, rulesets) {
+            if let Some(request) = self.create.ui(ui, rulesets, account) {
                 actions.push(Action::Send(request));
             }
             ui.separator();
@@ -120,6 +139,9 @@ impl Lobby {
             actions.extend(self.history_file(ui));
             ui.separator();
             egui::ScrollArea::vertical().show(ui, |ui| {
+                if let Some(account) = account {
+                    actions.extend(self.yours(ui, rulesets, account));
+                }
                 actions.extend(self.mine(ui, rulesets));
                 actions.extend(self.listing(ui, rulesets));
             });
@@ -127,32 +149,44 @@ impl Lobby {
         actions
     }
 
-    /// The games of this machine, to continue.
+    /// The account's unfinished games, from the server, newest first, to continue.
+    fn yours(&self, ui: &mut Ui, rulesets: &[pb::Ruleset], account: &str) -> Vec<Action> {
+        let lang = lang(ui);
+        ui.heading(tr!(
+            lang,
+            "Your games ({account})",
+            "Tus partidas ({account})"
+        ));
+        if self.yours.is_empty() {
+            ui.label(lang.pick(
+                "None unfinished: create one on the left, or join one below.",
+                "Ninguna sin terminar: crea una a la izquierda, o únete a una de abajo.",
+            ));
+            ui.add_space(8.0);
+            return Vec::new();
+        }
+        let rows = self.yours.iter().map(|game| {
+            let phase = words::phase(lang, game.phase());
+            (
+                &game.game_id,
+                ruleset_name(rulesets, &game.ruleset),
+                Some(phase),
+            )
+        });
+        continue_grid(ui, "yours", rows)
+    }
+
+    /// The games with a seat held on this machine that are not the account's, to continue.
     fn mine(&self, ui: &mut Ui, rulesets: &[pb::Ruleset]) -> Vec<Action> {
         let lang = lang(ui);
-        let mut actions = Vec::new();
-        if self.mine.is_empty() {
-            return actions;
+        let account = |id: &String| self.yours.iter().any(|g| g.game_id == *id);
+        let mut here = self.mine.iter().filter(|(id, _)| !account(id)).peekable();
+        if here.peek().is_none() {
+            return Vec::new();
         }
         ui.heading(lang.pick("Your games on this machine", "Tus partidas en este equipo"));
-        egui::Grid::new("mine").striped(true).show(ui, |ui| {
-            for (id, ruleset) in &self.mine {
-                ui.label(tr!(lang, "Game {id}", "Partida {id}"));
-                ui.label(ruleset_name(rulesets, ruleset));
-                if ui
-                    .button(tr!(lang, "Continue game {id}", "Continuar la partida {id}"))
-                    .clicked()
-                {
-                    actions.push(Action::Open {
-                        game: id.clone(),
-                        spectate: false,
-                    });
-                }
-                ui.end_row();
-            }
-        });
-        ui.add_space(8.0);
-        actions
+        let rows = here.map(|(id, ruleset)| (id, ruleset_name(rulesets, ruleset), None));
+        continue_grid(ui, "mine", rows)
     }
 
     /// The server's games by phase.
@@ -358,7 +392,7 @@ impl Lobby {
                 ui.label(words::result(lang, &names, result));
             }
         });
-        let mine = self.mine.iter().any(|(g, _)| g == id);
+        let mine = self.holds(id);
         let phase = game.phase();
         ui.horizontal_wrapped(|ui| {
             if phase == pb::Phase::Waiting
@@ -389,7 +423,7 @@ impl Lobby {
                     actions.push(Action::Replay(id.clone()));
                 }
             } else if mine {
-                // Continued from "Your games on this machine" above.
+                // Continued from the player's games above.
                 ui.label(RichText::new(lang.pick("yours", "tuya")).weak());
             } else if ui
                 .button(tr!(lang, "Watch game {id}", "Mirar la partida {id}"))
@@ -403,4 +437,36 @@ impl Lobby {
         });
         actions
     }
+}
+
+/// A grid of games to continue, one row each: "Game 7", its ruleset, where it stands (if
+/// known), "Continue game 7".
+fn continue_grid<'a>(
+    ui: &mut Ui,
+    id: &str,
+    rows: impl Iterator<Item = (&'a String, String, Option<&'static str>)>,
+) -> Vec<Action> {
+    let lang = lang(ui);
+    let mut actions = Vec::new();
+    egui::Grid::new(id).striped(true).show(ui, |ui| {
+        for (id, ruleset, phase) in rows {
+            ui.label(tr!(lang, "Game {id}", "Partida {id}"));
+            ui.label(ruleset);
+            if let Some(phase) = phase {
+                ui.label(RichText::new(phase).weak());
+            }
+            if ui
+                .button(tr!(lang, "Continue game {id}", "Continuar la partida {id}"))
+                .clicked()
+            {
+                actions.push(Action::Open {
+                    game: id.clone(),
+                    spectate: false,
+                });
+            }
+            ui.end_row();
+        }
+    });
+    ui.add_space(8.0);
+    actions
 }

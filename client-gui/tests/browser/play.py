@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
 """The browser client in a real browser: Debian's Chromium, driven by Selenium through
 Debian's chromedriver, opens the page a real `trinchera-server --web` serves (started
-here on a free loopback port with a temporary data dir), creates an Asalto game against
-the random bot from the lobby's form, sets up at random, and plays until the game ends,
-while a second browser watches the game live; halfway the server restarts, and both pages
-carry on by themselves. Then the replay with its fairness verdict, the rules window, and
+here on a free loopback port with a temporary data dir). The `trinchera` CLI registers the
+account Ana and creates an Asalto game against the random bot for her; the page, in a
+fresh browser profile, shows its sign-in screen, signs in as Ana, finds the game among her
+games in the lobby (nothing copied from the CLI: the server lists it), sets up at random
+and plays until the game ends with the session's token, while a second browser watches
+the game live; halfway the server restarts, and both pages carry on by themselves. Then the replay with its fairness verdict, the rules window, and
 the spectator's page in Spanish. Before all that, a browser without WebGL is told what is
 missing and what to do, in English and in Spanish. Widgets are found by
 the labels of egui's accessibility tree, which the page publishes with `?automation`
 (client-gui/src/web.rs), and clicked at their place on the canvas, as egui_kittest does
-natively. The moves come from the server's legal moves (read with the `trinchera` CLI and
-the token the page keeps in localStorage): a step is clicked cell by cell, anything else
-typed in the move box. Screenshots go to OUT_DIR.
+natively. The moves come from the server's legal moves (read with the `trinchera` CLI,
+signed in as Ana too): a step is clicked cell by cell, anything else typed in the move box.
+Screenshots go to OUT_DIR.
 
     python play.py --server-bin PATH/trinchera-server --cli PATH/trinchera --out OUT_DIR
 
@@ -40,6 +42,7 @@ from selenium.webdriver.common.actions.action_builder import ActionBuilder
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 RULESET = "asalto"
+ACCOUNT, PASSWORD = "Ana", "correct horse battery"
 PATIENCE = 60.0  # seconds to wait for any one thing
 RECLICK = 10.0  # seconds after which a typed move still in its box is sent again
 MOVE_CAP = 400  # my moves before the test gives up on the game ending
@@ -151,9 +154,10 @@ class Page:
         """The board cell labelled `cell` ("d5"): its label starts with "d5, "."""
         self.click(f"{cell}, ", exact=False)
 
-    def type_into(self, label: str, text: str):
+    def type_into(self, label: str, text: str, secret: bool = False):
         """Types `text` into the empty text field labelled `label`, once a click on it has
-        given it the keyboard (egui says which widget has it)."""
+        given it the keyboard (egui says which widget has it); a `secret` field shows one
+        mask character per character typed."""
         for attempt in range(5):
             self.click(label)
             deadline = time.monotonic() + 1
@@ -168,7 +172,7 @@ class Page:
             deadline = time.monotonic() + 2
             while time.monotonic() < deadline:
                 shown = next((w["value"] for w in self.widgets() if w["label"] == label), "")
-                if shown == text:
+                if shown == text or secret and len(shown) == len(text):
                     return
                 time.sleep(0.05)
             sys.exit(f"typed {text!r} into {label!r}, which shows {shown!r}")
@@ -253,22 +257,33 @@ class Server:
 
 
 class Cli:
-    """The `trinchera` CLI as a player of the game (its token given)."""
+    """The `trinchera` CLI with a config dir of its own (its own machine, as it were)."""
 
     def __init__(self, binary: str, server: str):
         self.binary, self.server = binary, server
+        self.config = tempfile.mkdtemp(prefix="trinchera-cli-config-")
+        self.env = {**os.environ, "NO_COLOR": "1", "TRINCHERA_CONFIG_DIR": self.config}
 
-    def json(self, *args):
+    def run(self, *args, stdin: str = ""):
+        """Runs `trinchera ARGS` (with `stdin`), exiting the test if it fails; its output."""
         done = subprocess.run(
-            [self.binary, "--server", self.server, "--json", *args],
+            [self.binary, "--server", self.server, *args],
+            input=stdin,
             capture_output=True,
             text=True,
-            env={**os.environ, "NO_COLOR": "1"},
+            env=self.env,
             check=False,
         )
         if done.returncode != 0:
             sys.exit(f"trinchera {' '.join(args)} failed: {done.stderr}")
-        return json.loads(done.stdout)
+        return done.stdout
+
+    def register(self, name: str, password: str):
+        """Makes the account `name` and signs in to it."""
+        self.run("register", name, "--password-stdin", stdin=password + "\n")
+
+    def json(self, *args):
+        return json.loads(self.run("--json", *args))
 
 
 def main():
@@ -281,11 +296,13 @@ def main():
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     server = Server(args.server_bin)
+    cli = Cli(args.cli, server.url)
     try:
         without_webgl(server, out)
-        play(server, Cli(args.cli, server.url), out, random.Random(args.seed))
+        play(server, cli, out, random.Random(args.seed))
     finally:
         server.stop()
+        shutil.rmtree(cli.config, ignore_errors=True)
 
 
 def without_webgl(server: Server, out: Path):
@@ -320,35 +337,43 @@ def play(server: Server, cli: Cli, out: Path, rng: random.Random):
     ruleset = next(r for r in cli.json("rulesets")["rulesets"] if r["id"] == RULESET)
     seat = ruleset["setup_zones"][0]["seat"]
     seat_name = next(s["name"] for s in ruleset["seats"] if s["seat"] == seat)
+    # The game begins elsewhere: the CLI, signed in as Ana, creates it for her account.
+    cli.register(ACCOUNT, PASSWORD)
+    game = cli.json("new", RULESET, "--seat", str(seat), "--bot", "random")["game_id"]
+    print(f"   game {game} created by the CLI for the account {ACCOUNT}, seat {seat_name}")
 
     me = Page("player", f"{server.url}/?automation&lang=en", out)
     spectator = None
     try:
-        # The lobby: the form of a new game.
-        me.widget("Create game")
+        # A first visit: the sign-in screen, then the lobby of the account.
+        me.widget("Play as a guest")
+        me.screenshot("browser-sign-in")
+        me.type_into("Name", ACCOUNT)
+        me.type_into("Password", PASSWORD, secret=True)
+        me.click("Sign in")
+        me.wait_for("the account in the top bar", lambda ws: me.shows(f"Signed in as {ACCOUNT}"))
+        me.widget(f"Continue game {game}")
         me.screenshot("browser-lobby")
-        me.click("Ruleset", near="Create game")
-        me.click(ruleset["name"])
-        me.click(seat_name)
-        me.click("Bot: random")
-        me.click("Create game")
+        me.click(f"Continue game {game}")
         # The setup, made by the server for the player to adjust, then submitted.
         me.click("Random setup")
         me.wait_for("a whole setup", lambda ws: me.shows("Every piece is placed"))
         me.screenshot("browser-setup")
         me.click("Submit setup")
 
+        # The page keeps the session, and no seat's token: it acts as the account.
         games = me.storage("trinchera/games.json") or {}
+        sessions = [s["name"] for s in games.get("accounts", {}).values()]
         held = [
-            (game, record["tokens"][str(seat)])
+            game
             for server in games.get("servers", {}).values()
             for game, record in server.items()
-            if str(seat) in record.get("tokens", {})
+            if record.get("tokens")
         ]
-        if len(held) != 1:
-            sys.exit(f"the page's localStorage should hold one seat, not {held}")
-        game, token = held[0]
-        print(f"   game {game}, seat {seat} ({seat_name}), token from localStorage")
+        if sessions != [ACCOUNT] or held:
+            sys.exit(f"the page's localStorage should hold {ACCOUNT}'s session and no seat, "
+                     f"not {sessions} and {held}")
+        print(f"   the page keeps {ACCOUNT}'s session in localStorage, no seat token")
 
         spectator = Page("spectator", f"{server.url}/?automation&lang=en&watch={game}", out)
         spectator.wait_for("the spectator's board", lambda ws: spectator.shows("watching as a spectator"))
@@ -356,7 +381,7 @@ def play(server: Server, cli: Cli, out: Path, rng: random.Random):
         moves, shot, restarted = 0, False, False
         deadline = time.monotonic() + 15 * 60
         while True:
-            view = cli.json("--token", token, "show", game)["view"]
+            view = cli.json("show", game)["view"]
             if view.get("phase") == "PHASE_FINISHED":
                 break
             legal = view.get("legal_moves", [])
@@ -381,7 +406,7 @@ def play(server: Server, cli: Cli, out: Path, rng: random.Random):
             # The move is made once the server's view moved on.
             version = view["version"]
             waited = clicked = time.monotonic()
-            while cli.json("--token", token, "show", game)["view"]["version"] == version:
+            while cli.json("show", game)["view"]["version"] == version:
                 if time.monotonic() - waited > PATIENCE:
                     me.screenshot("failed-player")
                     sys.exit(f"move {moves} ({notation}) was not made")
@@ -441,7 +466,8 @@ def play(server: Server, cli: Cli, out: Path, rng: random.Random):
         spectator.driver.get(f"{server.url}/?automation&lang=es&watch={game}")
         spectator.wait_for("the game in Spanish", lambda ws: spectator.shows("Fin de la partida"))
         spectator.screenshot("browser-spectator-es")
-        print(f"browser: game {game} played to its end in the page, watched live, replayed")
+        print(f"browser: game {game}, begun in the CLI, played to its end in the page signed in "
+              f"as {ACCOUNT}, watched live, replayed")
     finally:
         me.close()
         if spectator:

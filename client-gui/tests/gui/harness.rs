@@ -33,9 +33,14 @@ impl Server {
 
     /// Starts a server on `address`.
     pub fn start_on(address: SocketAddr) -> Server {
+        Server::start_with(address, Limits::for_tests())
+    }
+
+    /// Starts a server on `address` with `limits`.
+    pub fn start_with(address: SocketAddr, limits: Limits) -> Server {
         let data = tempfile::tempdir().expect("temp dir");
-        let server = LocalServer::start_with_store(sled(data.path()), address, Limits::for_tests())
-            .expect("server");
+        let server =
+            LocalServer::start_with_store(sled(data.path()), address, limits).expect("server");
         Server {
             url: server.url(),
             address: server.address(),
@@ -71,11 +76,7 @@ impl Server {
     /// A frente game against the bot that its creator resigned at once: over, with a
     /// history.
     pub fn resigned_game(&self) -> String {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("runtime");
-        runtime.block_on(async {
+        block_on(async {
             let client = trinchera_client::Server::connect(&self.url, &Default::default())
                 .await
                 .expect("connects");
@@ -94,6 +95,15 @@ impl Server {
             created.game_id
         })
     }
+}
+
+/// Runs `work` to its end on a runtime of its own: a client of the test's, not a window's.
+pub fn block_on<T>(work: impl Future<Output = T>) -> T {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+        .block_on(work)
 }
 
 /// Whether the board of the open game holds a complete setup of the viewer's tray.
@@ -136,13 +146,25 @@ impl eframe::Storage for Storage {
 /// One GUI window of one person, with their own token store.
 pub struct Window {
     pub harness: Harness<'static, Option<App>>,
-    _config: TempDir,
+    config: TempDir,
 }
 
 impl Window {
     /// A window connecting to `url`, opening `open` once connected.
     pub fn open(url: &str, open: Option<OpenAtStart>) -> Window {
         Window::with_config(url, open, tempfile::tempdir().expect("temp dir"))
+    }
+
+    /// A window on `server` of a person who has not said yet how to play (no session kept
+    /// in `config`, "Play as a guest" never chosen): the sign-in screen, once connected.
+    pub fn asking(server: &Server, config: TempDir) -> Window {
+        let size = egui::vec2(1280.0, 800.0);
+        let kept = Kept::default();
+        let mut window = Window::built(&server.url, None, config, size, Trust::default(), kept);
+        window.wait_for("the sign-in screen", |app| {
+            app.connection.is_up() && app.sign_in.is_some()
+        });
+        window
     }
 
     /// Like [`Window::open`], with the token store in `config`.
@@ -192,7 +214,8 @@ impl Window {
         window
     }
 
-    /// Like [`Window::with_config`], `size` points large.
+    /// Like [`Window::with_config`], `size` points large: a guest's, as every window was
+    /// before accounts (the sign-in screen is not shown first).
     fn sized(
         url: &str,
         open: Option<OpenAtStart>,
@@ -200,7 +223,11 @@ impl Window {
         size: egui::Vec2,
         trust: Trust,
     ) -> Window {
-        Window::built(url, open, config, size, trust, Kept::default())
+        let guest = Kept {
+            guest: true,
+            ..Kept::default()
+        };
+        Window::built(url, open, config, size, trust, guest)
     }
 
     /// Like [`Window::sized`], with what an earlier run `kept`.
@@ -227,16 +254,14 @@ impl Window {
             lang: kept.lang.unwrap_or_default(),
             look: kept.look,
             form: kept.form,
+            guest: kept.guest,
             trust,
         };
         let mut app = App::new(&harness.ctx, options);
         // Flashes would keep the harness repainting; the state is what the tests check.
         app.settings.reduce_motion = true;
         *harness.state_mut() = Some(app);
-        Window {
-            harness,
-            _config: config,
-        }
+        Window { harness, config }
     }
 
     /// A window on `server` showing the lobby.
@@ -266,6 +291,30 @@ impl Window {
         self.harness.run();
         self.click("Create game");
         self.wait_for("the new game", |app| app.game.is_some());
+    }
+
+    /// The token store of the window.
+    pub fn store(&self) -> Store {
+        Store::at(self.config.path())
+    }
+
+    /// Signs in on the sign-in screen (making the account first if `register`) and waits
+    /// for the lobby.
+    pub fn sign_in(&mut self, name: &str, password: &str, register: bool) {
+        if register {
+            self.click("Create a new account");
+        }
+        self.type_into("Name", name);
+        self.type_into("Password", password);
+        if register {
+            self.type_into("Password again", password);
+            self.click("Create account");
+        } else {
+            self.click("Sign in");
+        }
+        self.wait_for("the lobby of the account", |app| {
+            app.account.is_some() && app.sign_in.is_none()
+        });
     }
 
     /// The app.

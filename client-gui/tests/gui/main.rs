@@ -1,6 +1,7 @@
 //! The desktop client against a real server, driven headless with egui_kittest: every
 //! click lands on a widget found by its accessible label.
 
+mod accounts;
 mod boards;
 mod clocks;
 mod connect;

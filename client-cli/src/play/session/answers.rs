@@ -132,6 +132,7 @@ impl Session<'_> {
                 status,
                 reason,
                 message,
+                ..
             })) => match Refusal::of(status, reason.as_deref()) {
                 Refusal::Stale => {
                     self.say(&format!(
