@@ -387,6 +387,9 @@ async fn silent_tls_connections_are_closed_after_the_preface_timeout() {
             key.to_str().expect("utf-8"),
             "--preface-timeout-secs",
             "1",
+            // The heavy variant opens 500 from one address: above the per-peer cap of 256.
+            "--max-connections-per-peer",
+            "1000",
         ],
     )
     .await;
