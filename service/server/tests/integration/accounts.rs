@@ -9,8 +9,8 @@ use trinchera_proto::v1 as pb;
 use crate::backup::{server_command, succeeds};
 use crate::harness::{
     AccountClient, ChildServer, Client, PASSWORD, Player, TestServer, account_client, authed,
-    offline_store_args, play_random_move, random_setups, register, rng, scaled, spectator_view,
-    try_view_of, view_of,
+    create_token, offline_store_args, play_random_move, random_setups, register, rng, scaled,
+    spectator_view, try_view_of, view_of,
 };
 
 /// Creates a game of `ruleset` for `creator` and joins it for `joiner`: each an account's
@@ -367,18 +367,7 @@ async fn account_calls_refuse_clearly_and_change_nothing() {
         (Code::NotFound, "ACCOUNT_NOT_FOUND")
     );
     // A personal token for a bot, listed without its secret, revoked at once.
-    let made = accounts
-        .create_token(authed(
-            pb::CreateTokenRequest {
-                scopes: vec![pb::TokenScope::Bot as i32],
-                label: "my bot".into(),
-                expires_in_days: 30,
-            },
-            &ana,
-        ))
-        .await
-        .expect("made")
-        .into_inner();
+    let made = create_token(&mut accounts, &ana, pb::TokenScope::Bot, "my bot", 30).await;
     let listed = accounts
         .list_tokens(authed(pb::ListTokensRequest {}, &ana))
         .await

@@ -246,6 +246,29 @@ pub async fn register(accounts: &mut AccountClient, name: &str) -> String {
         .token
 }
 
+/// A personal token of the account `token` acts for, with `scope`, `label` and
+/// `expires_in_days` (0: never).
+pub async fn create_token(
+    accounts: &mut AccountClient,
+    token: &str,
+    scope: pb::TokenScope,
+    label: &str,
+    expires_in_days: u32,
+) -> pb::CreateTokenResponse {
+    accounts
+        .create_token(authed(
+            pb::CreateTokenRequest {
+                scopes: vec![scope as i32],
+                label: label.into(),
+                expires_in_days,
+            },
+            token,
+        ))
+        .await
+        .expect("made")
+        .into_inner()
+}
+
 /// A client whose connections come from `local`, a loopback address other than 127.0.0.1,
 /// so that a test can play a second client address.
 pub async fn connect_from(addr: SocketAddr, local: std::net::IpAddr) -> Client {

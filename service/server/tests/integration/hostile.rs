@@ -24,8 +24,8 @@ use trinchera_store::records::{self, EventRecord};
 use trinchera_store::{GameId, TokenHash};
 
 use crate::harness::{
-    ChildServer, Client, TestServer, authed, connect, eventually, new_game, random_setups, scaled,
-    spectator_view, view_of, within,
+    ChildServer, Client, PASSWORD, TestServer, account_client, authed, connect, create_token,
+    eventually, new_game, random_setups, register, scaled, spectator_view, view_of, within,
 };
 
 // ------------------------------------------------------------------------------------------
@@ -847,7 +847,28 @@ async fn token_abuse_is_refused_and_logged_without_the_token() {
     let after = snapshot(&mut client).await;
     assert_eq!(after[0].version, own.version, "only the real move counted");
 
-    // The log: every refusal is there, and no token, token hash or header is.
+    // Accounts: a session, a personal token, a wrong password, a forged account token.
+    let mut accounts = account_client(server.addr).await;
+    let ana = register(&mut accounts, "Ana").await;
+    let script = create_token(&mut accounts, &ana, pb::TokenScope::Play, "script", 0).await;
+    let wrong = accounts
+        .login(pb::LoginRequest {
+            name: "Ana".into(),
+            password: "wrong horse".into(),
+            label: String::new(),
+        })
+        .await;
+    assert_eq!(wrong.expect_err("refused").code(), Code::Unauthenticated);
+    let forged = format!("tra1_{}", "f".repeat(64));
+    let forged_call = accounts
+        .who_am_i(authed(pb::WhoAmIRequest {}, &forged))
+        .await;
+    assert_eq!(
+        forged_call.expect_err("refused").code(),
+        Code::Unauthenticated
+    );
+
+    // The log: every refusal is there, and no token, token hash, password or header is.
     let expected = abuse.refusals;
     let logs = eventually("every refusal is logged", async || {
         let lines = server.logs().lines();
@@ -863,10 +884,16 @@ async fn token_abuse_is_refused_and_logged_without_the_token() {
         secrets.push(player.token.trim_start_matches("tr1_").to_owned());
         secrets.push(hex::encode(Sha256::digest(player.token.as_bytes())));
     }
+    for token in [&ana, &script.token, &forged] {
+        secrets.push(token.clone());
+        secrets.push(token.trim_start_matches("tra1_").to_owned());
+        secrets.push(hex::encode(Sha256::digest(token.as_bytes())));
+    }
+    secrets.extend([PASSWORD.to_owned(), "wrong horse".to_owned()]);
     for secret in &secrets {
         assert!(
             !text.contains(secret.as_str()),
-            "the log shows a token or its hash: {secret}"
+            "the log shows a token, its hash or a password: {secret}"
         );
     }
     server.kill().await;

@@ -17,9 +17,9 @@ use trinchera_store_postgres::scratch::ScratchSchema;
 use crate::backup::succeeds;
 use crate::clocks::{live, play_turn, timed_game};
 use crate::harness::{
-    ChildServer, Client, PATIENCE, Player, account_client, authed, connect, eventually,
-    finished_games, new_game, random_setups, register, rng, spectator_view, try_play_random_move,
-    view_of, within,
+    ChildServer, Client, PATIENCE, Player, account_client, authed, connect, create_token,
+    eventually, finished_games, new_game, random_setups, register, rng, spectator_view,
+    try_play_random_move, view_of, within,
 };
 
 /// The variable that names the `nats-server` binary.
@@ -608,18 +608,7 @@ async fn a_revoked_token_or_a_disabled_account_is_refused_at_once_on_the_other_r
     on_b.who_am_i(authed(who, &ana))
         .await
         .expect("B knows Ana's session");
-    let script = on_a
-        .create_token(authed(
-            pb::CreateTokenRequest {
-                scopes: vec![pb::TokenScope::Play as i32],
-                label: "script".into(),
-                expires_in_days: 0,
-            },
-            &ana,
-        ))
-        .await
-        .expect("made")
-        .into_inner();
+    let script = create_token(&mut on_a, &ana, pb::TokenScope::Play, "script", 0).await;
     on_b.who_am_i(authed(who, &script.token))
         .await
         .expect("works on B");
